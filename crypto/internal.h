@@ -1,0 +1,110 @@
+/*
+ * crypto/internal.h: small helpers shared by every layer of libgcm.
+ *
+ * Byte-order loads and stores, constant-time comparison, a wipe the compiler
+ * may not remove, and the attribute that keeps internal symbols out of the
+ * shared library's export table.
+ */
+#ifndef LIBGCM_CRYPTO_INTERNAL_H
+#define LIBGCM_CRYPTO_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define GCM_HIDDEN __attribute__((visibility("hidden")))
+#define GCM_LIKELY(x) __builtin_expect(!!(x), 1)
+#define GCM_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define GCM_HIDDEN
+#define GCM_LIKELY(x) (x)
+#define GCM_UNLIKELY(x) (x)
+#endif
+
+#if defined(__x86_64__) || defined(_M_X64)
+#define GCM_X86_64 1
+#elif defined(__i386__) || defined(_M_IX86)
+#define GCM_X86 1
+#elif defined(__arm__) || defined(_M_ARM)
+#define GCM_ARM 1
+#elif defined(__aarch64__) || defined(_M_ARM64)
+#define GCM_AARCH64 1
+#endif
+
+#if UINTPTR_MAX > 0xffffffffu
+#define GCM_64BIT_WORDS 1
+#endif
+
+static inline uint32_t load_be32(const uint8_t *p) {
+  return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) |
+         ((uint32_t)p[2] << 8) | (uint32_t)p[3];
+}
+
+static inline void store_be32(uint8_t *p, uint32_t v) {
+  p[0] = (uint8_t)(v >> 24);
+  p[1] = (uint8_t)(v >> 16);
+  p[2] = (uint8_t)(v >> 8);
+  p[3] = (uint8_t)v;
+}
+
+static inline uint64_t load_be64(const uint8_t *p) {
+  return ((uint64_t)load_be32(p) << 32) | load_be32(p + 4);
+}
+
+static inline void store_be64(uint8_t *p, uint64_t v) {
+  store_be32(p, (uint32_t)(v >> 32));
+  store_be32(p + 4, (uint32_t)v);
+}
+
+static inline uint32_t load_le32(const uint8_t *p) {
+  return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
+         ((uint32_t)p[3] << 24);
+}
+
+static inline void store_le32(uint8_t *p, uint32_t v) {
+  p[0] = (uint8_t)v;
+  p[1] = (uint8_t)(v >> 8);
+  p[2] = (uint8_t)(v >> 16);
+  p[3] = (uint8_t)(v >> 24);
+}
+
+static inline uint64_t load_le64(const uint8_t *p) {
+  return (uint64_t)load_le32(p) | ((uint64_t)load_le32(p + 4) << 32);
+}
+
+static inline void store_le64(uint8_t *p, uint64_t v) {
+  store_le32(p, (uint32_t)v);
+  store_le32(p + 4, (uint32_t)(v >> 32));
+}
+
+/* out[i] = a[i] ^ b[i] for n bytes; out may equal a or b. */
+static inline void xor_bytes(uint8_t *out, const uint8_t *a, const uint8_t *b,
+                             size_t n) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t x, y;
+    memcpy(&x, a + i, 8);
+    memcpy(&y, b + i, 8);
+    x ^= y;
+    memcpy(out + i, &x, 8);
+  }
+  for (; i < n; i++) out[i] = a[i] ^ b[i];
+}
+
+/* Returns 1 when the n bytes at a and b are equal, 0 otherwise, in time that
+ * depends on n only. */
+GCM_HIDDEN int ct_memeq(const void *a, const void *b, size_t n);
+
+/* Overwrites n bytes at p with zeros in a way the compiler cannot elide. */
+GCM_HIDDEN void secure_wipe(void *p, size_t n);
+
+/* Returns 1 when [a, a+alen) and [b, b+blen) share at least one byte. */
+static inline int buffers_overlap(const void *a, size_t alen, const void *b,
+                                  size_t blen) {
+  uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+  if (alen == 0 || blen == 0) return 0;
+  return x < y + blen && y < x + alen;
+}
+
+#endif /* LIBGCM_CRYPTO_INTERNAL_H */

@@ -1,0 +1,286 @@
+/*
+ * libgcm: AES-GCM authenticated encryption (NIST SP 800-38D).
+ *
+ * This is libgcm's native API. Programs written against BoringSSL's
+ * <openssl/aead.h> can instead use the compatibility header installed under
+ * include/gcm/compat (see libgcm-compat.pc); it is a thin layer over this one.
+ *
+ * Conventions
+ * -----------
+ * - Functions that can fail return 1 on success and 0 on failure. After a
+ *   failure, gcm_last_error() on the same thread says why.
+ * - All objects are owned by the caller and may live on the stack. No
+ *   function here allocates memory.
+ * - Buffers: `out` may equal `in` exactly (in-place operation). Any other
+ *   overlap between an output and any input is refused with
+ *   GCM_ERR_OVERLAP. Zero-length buffers may be NULL.
+ * - On failure, every output a call was given (ciphertext, plaintext, tag)
+ *   is filled with zeros, for as many bytes as the call would have written.
+ *   A failed open never leaves plaintext behind.
+ * - Limits (SP 800-38D): at most GCM_MAX_DATA_LEN bytes of plaintext per
+ *   nonce, at most GCM_MAX_AAD_LEN bytes of additional data, nonces of 1 to
+ *   GCM_MAX_NONCE_LEN bytes. Longer inputs are refused, never truncated.
+ *   12-byte nonces take the fast path; every other length is hashed into the
+ *   initial counter as the standard describes.
+ * - Thread safety: a gcm_key is read-only after gcm_key_init returns, so any
+ *   number of threads may seal and open with one key at once. A gcm_stream
+ *   belongs to one thread at a time.
+ */
+#ifndef LIBGCM_GCM_H
+#define LIBGCM_GCM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__cplusplus)
+extern "C" {
+#define GCM_ALIGNAS(n) alignas(n)
+#else
+#define GCM_ALIGNAS(n) _Alignas(n)
+#endif
+
+#if defined(_WIN32) && defined(LIBGCM_SHARED_BUILD)
+#define GCM_EXPORT __declspec(dllexport)
+#elif defined(__GNUC__) || defined(__clang__)
+#define GCM_EXPORT __attribute__((visibility("default")))
+#else
+#define GCM_EXPORT
+#endif
+
+/* ---------------------------------------------------------------------------
+ * Limits
+ * ------------------------------------------------------------------------- */
+
+/* Key sizes in bytes. */
+#define GCM_KEY_LEN_128 16
+#define GCM_KEY_LEN_192 24
+#define GCM_KEY_LEN_256 32
+
+/* The full tag, and the nonce length that takes the fast path. */
+#define GCM_TAG_LEN 16
+#define GCM_NONCE_LEN 12
+
+/* Plaintext per nonce: 2^39 - 256 bits = 2^36 - 32 bytes. */
+#define GCM_MAX_DATA_LEN ((uint64_t)0xfffffffe0)
+/* Additional data: 2^64 - 1 bits, rounded down to whole bytes. */
+#define GCM_MAX_AAD_LEN ((uint64_t)0x1fffffffffffffff)
+/* Nonce: 2^64 - 1 bits, rounded down to whole bytes. */
+#define GCM_MAX_NONCE_LEN ((uint64_t)0x1fffffffffffffff)
+
+/* ---------------------------------------------------------------------------
+ * Errors
+ * ------------------------------------------------------------------------- */
+
+typedef enum gcm_error {
+  GCM_OK = 0,
+  GCM_ERR_NULL_POINTER,      /* a required pointer was NULL */
+  GCM_ERR_KEY_LENGTH,        /* key is not 16, 24 or 32 bytes */
+  GCM_ERR_NONCE_LENGTH,      /* nonce empty or longer than the limit */
+  GCM_ERR_TAG_LENGTH,        /* tag length not in 1..16 */
+  GCM_ERR_TOO_LONG,          /* plaintext or AAD over the GCM limit */
+  GCM_ERR_OUTPUT_TOO_SMALL,  /* an output buffer cannot hold the result */
+  GCM_ERR_OVERLAP,           /* an output partially overlaps an input */
+  GCM_ERR_AUTH,              /* open: the tag does not match */
+  GCM_ERR_STATE,             /* streaming call out of order */
+  GCM_ERR_BACKEND_UNKNOWN,   /* a backend name (argument or environment) is
+                                not one libgcm has */
+  GCM_ERR_BACKEND_UNUSABLE,  /* the named backend cannot run on this CPU */
+  GCM_ERR_NOT_INITIALIZED,   /* the key or stream was never initialised or
+                                has been cleaned up */
+  GCM_ERR_NONCE_ORDER,       /* TLS AEADs: nonce reused or decreased */
+  GCM_ERR_INVALID_ARGUMENT   /* any other bad argument */
+} gcm_error;
+
+/* Returns the reason for the last failure on the calling thread, or GCM_OK.
+ * Successful calls do not reset it. */
+GCM_EXPORT gcm_error gcm_last_error(void);
+
+/* Returns a short English description of the last failure on the calling
+ * thread, naming the offending value where that helps (for example the
+ * backend name given in LIBGCM_AES). Never NULL; valid until the thread's
+ * next libgcm call. */
+GCM_EXPORT const char *gcm_last_error_message(void);
+
+/* Returns a fixed description of `err`. Never NULL. */
+GCM_EXPORT const char *gcm_error_string(gcm_error err);
+
+/* ---------------------------------------------------------------------------
+ * Keys
+ * ------------------------------------------------------------------------- */
+
+/* An expanded key: the AES key schedule, the GHASH key H and whatever the
+ * chosen backends precompute from it, and the backends themselves. Treat the
+ * contents as opaque. Copying a gcm_key with memcpy gives a working copy;
+ * both must be cleaned up. */
+typedef struct gcm_key {
+  GCM_ALIGNAS(64) unsigned char opaque[3584];
+} gcm_key;
+
+/* Expands `key` (16, 24 or 32 bytes) with the default backends: the fastest
+ * constant-time pair this CPU can run, unless the environment variables
+ * LIBGCM_AES / LIBGCM_GHASH name others or OPENSSL_ia32cap masks CPU
+ * features (both read once, on the first call into libgcm).
+ *
+ * Returns 1 on success. On failure returns 0 and leaves `k` zeroed: a wrong
+ * key length (GCM_ERR_KEY_LENGTH), or an environment variable naming an
+ * unknown backend or one this CPU cannot run (GCM_ERR_BACKEND_UNKNOWN,
+ * GCM_ERR_BACKEND_UNUSABLE); a bad name is never silently replaced. */
+GCM_EXPORT int gcm_key_init(gcm_key *k, const uint8_t *key, size_t key_len);
+
+/* Like gcm_key_init, but uses the AES backend called `aes_backend` and the
+ * GHASH backend called `ghash_backend` (see gcm_backend_count). NULL means
+ * "the default" for that half, exactly as gcm_key_init would choose. A name
+ * given here takes precedence over the environment. Variable-time backends
+ * (currently "4bit") are only ever used when named. */
+GCM_EXPORT int gcm_key_init_with_backends(gcm_key *k, const uint8_t *key,
+                                          size_t key_len,
+                                          const char *aes_backend,
+                                          const char *ghash_backend);
+
+/* Wipes the key schedule, H and every value derived from them. `k` may be
+ * NULL or already cleaned; afterwards it must be initialised again before
+ * use. */
+GCM_EXPORT void gcm_key_cleanup(gcm_key *k);
+
+/* The names of the backends `k` uses, or NULL if `k` is not initialised. */
+GCM_EXPORT const char *gcm_key_aes_backend(const gcm_key *k);
+GCM_EXPORT const char *gcm_key_ghash_backend(const gcm_key *k);
+
+/* The key length `k` was initialised with (16, 24 or 32), or 0. */
+GCM_EXPORT size_t gcm_key_length(const gcm_key *k);
+
+/* ---------------------------------------------------------------------------
+ * One-shot seal and open
+ * ------------------------------------------------------------------------- */
+
+/* Encrypts `in_len` bytes of `in` into `out` (which must have room for
+ * in_len bytes) and writes a `tag_len`-byte tag to `tag`, authenticating
+ * `aad` as well. tag_len is 1..16; 16 is the full tag and what almost every
+ * protocol wants (SP 800-38D allows 12..16 generally, 4 and 8 only with the
+ * limits of its appendix C).
+ *
+ * `out` may equal `in`; `tag` must not overlap `in`, `out`, `aad` or
+ * `nonce`, and `out` must not overlap `aad` or `nonce`.
+ *
+ * Returns 1 on success. On failure returns 0 with `out` (in_len bytes) and
+ * `tag` (tag_len bytes) zeroed where those pointers are non-NULL; the reason
+ * is one of GCM_ERR_NULL_POINTER, GCM_ERR_NOT_INITIALIZED,
+ * GCM_ERR_NONCE_LENGTH, GCM_ERR_TAG_LENGTH, GCM_ERR_TOO_LONG,
+ * GCM_ERR_OVERLAP. */
+GCM_EXPORT int gcm_seal(const gcm_key *k, uint8_t *out, uint8_t *tag,
+                        size_t tag_len, const uint8_t *nonce, size_t nonce_len,
+                        const uint8_t *in, size_t in_len, const uint8_t *aad,
+                        size_t aad_len);
+
+/* Checks `tag` (tag_len bytes, 1..16) over `aad` and the ciphertext `in`,
+ * and writes the in_len bytes of plaintext to `out`. The tag comparison
+ * takes the same time whichever byte differs.
+ *
+ * `out` may equal `in`; otherwise it must not overlap `in`, `tag`, `aad` or
+ * `nonce`.
+ *
+ * Returns 1 only when the tag is right. On any failure (GCM_ERR_AUTH for a
+ * wrong tag, or an argument error as for gcm_seal) returns 0 and `out` holds
+ * in_len zero bytes: no unauthenticated plaintext is ever left behind. */
+GCM_EXPORT int gcm_open(const gcm_key *k, uint8_t *out, const uint8_t *nonce,
+                        size_t nonce_len, const uint8_t *in, size_t in_len,
+                        const uint8_t *tag, size_t tag_len, const uint8_t *aad,
+                        size_t aad_len);
+
+/* ---------------------------------------------------------------------------
+ * Streaming (EVP-style): init -> aad* -> update* -> finish
+ *
+ * Data may be fed in pieces of any size, and the result equals the one-shot
+ * functions for the same inputs. All AAD must come before the first
+ * update; after finish the stream must be re-initialised.
+ *
+ * WARNING: a decrypting stream hands out plaintext before the tag has been
+ * checked. A caller must not act on that plaintext until
+ * gcm_stream_finish_open returns 1, and must discard it otherwise. Callers
+ * that cannot guarantee this must use gcm_open, which releases nothing
+ * unless the tag is right.
+ * ------------------------------------------------------------------------- */
+
+typedef struct gcm_stream {
+  GCM_ALIGNAS(64) unsigned char opaque[512];
+} gcm_stream;
+
+typedef enum gcm_direction { GCM_ENCRYPT = 1, GCM_DECRYPT = 2 } gcm_direction;
+
+/* Starts a message under `k` (which must outlive the stream and stay
+ * initialised) and `nonce`. Returns 1, or 0 with the stream unusable
+ * (GCM_ERR_NULL_POINTER, GCM_ERR_NOT_INITIALIZED, GCM_ERR_NONCE_LENGTH,
+ * GCM_ERR_INVALID_ARGUMENT for a bad direction). */
+GCM_EXPORT int gcm_stream_init(gcm_stream *s, const gcm_key *k,
+                               gcm_direction dir, const uint8_t *nonce,
+                               size_t nonce_len);
+
+/* Adds `len` bytes of additional data. Fails with GCM_ERR_STATE after the
+ * first gcm_stream_update or after finish, and with GCM_ERR_TOO_LONG when
+ * the total would pass GCM_MAX_AAD_LEN. A failure ends the stream: every
+ * later call on it fails with GCM_ERR_STATE until it is initialised again. */
+GCM_EXPORT int gcm_stream_aad(gcm_stream *s, const uint8_t *aad, size_t len);
+
+/* Encrypts or decrypts `len` bytes of `in` into `out` (len bytes; out == in
+ * allowed, other overlap refused). Fails with GCM_ERR_STATE after finish and
+ * with GCM_ERR_TOO_LONG when the total would pass GCM_MAX_DATA_LEN; on
+ * failure `out` (len bytes) is zeroed and the stream is ended. */
+GCM_EXPORT int gcm_stream_update(gcm_stream *s, uint8_t *out,
+                                 const uint8_t *in, size_t len);
+
+/* Encrypting streams: writes the tag (tag_len 1..16) and ends the stream. */
+GCM_EXPORT int gcm_stream_finish_seal(gcm_stream *s, uint8_t *tag,
+                                      size_t tag_len);
+
+/* Decrypting streams: returns 1 when `tag` is right, 0 otherwise
+ * (GCM_ERR_AUTH), and ends the stream either way. */
+GCM_EXPORT int gcm_stream_finish_open(gcm_stream *s, const uint8_t *tag,
+                                      size_t tag_len);
+
+/* Wipes the stream's state (counter, key stream, partial hash). */
+GCM_EXPORT void gcm_stream_cleanup(gcm_stream *s);
+
+/* ---------------------------------------------------------------------------
+ * Backends
+ * ------------------------------------------------------------------------- */
+
+typedef enum gcm_backend_kind {
+  GCM_BACKEND_AES = 1,
+  GCM_BACKEND_GHASH = 2
+} gcm_backend_kind;
+
+typedef struct gcm_backend_info {
+  gcm_backend_kind kind;
+  const char *name;     /* e.g. "ct", "ct64", "4bit" */
+  const char *requires; /* CPU features it needs, e.g. "none", "SSSE3" */
+  int usable;           /* 1 when this CPU (after OPENSSL_ia32cap) runs it */
+  int constant_time;    /* 1 when no secret reaches a branch or an address */
+} gcm_backend_info;
+
+/* The number of backends compiled in, AES and GHASH together. */
+GCM_EXPORT size_t gcm_backend_count(void);
+
+/* Fills `*info` for backend `index` (< gcm_backend_count()), listed per
+ * kind from the most to the least preferred. Returns 1, or 0 for a bad
+ * index or NULL info. */
+GCM_EXPORT int gcm_backend_get(size_t index, gcm_backend_info *info);
+
+/* Returns 1 when a backend of that kind and name exists and this CPU can run
+ * it, else 0. */
+GCM_EXPORT int gcm_backend_is_available(gcm_backend_kind kind,
+                                        const char *name);
+
+/* Reports the pair gcm_key_init would choose now, after LIBGCM_AES,
+ * LIBGCM_GHASH and OPENSSL_ia32cap. Returns 1, or 0 when the environment
+ * names an unknown or unusable backend (see gcm_last_error_message). */
+GCM_EXPORT int gcm_default_backends(const char **aes_name,
+                                    const char **ghash_name);
+
+/* The library version, e.g. "0.1.0". */
+GCM_EXPORT const char *gcm_version(void);
+
+#if defined(__cplusplus)
+} /* extern "C" */
+#endif
+
+#endif /* LIBGCM_GCM_H */
