@@ -1,0 +1,370 @@
+/*
+ * crypto/aead/aead.c: the native API (include/gcm/gcm.h).
+ *
+ * Everything a caller can get wrong is checked here, before the mode engine
+ * runs: pointers, key/nonce/tag lengths, the GCM length limits (with
+ * arithmetic that cannot overflow), and buffer aliasing. Failures record
+ * the reason (crypto/error.c) and zero the outputs, so a failed call never
+ * leaves ciphertext, a tag or unauthenticated plaintext where the caller
+ * might use it.
+ */
+#include <gcm/gcm.h>
+
+#include "../error.h"
+#include "../gcm/dispatch.h"
+#include "../gcm/gcm.h"
+
+_Static_assert(sizeof(struct gcm_key_st) <= sizeof(((gcm_key *)0)->opaque),
+               "gcm_key too small for the internal key");
+_Static_assert(_Alignof(struct gcm_key_st) <= 64, "gcm_key alignment");
+_Static_assert(sizeof(struct gcm_stream_st) <=
+                   sizeof(((gcm_stream *)0)->opaque),
+               "gcm_stream too small for the internal stream");
+_Static_assert(_Alignof(struct gcm_stream_st) <= 64, "gcm_stream alignment");
+
+static struct gcm_key_st *key_st(gcm_key *k) {
+  return (struct gcm_key_st *)(void *)k->opaque;
+}
+static const struct gcm_key_st *key_st_const(const gcm_key *k) {
+  return (const struct gcm_key_st *)(const void *)k->opaque;
+}
+static struct gcm_stream_st *stream_st(gcm_stream *s) {
+  return (struct gcm_stream_st *)(void *)s->opaque;
+}
+
+/* ---- keys ---------------------------------------------------------------- */
+
+int gcm_key_init(gcm_key *k, const uint8_t *key, size_t key_len) {
+  return gcm_key_init_with_backends(k, key, key_len, NULL, NULL);
+}
+
+int gcm_key_init_with_backends(gcm_key *k, const uint8_t *key, size_t key_len,
+                               const char *aes_backend,
+                               const char *ghash_backend) {
+  if (k == NULL) return error_set(GCM_ERR_NULL_POINTER);
+  secure_wipe(k, sizeof(*k));
+  if (key == NULL) return error_set(GCM_ERR_NULL_POINTER);
+  if (key_len != 16 && key_len != 24 && key_len != 32) {
+    return error_setf(GCM_ERR_KEY_LENGTH,
+                      "AES key must be 16, 24 or 32 bytes, got %zu", key_len);
+  }
+  const struct aes_impl *aes;
+  const struct ghash_impl *ghash;
+  if (!dispatch_choose(aes_backend, ghash_backend, &aes, &ghash)) return 0;
+  gcm_mode_key_init(key_st(k), aes, ghash, key, key_len);
+  return 1;
+}
+
+void gcm_key_cleanup(gcm_key *k) {
+  if (k != NULL) secure_wipe(k, sizeof(*k));
+}
+
+static const struct gcm_key_st *valid_key(const gcm_key *k) {
+  if (k == NULL) return NULL;
+  const struct gcm_key_st *ks = key_st_const(k);
+  return ks->magic == GCM_KEY_MAGIC ? ks : NULL;
+}
+
+const char *gcm_key_aes_backend(const gcm_key *k) {
+  const struct gcm_key_st *ks = valid_key(k);
+  return ks ? ks->aes->name : NULL;
+}
+
+const char *gcm_key_ghash_backend(const gcm_key *k) {
+  const struct gcm_key_st *ks = valid_key(k);
+  return ks ? ks->ghash->name : NULL;
+}
+
+size_t gcm_key_length(const gcm_key *k) {
+  const struct gcm_key_st *ks = valid_key(k);
+  return ks ? ks->key_len : 0;
+}
+
+/* ---- shared argument checks ----------------------------------------------- */
+
+/* A buffer argument: NULL is fine only when empty. */
+static int buf_ok(const void *p, size_t len) { return p != NULL || len == 0; }
+
+static int check_key(const gcm_key *k, const struct gcm_key_st **out) {
+  if (k == NULL) return error_set(GCM_ERR_NULL_POINTER);
+  *out = valid_key(k);
+  if (*out == NULL) return error_set(GCM_ERR_NOT_INITIALIZED);
+  return 1;
+}
+
+static int check_nonce(const uint8_t *nonce, size_t nonce_len) {
+  if (nonce_len == 0) {
+    return error_setf(GCM_ERR_NONCE_LENGTH, "nonce must not be empty");
+  }
+  if (nonce == NULL) return error_set(GCM_ERR_NULL_POINTER);
+  if ((uint64_t)nonce_len > GCM_MAX_NONCE_LEN) {
+    return error_set(GCM_ERR_NONCE_LENGTH);
+  }
+  return 1;
+}
+
+static int check_tag_len(size_t tag_len) {
+  if (tag_len < 1 || tag_len > GCM_TAG_LEN) {
+    return error_setf(GCM_ERR_TAG_LENGTH,
+                      "tag length must be 1 to 16 bytes, got %zu", tag_len);
+  }
+  return 1;
+}
+
+static int check_lengths(uint64_t data_len, uint64_t aad_len) {
+  if (data_len > GCM_MAX_DATA_LEN) {
+    return error_setf(GCM_ERR_TOO_LONG,
+                      "plaintext of %llu bytes exceeds GCM's limit of "
+                      "2^36-32 bytes per nonce",
+                      (unsigned long long)data_len);
+  }
+  if (aad_len > GCM_MAX_AAD_LEN) {
+    return error_setf(GCM_ERR_TOO_LONG,
+                      "AAD of %llu bytes exceeds GCM's limit of 2^61-1 bytes",
+                      (unsigned long long)aad_len);
+  }
+  return 1;
+}
+
+/* out (len bytes) against in: identical or disjoint. */
+static int inplace_or_disjoint(const void *out, const void *in, size_t len) {
+  return out == in || !buffers_overlap(out, len, in, len);
+}
+
+/* ---- one-shot --------------------------------------------------------- */
+
+static int seal_checks(const gcm_key *k, const struct gcm_key_st **ks,
+                       const uint8_t *out, const uint8_t *tag, size_t tag_len,
+                       const uint8_t *nonce, size_t nonce_len,
+                       const uint8_t *in, size_t in_len, const uint8_t *aad,
+                       size_t aad_len) {
+  if (!check_key(k, ks)) return 0;
+  if (!check_tag_len(tag_len)) return 0;
+  if (!check_nonce(nonce, nonce_len)) return 0;
+  if (tag == NULL || !buf_ok(out, in_len) || !buf_ok(in, in_len) ||
+      !buf_ok(aad, aad_len)) {
+    return error_set(GCM_ERR_NULL_POINTER);
+  }
+  if (!check_lengths(in_len, aad_len)) return 0;
+  if (!inplace_or_disjoint(out, in, in_len) ||
+      buffers_overlap(out, in_len, aad, aad_len) ||
+      buffers_overlap(out, in_len, nonce, nonce_len) ||
+      buffers_overlap(tag, tag_len, in, in_len) ||
+      buffers_overlap(tag, tag_len, out, in_len) ||
+      buffers_overlap(tag, tag_len, aad, aad_len) ||
+      buffers_overlap(tag, tag_len, nonce, nonce_len)) {
+    return error_set(GCM_ERR_OVERLAP);
+  }
+  return 1;
+}
+
+/* Zeroes an output after a failure, unless its extent is unknowable: a NULL
+ * pointer, or a length the caller could not have allocated (over the GCM
+ * limit), in which case nothing is written at all. */
+static void wipe_output(void *p, size_t len, uint64_t limit) {
+  if (p != NULL && (uint64_t)len <= limit) secure_wipe(p, len);
+}
+
+int gcm_seal(const gcm_key *k, uint8_t *out, uint8_t *tag, size_t tag_len,
+             const uint8_t *nonce, size_t nonce_len, const uint8_t *in,
+             size_t in_len, const uint8_t *aad, size_t aad_len) {
+  const struct gcm_key_st *ks;
+  if (!seal_checks(k, &ks, out, tag, tag_len, nonce, nonce_len, in, in_len,
+                   aad, aad_len)) {
+    wipe_output(out, in_len, GCM_MAX_DATA_LEN);
+    wipe_output(tag, tag_len, GCM_TAG_LEN);
+    return 0;
+  }
+  struct gcm_stream_st s;
+  _Alignas(16) uint8_t full_tag[16];
+  gcm_mode_start(&s, ks, 1, nonce, nonce_len, in_len);
+  gcm_mode_aad(&s, aad, aad_len);
+  gcm_mode_crypt(&s, out, in, in_len);
+  gcm_mode_tag(&s, full_tag);
+  memcpy(tag, full_tag, tag_len);
+  secure_wipe(&s, sizeof(s));
+  return 1;
+}
+
+int gcm_open(const gcm_key *k, uint8_t *out, const uint8_t *nonce,
+             size_t nonce_len, const uint8_t *in, size_t in_len,
+             const uint8_t *tag, size_t tag_len, const uint8_t *aad,
+             size_t aad_len) {
+  const struct gcm_key_st *ks;
+  int ok = check_key(k, &ks) && check_tag_len(tag_len) &&
+           check_nonce(nonce, nonce_len);
+  if (ok && (tag == NULL || !buf_ok(out, in_len) || !buf_ok(in, in_len) ||
+             !buf_ok(aad, aad_len))) {
+    ok = error_set(GCM_ERR_NULL_POINTER);
+  }
+  ok = ok && check_lengths(in_len, aad_len);
+  if (ok && (!inplace_or_disjoint(out, in, in_len) ||
+             buffers_overlap(out, in_len, tag, tag_len) ||
+             buffers_overlap(out, in_len, aad, aad_len) ||
+             buffers_overlap(out, in_len, nonce, nonce_len))) {
+    ok = error_set(GCM_ERR_OVERLAP);
+  }
+  if (!ok) {
+    wipe_output(out, in_len, GCM_MAX_DATA_LEN);
+    return 0;
+  }
+
+  struct gcm_stream_st s;
+  _Alignas(16) uint8_t expected[16];
+  gcm_mode_start(&s, ks, 0, nonce, nonce_len, in_len);
+  gcm_mode_aad(&s, aad, aad_len);
+  gcm_mode_crypt(&s, out, in, in_len);
+  gcm_mode_tag(&s, expected);
+  ok = ct_memeq(expected, tag, tag_len);
+  secure_wipe(&s, sizeof(s));
+  secure_wipe(expected, sizeof(expected));
+  if (!ok) {
+    secure_wipe(out, in_len);
+    return error_set(GCM_ERR_AUTH);
+  }
+  return 1;
+}
+
+/* ---- streaming ---------------------------------------------------------- */
+
+/* Ends a stream after a failure: every later call fails with GCM_ERR_STATE
+ * until gcm_stream_init. The key stream and partial hash are wiped. */
+static void stream_end(struct gcm_stream_st *s) {
+  uint32_t magic = s->magic;
+  const struct gcm_key_st *k = s->key;
+  secure_wipe(s, sizeof(*s));
+  s->magic = magic;
+  s->key = k;
+  s->phase = GCM_PHASE_DONE;
+}
+
+/* Returns the internal stream when it may take another call, else records
+ * why not. */
+static struct gcm_stream_st *live_stream(gcm_stream *s) {
+  if (s == NULL) {
+    error_set(GCM_ERR_NULL_POINTER);
+    return NULL;
+  }
+  struct gcm_stream_st *st = stream_st(s);
+  if (st->magic != GCM_STREAM_MAGIC || st->key == NULL) {
+    error_set(GCM_ERR_NOT_INITIALIZED);
+    return NULL;
+  }
+  if (st->phase == GCM_PHASE_DONE) {
+    error_setf(GCM_ERR_STATE,
+               "stream already finished or failed; call gcm_stream_init");
+    return NULL;
+  }
+  if (st->key->magic != GCM_KEY_MAGIC) {
+    error_setf(GCM_ERR_NOT_INITIALIZED,
+               "the stream's key was cleaned up during the message");
+    stream_end(st);
+    return NULL;
+  }
+  return st;
+}
+
+int gcm_stream_init(gcm_stream *s, const gcm_key *k, gcm_direction dir,
+                    const uint8_t *nonce, size_t nonce_len) {
+  if (s == NULL) return error_set(GCM_ERR_NULL_POINTER);
+  struct gcm_stream_st *st = stream_st(s);
+  secure_wipe(st, sizeof(*st));
+  const struct gcm_key_st *ks;
+  if (!check_key(k, &ks)) return 0;
+  if (dir != GCM_ENCRYPT && dir != GCM_DECRYPT) {
+    return error_setf(GCM_ERR_INVALID_ARGUMENT,
+                      "direction must be GCM_ENCRYPT or GCM_DECRYPT");
+  }
+  if (!check_nonce(nonce, nonce_len)) return 0;
+  gcm_mode_start(st, ks, dir == GCM_ENCRYPT, nonce, nonce_len, UINT64_MAX);
+  return 1;
+}
+
+int gcm_stream_aad(gcm_stream *s, const uint8_t *aad, size_t len) {
+  struct gcm_stream_st *st = live_stream(s);
+  if (st == NULL) return 0;
+  if (st->phase != GCM_PHASE_AAD) {
+    stream_end(st);
+    return error_setf(GCM_ERR_STATE, "AAD must come before any data");
+  }
+  if (!buf_ok(aad, len)) {
+    stream_end(st);
+    return error_set(GCM_ERR_NULL_POINTER);
+  }
+  if ((uint64_t)len > GCM_MAX_AAD_LEN - st->aad_len) {
+    stream_end(st);
+    return error_setf(GCM_ERR_TOO_LONG,
+                      "total AAD would exceed GCM's limit of 2^61-1 bytes");
+  }
+  gcm_mode_aad(st, aad, len);
+  return 1;
+}
+
+int gcm_stream_update(gcm_stream *s, uint8_t *out, const uint8_t *in,
+                      size_t len) {
+  struct gcm_stream_st *st = live_stream(s);
+  int ok = st != NULL;
+  if (ok && (!buf_ok(out, len) || !buf_ok(in, len))) {
+    ok = error_set(GCM_ERR_NULL_POINTER);
+  } else if (ok && (uint64_t)len > GCM_MAX_DATA_LEN - st->data_len) {
+    ok = error_setf(GCM_ERR_TOO_LONG,
+                    "total data would exceed GCM's limit of 2^36-32 bytes "
+                    "per nonce");
+  } else if (ok && !inplace_or_disjoint(out, in, len)) {
+    ok = error_set(GCM_ERR_OVERLAP);
+  }
+  if (!ok) {
+    if (st != NULL) stream_end(st);
+    wipe_output(out, len, GCM_MAX_DATA_LEN);
+    return 0;
+  }
+  gcm_mode_crypt(st, out, in, len);
+  return 1;
+}
+
+int gcm_stream_finish_seal(gcm_stream *s, uint8_t *tag, size_t tag_len) {
+  struct gcm_stream_st *st = live_stream(s);
+  int ok = st != NULL;
+  if (ok && !st->encrypt) {
+    ok = error_setf(GCM_ERR_STATE,
+                    "gcm_stream_finish_seal on a decrypting stream");
+  }
+  ok = ok && check_tag_len(tag_len);
+  if (ok && tag == NULL) ok = error_set(GCM_ERR_NULL_POINTER);
+  if (!ok) {
+    if (st != NULL) stream_end(st);
+    wipe_output(tag, tag_len, GCM_TAG_LEN);
+    return 0;
+  }
+  _Alignas(16) uint8_t full_tag[16];
+  gcm_mode_tag(st, full_tag);
+  memcpy(tag, full_tag, tag_len);
+  stream_end(st);
+  return 1;
+}
+
+int gcm_stream_finish_open(gcm_stream *s, const uint8_t *tag,
+                           size_t tag_len) {
+  struct gcm_stream_st *st = live_stream(s);
+  int ok = st != NULL;
+  if (ok && st->encrypt) {
+    ok = error_setf(GCM_ERR_STATE,
+                    "gcm_stream_finish_open on an encrypting stream");
+  }
+  ok = ok && check_tag_len(tag_len);
+  if (ok && tag == NULL) ok = error_set(GCM_ERR_NULL_POINTER);
+  if (!ok) {
+    if (st != NULL) stream_end(st);
+    return 0;
+  }
+  _Alignas(16) uint8_t expected[16];
+  gcm_mode_tag(st, expected);
+  ok = ct_memeq(expected, tag, tag_len);
+  secure_wipe(expected, sizeof(expected));
+  stream_end(st);
+  return ok ? 1 : error_set(GCM_ERR_AUTH);
+}
+
+void gcm_stream_cleanup(gcm_stream *s) {
+  if (s != NULL) secure_wipe(s, sizeof(*s));
+}

@@ -1,0 +1,129 @@
+/*
+ * crypto/cpu/cpu_x86.c: CPUID and XGETBV on x86 and x86_64.
+ *
+ * The words follow OpenSSL's OPENSSL_ia32cap_P layout (see cpu.h). Features
+ * whose register state the operating system has not enabled in XCR0 are
+ * cleared: AVX needs XMM and YMM state, AVX-512 also the opmask and ZMM
+ * state. VAES and VPCLMULQDQ are only usable with AVX.
+ *
+ * OPENSSL_ia32cap, as BoringSSL reads it: "A" or "A:B", where A applies to
+ * words 0-1 (EDX, ECX of leaf 1; low 32 bits to word 0) and B to words 2-3
+ * (EBX, ECX of leaf 7). Each is a decimal or 0x-prefixed hex 64-bit value:
+ *   "~V"  clears the bits set in V,
+ *   "|V"  would set bits (libgcm only keeps those the hardware has),
+ *   "V"   replaces the words with V (again never adding missing features).
+ * So OPENSSL_ia32cap=0:0 forces the portable tier, and
+ * OPENSSL_ia32cap=~0x200000200000000 hides AES-NI and PCLMULQDQ.
+ */
+#include "cpu.h"
+#include "cpu_detect.h"
+
+#if defined(GCM_X86_64) || defined(GCM_X86)
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#if defined(_MSC_VER)
+#include <immintrin.h>
+#include <intrin.h>
+#endif
+
+static void cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4]) {
+#if defined(_MSC_VER)
+  int regs[4];
+  __cpuidex(regs, (int)leaf, (int)sub);
+  for (int i = 0; i < 4; i++) r[i] = (uint32_t)regs[i];
+#else
+  uint32_t a, b, c, d;
+  __asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d)
+                   : "a"(leaf), "c"(sub));
+  r[0] = a;
+  r[1] = b;
+  r[2] = c;
+  r[3] = d;
+#endif
+}
+
+static uint64_t xgetbv0(void) {
+#if defined(_MSC_VER)
+  return _xgetbv(0);
+#else
+  uint32_t lo, hi;
+  __asm__ volatile(".byte 0x0f, 0x01, 0xd0" : "=a"(lo), "=d"(hi) : "c"(0));
+  return ((uint64_t)hi << 32) | lo;
+#endif
+}
+
+void cpu_detect(uint32_t out[4]) {
+  uint32_t r[4];
+  out[0] = out[1] = out[2] = out[3] = 0;
+
+  cpuid(0, 0, r);
+  uint32_t max_leaf = r[0];
+  if (max_leaf < 1) return;
+
+  cpuid(1, 0, r);
+  out[0] = r[3]; /* EDX */
+  out[1] = r[2]; /* ECX */
+  if (max_leaf >= 7) {
+    cpuid(7, 0, r);
+    out[2] = r[1]; /* EBX */
+    out[3] = r[2]; /* ECX */
+  }
+
+  /* OSXSAVE (ECX bit 27) says XGETBV may be executed. */
+  uint64_t xcr0 = 0;
+  if (out[1] & (1u << 27)) xcr0 = xgetbv0();
+  const int avx_state = (xcr0 & 0x6) == 0x6;       /* XMM | YMM */
+  const int avx512_state = (xcr0 & 0xe6) == 0xe6;  /* + opmask, ZMM */
+  if (!avx_state) {
+    out[1] &= ~(CPU_X86_AVX | (1u << 12) /* FMA */);
+    out[2] &= ~CPU_X86_AVX2;
+    out[3] &= ~(CPU_X86_VAES | CPU_X86_VPCLMULQDQ);
+  }
+  if (!avx_state || !avx512_state) {
+    /* AVX512F, DQ, IFMA, PF, ER, CD, BW, VL. */
+    out[2] &= ~((1u << 16) | (1u << 17) | (1u << 21) | (1u << 26) |
+                (1u << 27) | (1u << 28) | (1u << 30) | (1u << 31));
+  }
+}
+
+/* Parses one half of OPENSSL_ia32cap into the pair of words w[0], w[1]. */
+static void apply_half(uint32_t w[2], const char *s, size_t len) {
+  char buf[40];
+  if (len == 0 || len >= sizeof(buf)) return;
+  memcpy(buf, s, len);
+  buf[len] = '\0';
+  const char *p = buf;
+  char op = 0;
+  if (*p == '~' || *p == '|') op = *p++;
+  uint64_t v;
+  int ok;
+  if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+    ok = sscanf(p + 2, "%" SCNx64, &v) == 1;
+  } else {
+    ok = sscanf(p, "%" SCNu64, &v) == 1;
+  }
+  if (!ok) return;
+  const uint32_t lo = (uint32_t)v, hi = (uint32_t)(v >> 32);
+  if (op == '~') {
+    w[0] &= ~lo;
+    w[1] &= ~hi;
+  } else if (op == '|') {
+    /* Bits the hardware lacks stay clear: nothing to do. */
+  } else {
+    w[0] &= lo;
+    w[1] &= hi;
+  }
+}
+
+void cpu_apply_ia32cap(uint32_t caps[4], const char *env) {
+  if (env == NULL) return;
+  const char *colon = strchr(env, ':');
+  size_t first_len = colon ? (size_t)(colon - env) : strlen(env);
+  apply_half(&caps[0], env, first_len);
+  if (colon) apply_half(&caps[2], colon + 1, strlen(colon + 1));
+}
+
+#endif /* x86 */

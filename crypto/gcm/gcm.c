@@ -1,0 +1,210 @@
+/*
+ * crypto/gcm/gcm.c: the Galois/Counter Mode (NIST SP 800-38D).
+ *
+ * For key K, nonce IV, additional data A and plaintext P:
+ *   H   = E(K, 0^128)
+ *   J0  = IV || 0^31 || 1                          if IV is 96 bits,
+ *         GHASH_H(IV || 0-pad || 0^64 || [len(IV)]_64)  otherwise
+ *   C   = P xor (E(K, inc32(J0)), E(K, inc32^2(J0)), ...)
+ *   S   = GHASH_H(A || 0-pad || C || 0-pad || [len(A)]_64 || [len(C)]_64)
+ *   T   = MSB_t(S xor E(K, J0))
+ * where inc32 adds one to the last 32 bits of a block modulo 2^32.
+ *
+ * Key stream. The AES backends compute several counter blocks at once (a
+ * bitsliced core does 8 for the price of 1). A message start therefore asks
+ * for one batch beginning at J0: its first block is the tag mask E(K, J0),
+ * the rest is the first key stream. Key stream that a short update does not
+ * use stays in the stream and is handed out first by the next update, so a
+ * caller feeding odd-sized chunks never pushes later chunks off the bulk
+ * path, and a short one-shot message costs one batched AES call in all.
+ *
+ * Hashing. AAD and ciphertext go through one 16-byte buffer: whole blocks
+ * are hashed straight from the caller's memory, a tail waits in the buffer
+ * and is zero-padded when the AAD ends or at the tag. Decryption hashes
+ * the ciphertext before it is overwritten, so out == in works.
+ *
+ * Nothing here branches on or indexes by secret data: lengths and positions
+ * are public, the secrets (key, H, key stream, plaintext) only flow through
+ * the backends and xor.
+ */
+#include "gcm.h"
+
+/* Whole blocks processed per backend call in the bulk path: large enough to
+ * amortise call overhead, small enough that the data is still in L1 when
+ * GHASH reads what CTR just wrote. */
+#define GCM_BULK_BLOCKS 256
+
+/* Adds n to the big-endian 32-bit counter in ctr[12..15], modulo 2^32. */
+static void ctr32_add(uint8_t ctr[16], uint32_t n) {
+  store_be32(ctr + 12, load_be32(ctr + 12) + n);
+}
+
+void gcm_mode_key_init(struct gcm_key_st *k, const struct aes_impl *aes,
+                       const struct ghash_impl *ghash, const uint8_t *key,
+                       size_t key_len) {
+  _Alignas(16) uint8_t H[16] = {0};
+  k->aes = aes;
+  k->ghash = ghash;
+  k->key_len = (uint32_t)key_len;
+  aes->set_encrypt_key(&k->aes_schedule, key, key_len);
+  aes->encrypt_block(&k->aes_schedule, H, H);
+  ghash->init(&k->ghash_key, H);
+  secure_wipe(H, sizeof(H));
+  k->magic = GCM_KEY_MAGIC;
+}
+
+/* Hashes n bytes of AAD or ciphertext through the partial-block buffer. */
+static void hash_bytes(struct gcm_stream_st *s, const uint8_t *p, size_t n) {
+  const struct gcm_key_st *k = s->key;
+  if (s->hash_buf_len > 0) {
+    size_t take = 16u - s->hash_buf_len;
+    if (take > n) take = n;
+    memcpy(s->hash_buf + s->hash_buf_len, p, take);
+    s->hash_buf_len = (uint8_t)(s->hash_buf_len + take);
+    p += take;
+    n -= take;
+    if (s->hash_buf_len < 16) return;
+    k->ghash->ghash(s->Xi, &k->ghash_key, s->hash_buf, 1);
+    s->hash_buf_len = 0;
+  }
+  if (n >= 16) {
+    k->ghash->ghash(s->Xi, &k->ghash_key, p, n / 16);
+    p += n & ~(size_t)15;
+    n &= 15;
+  }
+  if (n > 0) {
+    memcpy(s->hash_buf, p, n);
+    s->hash_buf_len = (uint8_t)n;
+  }
+}
+
+/* Zero-pads and hashes a pending partial block (end of AAD or of data). */
+static void hash_flush(struct gcm_stream_st *s) {
+  if (s->hash_buf_len == 0) return;
+  memset(s->hash_buf + s->hash_buf_len, 0, 16u - s->hash_buf_len);
+  s->key->ghash->ghash(s->Xi, &s->key->ghash_key, s->hash_buf, 1);
+  s->hash_buf_len = 0;
+}
+
+/* J0 for a nonce that is not 96 bits: GHASH over the zero-padded nonce and
+ * a block holding its bit length. */
+static void derive_j0(const struct gcm_key_st *k, const uint8_t *nonce,
+                      size_t nonce_len, uint8_t j0[16]) {
+  _Alignas(16) uint8_t block[16];
+  memset(j0, 0, 16);
+  size_t whole = nonce_len / 16, rest = nonce_len % 16;
+  k->ghash->ghash(j0, &k->ghash_key, nonce, whole);
+  if (rest > 0) {
+    memset(block, 0, sizeof(block));
+    memcpy(block, nonce + whole * 16, rest);
+    k->ghash->ghash(j0, &k->ghash_key, block, 1);
+  }
+  memset(block, 0, 8);
+  store_be64(block + 8, (uint64_t)nonce_len * 8);
+  k->ghash->ghash(j0, &k->ghash_key, block, 1);
+}
+
+/* Fills s->ks with `blocks` blocks of key stream from s->ctr onwards. */
+static void refill_key_stream(struct gcm_stream_st *s, unsigned blocks) {
+  const struct gcm_key_st *k = s->key;
+  memset(s->ks, 0, (size_t)blocks * 16);
+  k->aes->ctr32(&k->aes_schedule, s->ks, s->ks, blocks, s->ctr);
+  ctr32_add(s->ctr, blocks);
+  s->ks_pos = 0;
+  s->ks_len = blocks * 16;
+}
+
+static unsigned batch_blocks(const struct gcm_key_st *k) {
+  unsigned b = k->aes->ctr_batch_blocks;
+  if (b < 1) b = 1;
+  if (b > GCM_KS_MAX_BLOCKS) b = GCM_KS_MAX_BLOCKS;
+  return b;
+}
+
+void gcm_mode_start(struct gcm_stream_st *s, const struct gcm_key_st *k,
+                    int encrypt, const uint8_t *nonce, size_t nonce_len,
+                    uint64_t expected_len) {
+  s->key = k;
+  s->encrypt = (uint8_t)(encrypt != 0);
+  s->phase = GCM_PHASE_AAD;
+  s->hash_buf_len = 0;
+  s->reserved = 0;
+  s->aad_len = 0;
+  s->data_len = 0;
+  memset(s->Xi, 0, 16);
+
+  if (nonce_len == 12) {
+    memcpy(s->ctr, nonce, 12);
+    store_be32(s->ctr + 12, 1);
+  } else {
+    derive_j0(k, nonce, nonce_len, s->ctr);
+  }
+
+  /* One batch from J0: the tag mask plus as much key stream as the message
+   * can use, capped at the kernel's natural width. */
+  unsigned blocks = batch_blocks(k);
+  if (expected_len != UINT64_MAX) {
+    uint64_t need = 1 + (expected_len + 15) / 16;
+    if (need < blocks) blocks = (unsigned)need;
+  }
+  refill_key_stream(s, blocks);
+  memcpy(s->tag_mask, s->ks, 16);
+  s->ks_pos = 16;
+  s->magic = GCM_STREAM_MAGIC;
+}
+
+void gcm_mode_aad(struct gcm_stream_st *s, const uint8_t *aad, size_t len) {
+  s->aad_len += len;
+  hash_bytes(s, aad, len);
+}
+
+void gcm_mode_crypt(struct gcm_stream_st *s, uint8_t *out, const uint8_t *in,
+                    size_t len) {
+  const struct gcm_key_st *k = s->key;
+  if (s->phase == GCM_PHASE_AAD) {
+    hash_flush(s);
+    s->phase = GCM_PHASE_DATA;
+  }
+  s->data_len += len;
+
+  while (len > 0) {
+    size_t n;
+    if (s->ks_pos < s->ks_len) {
+      /* Buffered key stream first. */
+      n = s->ks_len - s->ks_pos;
+      if (n > len) n = len;
+      if (!s->encrypt) hash_bytes(s, in, n);
+      xor_bytes(out, in, s->ks + s->ks_pos, n);
+      if (s->encrypt) hash_bytes(s, out, n);
+      s->ks_pos += (uint32_t)n;
+    } else if (len >= 16) {
+      /* Bulk: the buffer is empty, so the data is block aligned here. */
+      size_t blocks = len / 16;
+      if (blocks > GCM_BULK_BLOCKS) blocks = GCM_BULK_BLOCKS;
+      n = blocks * 16;
+      if (!s->encrypt) k->ghash->ghash(s->Xi, &k->ghash_key, in, blocks);
+      k->aes->ctr32(&k->aes_schedule, in, out, blocks, s->ctr);
+      if (s->encrypt) k->ghash->ghash(s->Xi, &k->ghash_key, out, blocks);
+      ctr32_add(s->ctr, (uint32_t)blocks);
+    } else {
+      /* A tail shorter than a block: make a batch of key stream, keep what
+       * this call does not use for the next one. */
+      refill_key_stream(s, batch_blocks(k));
+      continue;
+    }
+    in += n;
+    out += n;
+    len -= n;
+  }
+}
+
+void gcm_mode_tag(struct gcm_stream_st *s, uint8_t tag[16]) {
+  const struct gcm_key_st *k = s->key;
+  _Alignas(16) uint8_t lengths[16];
+  hash_flush(s);
+  store_be64(lengths, s->aad_len * 8);
+  store_be64(lengths + 8, s->data_len * 8);
+  k->ghash->ghash(s->Xi, &k->ghash_key, lengths, 1);
+  xor_bytes(tag, s->Xi, s->tag_mask, 16);
+  s->phase = GCM_PHASE_DONE;
+}

@@ -1,0 +1,87 @@
+/*
+ * crypto/gcm/gcm.h: the GCM mode engine (SP 800-38D), below the API.
+ *
+ * The API layer (crypto/aead) checks arguments and lengths; this layer
+ * assumes they are valid and does the mode: H and the backends per key, J0
+ * from the nonce, the 32-bit counter, GHASH over AAD and ciphertext with
+ * zero padding, the length block, and the tag. It calls the backends only
+ * through their descriptors.
+ */
+#ifndef LIBGCM_CRYPTO_GCM_GCM_H
+#define LIBGCM_CRYPTO_GCM_GCM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../aes/aes.h"
+#include "../ghash/ghash.h"
+#include "../internal.h"
+
+/* Marks an initialised key or stream. A cleaned (zeroed) object lacks it. */
+#define GCM_KEY_MAGIC 0x67636d6bu    /* "gcmk" */
+#define GCM_STREAM_MAGIC 0x67636d73u /* "gcms" */
+
+/* What lives inside the public gcm_key: immutable after gcm_mode_key_init. */
+struct gcm_key_st {
+  uint32_t magic;
+  uint32_t key_len;
+  const struct aes_impl *aes;
+  const struct ghash_impl *ghash;
+  struct aes_schedule aes_schedule;
+  struct ghash_key ghash_key;
+};
+
+/* The most key stream a stream buffers: one batch of the widest kernel. */
+#define GCM_KS_MAX_BLOCKS 16
+
+enum gcm_phase { GCM_PHASE_AAD = 0, GCM_PHASE_DATA, GCM_PHASE_DONE };
+
+/* What lives inside the public gcm_stream. */
+struct gcm_stream_st {
+  uint32_t magic;
+  uint8_t encrypt;       /* 1: seal, 0: open */
+  uint8_t phase;         /* enum gcm_phase */
+  uint8_t hash_buf_len;  /* bytes waiting in hash_buf, 0..15 */
+  uint8_t reserved;
+  const struct gcm_key_st *key;
+  uint64_t aad_len;      /* bytes of AAD so far */
+  uint64_t data_len;     /* bytes of plaintext/ciphertext so far */
+  uint32_t ks_pos;       /* next unused byte of ks */
+  uint32_t ks_len;       /* valid bytes of ks (whole blocks) */
+  _Alignas(16) uint8_t Xi[16];       /* running GHASH value */
+  _Alignas(16) uint8_t tag_mask[16]; /* E(K, J0) */
+  _Alignas(16) uint8_t ctr[16];      /* next counter block for key stream */
+  _Alignas(16) uint8_t hash_buf[16]; /* partial block awaiting GHASH */
+  _Alignas(16) uint8_t ks[GCM_KS_MAX_BLOCKS * 16]; /* unused key stream */
+};
+
+/* Expands the key with the given backends and derives H. key_len is 16, 24
+ * or 32. */
+GCM_HIDDEN void gcm_mode_key_init(struct gcm_key_st *k,
+                                  const struct aes_impl *aes,
+                                  const struct ghash_impl *ghash,
+                                  const uint8_t *key, size_t key_len);
+
+/* Starts a message: J0, the tag mask and the first key stream. `expected_len`
+ * is the total plaintext length when known (one-shot calls), so no more key
+ * stream than needed is made for short messages; pass UINT64_MAX when
+ * unknown (streaming). */
+GCM_HIDDEN void gcm_mode_start(struct gcm_stream_st *s,
+                               const struct gcm_key_st *k, int encrypt,
+                               const uint8_t *nonce, size_t nonce_len,
+                               uint64_t expected_len);
+
+/* Absorbs AAD. Only while s->phase == GCM_PHASE_AAD. */
+GCM_HIDDEN void gcm_mode_aad(struct gcm_stream_st *s, const uint8_t *aad,
+                             size_t len);
+
+/* Encrypts or decrypts len bytes (out == in allowed) and hashes the
+ * ciphertext. Moves the stream into GCM_PHASE_DATA. */
+GCM_HIDDEN void gcm_mode_crypt(struct gcm_stream_st *s, uint8_t *out,
+                               const uint8_t *in, size_t len);
+
+/* Finishes GHASH with the length block and writes the full 16-byte tag.
+ * Moves the stream into GCM_PHASE_DONE. */
+GCM_HIDDEN void gcm_mode_tag(struct gcm_stream_st *s, uint8_t tag[16]);
+
+#endif /* LIBGCM_CRYPTO_GCM_GCM_H */
