@@ -1,0 +1,665 @@
+/*
+ * crypto/aead/compat.c: BoringSSL's EVP_AEAD interface (AES-GCM part) on top
+ * of libgcm's native API.
+ *
+ * Nothing here touches AES or GHASH. Every function validates its arguments
+ * the way BoringSSL documents, applies the TLS nonce rules where they apply,
+ * and hands the work to gcm_seal / gcm_open (one input buffer, one piece of
+ * additional data: the common case, and the fastest) or to the gcm_stream_*
+ * functions (anything split into several pieces). Neither path allocates.
+ *
+ * The layering follows BoringSSL's own: seal, seal_scatter and sealv all end
+ * in seal_core; open, open_gather and openv_detached end in open_core;
+ * openv finds the tag at the end of its pieces and then decrypts the rest.
+ * The public wrappers only add BoringSSL's "zero every output on failure"
+ * promise, each for the exact buffers it documents.
+ */
+#include <stdlib.h>
+#include <string.h>
+#if defined(_WIN32)
+#include <malloc.h>
+#endif
+
+#include <openssl/aead.h>
+
+#include "../error.h"
+#include "../internal.h"
+
+/* ---------------------------------------------------------------------------
+ * Algorithm descriptors
+ * ------------------------------------------------------------------------- */
+
+/* How a context checks the nonces it seals with. */
+enum nonce_rule {
+  NONCE_ANY,   /* plain AES-GCM: any non-empty nonce, no state */
+  NONCE_TLS12, /* explicit part strictly increasing */
+  NONCE_TLS13  /* sequence number (nonce XOR first nonce) strictly increasing */
+};
+
+struct evp_aead_st {
+  uint8_t key_len;
+  uint8_t nonce_len;
+  uint8_t overhead;
+  uint8_t max_tag_len;
+  enum nonce_rule rule;
+};
+
+/* The TLS nonce: 4 fixed bytes, then the 8 bytes the rules look at. */
+#define TLS_NONCE_LEN 12
+#define TLS_COUNTER_OFFSET 4
+
+static const struct evp_aead_st aead_aes_128_gcm = {16, 12, 16, 16, NONCE_ANY};
+static const struct evp_aead_st aead_aes_192_gcm = {24, 12, 16, 16, NONCE_ANY};
+static const struct evp_aead_st aead_aes_256_gcm = {32, 12, 16, 16, NONCE_ANY};
+static const struct evp_aead_st aead_aes_128_gcm_tls12 = {16, 12, 16, 16,
+                                                          NONCE_TLS12};
+static const struct evp_aead_st aead_aes_256_gcm_tls12 = {32, 12, 16, 16,
+                                                          NONCE_TLS12};
+static const struct evp_aead_st aead_aes_128_gcm_tls13 = {16, 12, 16, 16,
+                                                          NONCE_TLS13};
+static const struct evp_aead_st aead_aes_256_gcm_tls13 = {32, 12, 16, 16,
+                                                          NONCE_TLS13};
+
+const EVP_AEAD *EVP_aead_aes_128_gcm(void) { return &aead_aes_128_gcm; }
+const EVP_AEAD *EVP_aead_aes_192_gcm(void) { return &aead_aes_192_gcm; }
+const EVP_AEAD *EVP_aead_aes_256_gcm(void) { return &aead_aes_256_gcm; }
+const EVP_AEAD *EVP_aead_aes_128_gcm_tls12(void) {
+  return &aead_aes_128_gcm_tls12;
+}
+const EVP_AEAD *EVP_aead_aes_256_gcm_tls12(void) {
+  return &aead_aes_256_gcm_tls12;
+}
+const EVP_AEAD *EVP_aead_aes_128_gcm_tls13(void) {
+  return &aead_aes_128_gcm_tls13;
+}
+const EVP_AEAD *EVP_aead_aes_256_gcm_tls13(void) {
+  return &aead_aes_256_gcm_tls13;
+}
+
+size_t EVP_AEAD_key_length(const EVP_AEAD *aead) { return aead->key_len; }
+size_t EVP_AEAD_nonce_length(const EVP_AEAD *aead) { return aead->nonce_len; }
+size_t EVP_AEAD_max_overhead(const EVP_AEAD *aead) { return aead->overhead; }
+size_t EVP_AEAD_max_tag_len(const EVP_AEAD *aead) { return aead->max_tag_len; }
+
+/* ---------------------------------------------------------------------------
+ * Contexts
+ * ------------------------------------------------------------------------- */
+
+/* Buffers sized with EVP_AEAD_MAX_OVERHEAD must hold a full GCM tag. */
+_Static_assert(GCM_TAG_LEN <= EVP_AEAD_MAX_OVERHEAD,
+               "EVP_AEAD_MAX_OVERHEAD too small for a GCM tag");
+
+/* Resets everything but the key bytes to the empty state. */
+static void ctx_clear_fields(EVP_AEAD_CTX *ctx) {
+  ctx->aead = NULL;
+  ctx->tls_next = 0;
+  ctx->tls_mask = 0;
+  ctx->tls_started = 0;
+  ctx->tag_len = 0;
+}
+
+void EVP_AEAD_CTX_zero(EVP_AEAD_CTX *ctx) { memset(ctx, 0, sizeof(*ctx)); }
+
+int EVP_AEAD_CTX_init(EVP_AEAD_CTX *ctx, const EVP_AEAD *aead,
+                      const uint8_t *key, size_t key_len, size_t tag_len,
+                      ENGINE *impl) {
+  (void)impl;
+  if (ctx == NULL) return error_set(GCM_ERR_NULL_POINTER);
+  ctx_clear_fields(ctx);
+  if (aead == NULL) return error_set(GCM_ERR_NULL_POINTER);
+  if (key_len != aead->key_len) {
+    return error_setf(GCM_ERR_KEY_LENGTH,
+                      "this AEAD takes a %u-byte key, got %zu bytes",
+                      (unsigned)aead->key_len, key_len);
+  }
+  if (tag_len == EVP_AEAD_DEFAULT_TAG_LENGTH) tag_len = aead->max_tag_len;
+  if (tag_len > aead->max_tag_len) {
+    return error_setf(GCM_ERR_TAG_LENGTH,
+                      "tag length %zu is over the maximum of %u", tag_len,
+                      (unsigned)aead->max_tag_len);
+  }
+  /* On failure gcm_key_init records the reason and leaves the key zeroed. */
+  if (!gcm_key_init(&ctx->key, key, key_len)) return 0;
+  ctx->aead = aead;
+  ctx->tag_len = (uint8_t)tag_len;
+  return 1;
+}
+
+int EVP_AEAD_CTX_init_with_direction(EVP_AEAD_CTX *ctx, const EVP_AEAD *aead,
+                                     const uint8_t *key, size_t key_len,
+                                     size_t tag_len,
+                                     enum evp_aead_direction_t dir) {
+  (void)dir; /* AES-GCM works the same both ways */
+  return EVP_AEAD_CTX_init(ctx, aead, key, key_len, tag_len, NULL);
+}
+
+void EVP_AEAD_CTX_cleanup(EVP_AEAD_CTX *ctx) {
+  if (ctx == NULL) return;
+  /* Only an initialised context holds a key; a zeroed or failed one has
+   * nothing to wipe, and its key bytes may never have been written. */
+  if (ctx->aead != NULL) gcm_key_cleanup(&ctx->key);
+  ctx_clear_fields(ctx);
+}
+
+/* The context embeds a 64-byte-aligned gcm_key, which malloc does not
+ * promise, so allocate with the alignment the type asks for. sizeof is a
+ * multiple of the alignment, as aligned_alloc requires. */
+static EVP_AEAD_CTX *ctx_alloc(void) {
+#if defined(_WIN32)
+  return (EVP_AEAD_CTX *)_aligned_malloc(sizeof(EVP_AEAD_CTX),
+                                         _Alignof(EVP_AEAD_CTX));
+#else
+  return (EVP_AEAD_CTX *)aligned_alloc(_Alignof(EVP_AEAD_CTX),
+                                       sizeof(EVP_AEAD_CTX));
+#endif
+}
+
+static void ctx_release(EVP_AEAD_CTX *ctx) {
+#if defined(_WIN32)
+  _aligned_free(ctx);
+#else
+  free(ctx);
+#endif
+}
+
+EVP_AEAD_CTX *EVP_AEAD_CTX_new(const EVP_AEAD *aead, const uint8_t *key,
+                               size_t key_len, size_t tag_len) {
+  EVP_AEAD_CTX *ctx = ctx_alloc();
+  if (ctx == NULL) {
+    error_setf(GCM_ERR_INVALID_ARGUMENT, "out of memory for an EVP_AEAD_CTX");
+    return NULL;
+  }
+  EVP_AEAD_CTX_zero(ctx);
+  if (!EVP_AEAD_CTX_init(ctx, aead, key, key_len, tag_len, NULL)) {
+    ctx_release(ctx);
+    return NULL;
+  }
+  return ctx;
+}
+
+void EVP_AEAD_CTX_free(EVP_AEAD_CTX *ctx) {
+  if (ctx == NULL) return;
+  EVP_AEAD_CTX_cleanup(ctx);
+  ctx_release(ctx);
+}
+
+const EVP_AEAD *EVP_AEAD_CTX_aead(const EVP_AEAD_CTX *ctx) {
+  return ctx->aead;
+}
+
+int EVP_AEAD_CTX_get_iv(const EVP_AEAD_CTX *ctx, const uint8_t **out_iv,
+                        size_t *out_len) {
+  (void)ctx;
+  (void)out_iv;
+  (void)out_len;
+  return error_setf(GCM_ERR_INVALID_ARGUMENT,
+                    "AES-GCM AEADs have no implicit IV to return");
+}
+
+int EVP_AEAD_CTX_tag_len(const EVP_AEAD_CTX *ctx, size_t *out_tag_len,
+                         const size_t in_len, const size_t extra_in_len) {
+  (void)in_len; /* GCM's tag does not depend on the message length */
+  if (out_tag_len == NULL) return error_set(GCM_ERR_NULL_POINTER);
+  *out_tag_len = 0;
+  if (ctx == NULL) return error_set(GCM_ERR_NULL_POINTER);
+  if (ctx->aead == NULL) return error_set(GCM_ERR_NOT_INITIALIZED);
+  if (extra_in_len > SIZE_MAX - ctx->tag_len) {
+    return error_setf(GCM_ERR_TOO_LONG,
+                      "extra_in_len plus the tag overflows a size_t");
+  }
+  *out_tag_len = extra_in_len + ctx->tag_len;
+  return 1;
+}
+
+/* ---------------------------------------------------------------------------
+ * Argument checks shared by every seal and open
+ * ------------------------------------------------------------------------- */
+
+static void zero_bytes(uint8_t *p, size_t n) {
+  if (p != NULL && n != 0) memset(p, 0, n);
+}
+
+/* Zeroes every piece's output; used by the failure paths. */
+static void zero_pieces(const CRYPTO_IOVEC *iov, size_t n) {
+  if (iov == NULL) return;
+  for (size_t i = 0; i < n; i++) zero_bytes(iov[i].out, iov[i].len);
+}
+
+static int ctx_ready(const EVP_AEAD_CTX *ctx) {
+  if (ctx == NULL) return error_set(GCM_ERR_NULL_POINTER);
+  if (ctx->aead == NULL) {
+    return error_setf(GCM_ERR_NOT_INITIALIZED,
+                      "EVP_AEAD_CTX used before EVP_AEAD_CTX_init");
+  }
+  return 1;
+}
+
+/* Sum the lengths of n pieces into *total, failing when the sum does not fit
+ * in a size_t (one function per piece type). */
+static int sum_iovec(const CRYPTO_IOVEC *v, size_t n, size_t *total) {
+  size_t sum = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (v[i].len > SIZE_MAX - sum) {
+      return error_setf(GCM_ERR_TOO_LONG, "iovec lengths overflow a size_t");
+    }
+    sum += v[i].len;
+  }
+  *total = sum;
+  return 1;
+}
+
+static int sum_ivec(const CRYPTO_IVEC *v, size_t n, size_t *total) {
+  size_t sum = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (v[i].len > SIZE_MAX - sum) {
+      return error_setf(GCM_ERR_TOO_LONG, "AAD lengths overflow a size_t");
+    }
+    sum += v[i].len;
+  }
+  *total = sum;
+  return 1;
+}
+
+/* Every buffer one call reads or writes, for the overlap rules. */
+struct call_buffers {
+  const CRYPTO_IOVEC *iov; /* outputs, each with its own input */
+  size_t n_iov;
+  const CRYPTO_IVEC *aad;
+  size_t n_aad;
+  const uint8_t *nonce;
+  size_t nonce_len;
+  const uint8_t *in_tag; /* open: the tag, an input */
+  size_t in_tag_len;
+  uint8_t *out_tag; /* seal: the region the tag may be written to */
+  size_t out_tag_len;
+};
+
+/* 1 when an output region touches none of the inputs that are never
+ * written: the AAD pieces, the nonce and an input tag. */
+static int clear_of_fixed_inputs(const uint8_t *out, size_t len,
+                                 const struct call_buffers *b) {
+  for (size_t i = 0; i < b->n_aad; i++) {
+    if (buffers_overlap(out, len, b->aad[i].in, b->aad[i].len)) return 0;
+  }
+  return !buffers_overlap(out, len, b->nonce, b->nonce_len) &&
+         !buffers_overlap(out, len, b->in_tag, b->in_tag_len);
+}
+
+/* Applies the rule "an output may equal its own input, and otherwise
+ * touches no input and no other output" to every buffer of a call. The
+ * pairwise loop over pieces is quadratic in their number, which keeps it
+ * free of allocation. */
+static int check_overlap(const struct call_buffers *b) {
+  for (size_t i = 0; i < b->n_iov; i++) {
+    const CRYPTO_IOVEC *p = &b->iov[i];
+    if (p->len == 0) continue;
+    if (p->out != p->in && buffers_overlap(p->out, p->len, p->in, p->len)) {
+      goto overlap;
+    }
+    if (!clear_of_fixed_inputs(p->out, p->len, b) ||
+        buffers_overlap(p->out, p->len, b->out_tag, b->out_tag_len) ||
+        buffers_overlap(p->in, p->len, b->out_tag, b->out_tag_len)) {
+      goto overlap;
+    }
+    for (size_t j = i + 1; j < b->n_iov; j++) {
+      const CRYPTO_IOVEC *q = &b->iov[j];
+      if (buffers_overlap(p->out, p->len, q->out, q->len) ||
+          buffers_overlap(p->out, p->len, q->in, q->len) ||
+          buffers_overlap(p->in, p->len, q->out, q->len)) {
+        goto overlap;
+      }
+    }
+  }
+  if (!clear_of_fixed_inputs(b->out_tag, b->out_tag_len, b)) goto overlap;
+  return 1;
+
+overlap:
+  return error_setf(GCM_ERR_OVERLAP,
+                    "an output buffer overlaps an input or another output "
+                    "(only out == in is allowed)");
+}
+
+/* The checks every vectored call starts with: a usable context, non-NULL
+ * arrays, totals that fit in a size_t, and no forbidden overlap. The
+ * totals are returned for callers that need them. */
+static int check_call(const EVP_AEAD_CTX *ctx, const struct call_buffers *b,
+                      size_t *data_total) {
+  size_t aad_total;
+  if (!ctx_ready(ctx)) return 0;
+  if ((b->iov == NULL && b->n_iov != 0) || (b->aad == NULL && b->n_aad != 0) ||
+      (b->nonce == NULL && b->nonce_len != 0) ||
+      (b->out_tag == NULL && b->out_tag_len != 0) ||
+      (b->in_tag == NULL && b->in_tag_len != 0)) {
+    return error_set(GCM_ERR_NULL_POINTER);
+  }
+  if (!sum_iovec(b->iov, b->n_iov, data_total) ||
+      !sum_ivec(b->aad, b->n_aad, &aad_total)) {
+    return 0;
+  }
+  return check_overlap(b);
+}
+
+/* The TLS nonce rules, applied before a seal. On success the context has
+ * recorded the nonce, so it can never be used again; like BoringSSL, this
+ * happens before the seal itself, so a seal that fails afterwards (for
+ * instance for a short tag buffer) still uses up its nonce. The context
+ * is logically const for the plain AEADs only; the TLS ones are documented
+ * as stateful and need the caller's lock. */
+static int tls_check_nonce(const EVP_AEAD_CTX *cctx, const uint8_t *nonce,
+                           size_t nonce_len) {
+  EVP_AEAD_CTX *ctx = (EVP_AEAD_CTX *)cctx;
+  enum nonce_rule rule = ctx->aead->rule;
+  uint64_t value;
+
+  if (rule == NONCE_ANY) return 1;
+  if (nonce_len != TLS_NONCE_LEN) {
+    return error_setf(GCM_ERR_NONCE_LENGTH,
+                      "TLS AES-GCM needs a 12-byte nonce, got %zu bytes",
+                      nonce_len);
+  }
+  value = load_be64(nonce + TLS_COUNTER_OFFSET);
+  if (rule == NONCE_TLS13) {
+    if (!ctx->tls_started) {
+      /* The first record has sequence number 0, so its nonce's last 8
+       * bytes are the mask itself. */
+      ctx->tls_mask = value;
+      ctx->tls_started = 1;
+      ctx->tls_next = 1;
+      return 1;
+    }
+    value ^= ctx->tls_mask;
+  }
+  /* 2^64-1 is refused because nothing could follow it. */
+  if (value == UINT64_MAX || value < ctx->tls_next) {
+    return error_setf(GCM_ERR_NONCE_ORDER,
+                      "TLS nonce %s %llu was used or passed already "
+                      "(next allowed: %llu)",
+                      rule == NONCE_TLS13 ? "sequence number" : "counter",
+                      (unsigned long long)value,
+                      (unsigned long long)ctx->tls_next);
+  }
+  ctx->tls_next = value + 1;
+  return 1;
+}
+
+/* ---------------------------------------------------------------------------
+ * The two cores
+ * ------------------------------------------------------------------------- */
+
+/* Seals the pieces and writes ctx->tag_len tag bytes to out_tag. The one
+ * piece, one AAD case goes straight to gcm_seal; anything else is streamed
+ * piece by piece, which gives the same result for any split. Does not zero
+ * anything on failure; the public wrappers do. */
+static int seal_core(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iov,
+                     size_t n_iov, uint8_t *out_tag, size_t *out_tag_len,
+                     size_t max_out_tag_len, const uint8_t *nonce,
+                     size_t nonce_len, const CRYPTO_IVEC *aad, size_t n_aad) {
+  struct call_buffers b = {iov,  n_iov, aad,     n_aad,          nonce,
+                           nonce_len, NULL, 0, out_tag, max_out_tag_len};
+  size_t total;
+  gcm_stream s;
+  int ok;
+
+  if (!check_call(ctx, &b, &total)) return 0;
+  if (!tls_check_nonce(ctx, nonce, nonce_len)) return 0;
+  if (max_out_tag_len < ctx->tag_len) {
+    return error_setf(GCM_ERR_OUTPUT_TOO_SMALL,
+                      "tag buffer holds %zu bytes, the tag needs %u",
+                      max_out_tag_len, (unsigned)ctx->tag_len);
+  }
+
+  if (n_iov <= 1 && n_aad <= 1) {
+    ok = gcm_seal(&ctx->key, n_iov ? iov[0].out : NULL, out_tag, ctx->tag_len,
+                  nonce, nonce_len, n_iov ? iov[0].in : NULL,
+                  n_iov ? iov[0].len : 0, n_aad ? aad[0].in : NULL,
+                  n_aad ? aad[0].len : 0);
+  } else {
+    memset(&s, 0, sizeof(s));
+    ok = gcm_stream_init(&s, &ctx->key, GCM_ENCRYPT, nonce, nonce_len);
+    for (size_t i = 0; ok && i < n_aad; i++) {
+      ok = gcm_stream_aad(&s, aad[i].in, aad[i].len);
+    }
+    for (size_t i = 0; ok && i < n_iov; i++) {
+      ok = gcm_stream_update(&s, iov[i].out, iov[i].in, iov[i].len);
+    }
+    if (ok) ok = gcm_stream_finish_seal(&s, out_tag, ctx->tag_len);
+    gcm_stream_cleanup(&s);
+  }
+  if (ok) *out_tag_len = ctx->tag_len;
+  return ok;
+}
+
+/* Decrypts the first data_len bytes of the pieces (the rest, if any, is the
+ * tag openv found at the end) and checks `tag`, which must already be
+ * outside every output. The one-piece, one-AAD case uses gcm_open, which
+ * writes nothing unless the tag is right. Otherwise the pieces are streamed
+ * into their outputs and the caller zeroes them all when this fails. */
+static int decrypt_pieces(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iov,
+                          size_t n_iov, size_t data_len, const uint8_t *nonce,
+                          size_t nonce_len, const uint8_t *tag,
+                          const CRYPTO_IVEC *aad, size_t n_aad) {
+  gcm_stream s;
+  int ok;
+
+  if (n_aad <= 1 && (data_len == 0 || iov[0].len >= data_len)) {
+    return gcm_open(&ctx->key, data_len ? iov[0].out : NULL, nonce, nonce_len,
+                    data_len ? iov[0].in : NULL, data_len, tag, ctx->tag_len,
+                    n_aad ? aad[0].in : NULL, n_aad ? aad[0].len : 0);
+  }
+  memset(&s, 0, sizeof(s));
+  ok = gcm_stream_init(&s, &ctx->key, GCM_DECRYPT, nonce, nonce_len);
+  for (size_t i = 0; ok && i < n_aad; i++) {
+    ok = gcm_stream_aad(&s, aad[i].in, aad[i].len);
+  }
+  size_t left = data_len;
+  for (size_t i = 0; ok && i < n_iov && left > 0; i++) {
+    size_t take = iov[i].len < left ? iov[i].len : left;
+    ok = gcm_stream_update(&s, iov[i].out, iov[i].in, take);
+    left -= take;
+  }
+  if (ok) ok = gcm_stream_finish_open(&s, tag, ctx->tag_len);
+  gcm_stream_cleanup(&s);
+  return ok;
+}
+
+/* Opens pieces that hold only ciphertext, with the tag given separately. */
+static int open_core(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iov,
+                     size_t n_iov, const uint8_t *nonce, size_t nonce_len,
+                     const uint8_t *in_tag, size_t in_tag_len,
+                     const CRYPTO_IVEC *aad, size_t n_aad) {
+  struct call_buffers b = {iov,   n_iov,      aad,  n_aad, nonce,
+                           nonce_len, in_tag, in_tag_len, NULL, 0};
+  size_t total;
+
+  if (!check_call(ctx, &b, &total)) return 0;
+  if (in_tag_len != ctx->tag_len) {
+    return error_setf(GCM_ERR_AUTH,
+                      "tag is %zu bytes, this context expects %u", in_tag_len,
+                      (unsigned)ctx->tag_len);
+  }
+  return decrypt_pieces(ctx, iov, n_iov, total, nonce, nonce_len, in_tag, aad,
+                        n_aad);
+}
+
+/* ---------------------------------------------------------------------------
+ * Public seal and open functions
+ * ------------------------------------------------------------------------- */
+
+int EVP_AEAD_CTX_sealv(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iovec,
+                       size_t num_iovec, uint8_t *out_tag, size_t *out_tag_len,
+                       size_t max_out_tag_len, const uint8_t *nonce,
+                       size_t nonce_len, const CRYPTO_IVEC *aadvec,
+                       size_t num_aadvec) {
+  int ok = out_tag_len != NULL ? seal_core(ctx, iovec, num_iovec, out_tag,
+                                           out_tag_len, max_out_tag_len, nonce,
+                                           nonce_len, aadvec, num_aadvec)
+                               : error_set(GCM_ERR_NULL_POINTER);
+  if (!ok) {
+    zero_pieces(iovec, num_iovec);
+    zero_bytes(out_tag, max_out_tag_len);
+    if (out_tag_len != NULL) *out_tag_len = 0;
+  }
+  return ok;
+}
+
+int EVP_AEAD_CTX_seal(const EVP_AEAD_CTX *ctx, uint8_t *out, size_t *out_len,
+                      size_t max_out_len, const uint8_t *nonce,
+                      size_t nonce_len, const uint8_t *in, size_t in_len,
+                      const uint8_t *ad, size_t ad_len) {
+  int ok = 0;
+  if (out_len == NULL || (out == NULL && max_out_len != 0)) {
+    error_set(GCM_ERR_NULL_POINTER);
+  } else if (max_out_len < in_len) {
+    error_setf(GCM_ERR_OUTPUT_TOO_SMALL,
+               "output holds %zu bytes, the ciphertext alone needs %zu",
+               max_out_len, in_len);
+  } else {
+    CRYPTO_IOVEC piece = {out, in, in_len};
+    CRYPTO_IVEC aad = {ad, ad_len};
+    size_t tag_len = 0;
+    ok = seal_core(ctx, &piece, 1, out != NULL ? out + in_len : NULL,
+                   &tag_len, max_out_len - in_len, nonce, nonce_len, &aad, 1);
+    if (ok) *out_len = in_len + tag_len;
+  }
+  if (!ok) {
+    zero_bytes(out, max_out_len);
+    if (out_len != NULL) *out_len = 0;
+  }
+  return ok;
+}
+
+int EVP_AEAD_CTX_seal_scatter(const EVP_AEAD_CTX *ctx, uint8_t *out,
+                              uint8_t *out_tag, size_t *out_tag_len,
+                              size_t max_out_tag_len, const uint8_t *nonce,
+                              size_t nonce_len, const uint8_t *in,
+                              size_t in_len, const uint8_t *extra_in,
+                              size_t extra_in_len, const uint8_t *ad,
+                              size_t ad_len) {
+  int ok = 0;
+  if (out_tag_len == NULL || (out_tag == NULL && max_out_tag_len != 0)) {
+    error_set(GCM_ERR_NULL_POINTER);
+  } else if (max_out_tag_len < extra_in_len) {
+    error_setf(GCM_ERR_OUTPUT_TOO_SMALL,
+               "tag buffer holds %zu bytes, extra_in alone needs %zu",
+               max_out_tag_len, extra_in_len);
+  } else {
+    /* The extra input is simply a second piece whose ciphertext goes to
+     * the front of out_tag; the tag follows it. */
+    CRYPTO_IOVEC pieces[2] = {{out, in, in_len},
+                              {out_tag, extra_in, extra_in_len}};
+    CRYPTO_IVEC aad = {ad, ad_len};
+    size_t tag_len = 0;
+    ok = seal_core(ctx, pieces, extra_in_len != 0 ? 2 : 1,
+                   out_tag != NULL ? out_tag + extra_in_len : NULL, &tag_len,
+                   max_out_tag_len - extra_in_len, nonce, nonce_len, &aad, 1);
+    if (ok) *out_tag_len = extra_in_len + tag_len;
+  }
+  if (!ok) {
+    zero_bytes(out, in_len);
+    zero_bytes(out_tag, max_out_tag_len);
+    if (out_tag_len != NULL) *out_tag_len = 0;
+  }
+  return ok;
+}
+
+int EVP_AEAD_CTX_openv_detached(const EVP_AEAD_CTX *ctx,
+                                const CRYPTO_IOVEC *iovec, size_t num_iovec,
+                                const uint8_t *nonce, size_t nonce_len,
+                                const uint8_t *in_tag, size_t in_tag_len,
+                                const CRYPTO_IVEC *aadvec, size_t num_aadvec) {
+  int ok = open_core(ctx, iovec, num_iovec, nonce, nonce_len, in_tag,
+                     in_tag_len, aadvec, num_aadvec);
+  if (!ok) zero_pieces(iovec, num_iovec);
+  return ok;
+}
+
+int EVP_AEAD_CTX_open_gather(const EVP_AEAD_CTX *ctx, uint8_t *out,
+                             const uint8_t *nonce, size_t nonce_len,
+                             const uint8_t *in, size_t in_len,
+                             const uint8_t *in_tag, size_t in_tag_len,
+                             const uint8_t *ad, size_t ad_len) {
+  CRYPTO_IOVEC piece = {out, in, in_len};
+  CRYPTO_IVEC aad = {ad, ad_len};
+  int ok = open_core(ctx, &piece, 1, nonce, nonce_len, in_tag, in_tag_len,
+                     &aad, 1);
+  if (!ok) zero_bytes(out, in_len);
+  return ok;
+}
+
+int EVP_AEAD_CTX_open(const EVP_AEAD_CTX *ctx, uint8_t *out, size_t *out_len,
+                      size_t max_out_len, const uint8_t *nonce,
+                      size_t nonce_len, const uint8_t *in, size_t in_len,
+                      const uint8_t *ad, size_t ad_len) {
+  int ok = 0;
+  if (out_len == NULL || (out == NULL && max_out_len != 0) ||
+      (in == NULL && in_len != 0)) {
+    error_set(GCM_ERR_NULL_POINTER);
+  } else if (ctx_ready(ctx)) {
+    if (in_len < ctx->tag_len) {
+      error_setf(GCM_ERR_AUTH,
+                 "input of %zu bytes is shorter than the %u-byte tag", in_len,
+                 (unsigned)ctx->tag_len);
+    } else if (max_out_len < in_len - ctx->tag_len) {
+      error_setf(GCM_ERR_OUTPUT_TOO_SMALL,
+                 "output holds %zu bytes, the plaintext needs %zu",
+                 max_out_len, in_len - ctx->tag_len);
+    } else {
+      size_t plain_len = in_len - ctx->tag_len;
+      CRYPTO_IOVEC piece = {out, in, plain_len};
+      CRYPTO_IVEC aad = {ad, ad_len};
+      ok = open_core(ctx, &piece, 1, nonce, nonce_len, in + plain_len,
+                     ctx->tag_len, &aad, 1);
+      if (ok) *out_len = plain_len;
+    }
+  }
+  if (!ok) {
+    zero_bytes(out, max_out_len);
+    if (out_len != NULL) *out_len = 0;
+  }
+  return ok;
+}
+
+/* Copies the last n bytes of the concatenated inputs of the pieces to dst.
+ * The caller has checked that the pieces hold at least n bytes. */
+static void copy_input_tail(uint8_t *dst, size_t n, const CRYPTO_IOVEC *iov,
+                            size_t n_iov) {
+  size_t need = n;
+  for (size_t i = n_iov; i-- > 0 && need > 0;) {
+    size_t take = iov[i].len < need ? iov[i].len : need;
+    memcpy(dst + (need - take), iov[i].in + (iov[i].len - take), take);
+    need -= take;
+  }
+}
+
+int EVP_AEAD_CTX_openv(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iovec,
+                       size_t num_iovec, size_t *out_total_bytes,
+                       const uint8_t *nonce, size_t nonce_len,
+                       const CRYPTO_IVEC *aadvec, size_t num_aadvec) {
+  struct call_buffers b = {iovec, num_iovec, aadvec, num_aadvec, nonce,
+                           nonce_len, NULL, 0, NULL, 0};
+  uint8_t tag[GCM_TAG_LEN];
+  size_t total = 0;
+  int ok = 0;
+
+  if (out_total_bytes == NULL) {
+    error_set(GCM_ERR_NULL_POINTER);
+  } else if (check_call(ctx, &b, &total)) {
+    if (total < ctx->tag_len) {
+      error_setf(GCM_ERR_AUTH,
+                 "input of %zu bytes is shorter than the %u-byte tag", total,
+                 (unsigned)ctx->tag_len);
+    } else {
+      /* Take the tag out of the pieces before anything is written, so an
+       * in-place piece cannot change it. */
+      copy_input_tail(tag, ctx->tag_len, iovec, num_iovec);
+      ok = decrypt_pieces(ctx, iovec, num_iovec, total - ctx->tag_len, nonce,
+                          nonce_len, tag, aadvec, num_aadvec);
+      if (ok) *out_total_bytes = total - ctx->tag_len;
+    }
+  }
+  if (!ok) {
+    zero_pieces(iovec, num_iovec);
+    if (out_total_bytes != NULL) *out_total_bytes = 0;
+  }
+  return ok;
+}

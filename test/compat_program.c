@@ -1,0 +1,146 @@
+/*
+ * test/compat_program.c: a program written the way a BoringSSL user would
+ * write it, using only <openssl/aead.h>. It is built with nothing but
+ * libgcm's compat directory on the include path and linked with libgcm, so
+ * it checks that the compatibility layer is a drop-in: the header is
+ * self-sufficient and the names, types and behaviour match.
+ *
+ * Known answer: McGrew and Viega, "The Galois/Counter Mode of Operation",
+ * test case 4 (AES-128, 96-bit IV, 60-byte plaintext, 20 bytes of AAD).
+ * Exits 0 when every check passes.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <openssl/aead.h>
+
+static const uint8_t kKey[16] = {0xfe, 0xff, 0xe9, 0x92, 0x86, 0x65,
+                                 0x73, 0x1c, 0x6d, 0x6a, 0x8f, 0x94,
+                                 0x67, 0x30, 0x83, 0x08};
+
+static const uint8_t kNonce[12] = {0xca, 0xfe, 0xba, 0xbe, 0xfa, 0xce,
+                                   0xdb, 0xad, 0xde, 0xca, 0xf8, 0x88};
+
+static const uint8_t kPlaintext[60] = {
+    0xd9, 0x31, 0x32, 0x25, 0xf8, 0x84, 0x06, 0xe5, 0xa5, 0x59, 0x09, 0xc5,
+    0xaf, 0xf5, 0x26, 0x9a, 0x86, 0xa7, 0xa9, 0x53, 0x15, 0x34, 0xf7, 0xda,
+    0x2e, 0x4c, 0x30, 0x3d, 0x8a, 0x31, 0x8a, 0x72, 0x1c, 0x3c, 0x0c, 0x95,
+    0x95, 0x68, 0x09, 0x53, 0x2f, 0xcf, 0x0e, 0x24, 0x49, 0xa6, 0xb5, 0x25,
+    0xb1, 0x6a, 0xed, 0xf5, 0xaa, 0x0d, 0xe6, 0x57, 0xba, 0x63, 0x7b, 0x39};
+
+static const uint8_t kAad[20] = {0xfe, 0xed, 0xfa, 0xce, 0xde, 0xad, 0xbe,
+                                 0xef, 0xfe, 0xed, 0xfa, 0xce, 0xde, 0xad,
+                                 0xbe, 0xef, 0xab, 0xad, 0xda, 0xd2};
+
+/* Ciphertext followed by the 16-byte tag, as EVP_AEAD_CTX_seal writes it. */
+static const uint8_t kSealed[60 + 16] = {
+    0x42, 0x83, 0x1e, 0xc2, 0x21, 0x77, 0x74, 0x24, 0x4b, 0x72, 0x21, 0xb7,
+    0x84, 0xd0, 0xd4, 0x9c, 0xe3, 0xaa, 0x21, 0x2f, 0x2c, 0x02, 0xa4, 0xe0,
+    0x35, 0xc1, 0x7e, 0x23, 0x29, 0xac, 0xa1, 0x2e, 0x21, 0xd5, 0x14, 0xb2,
+    0x54, 0x66, 0x93, 0x1c, 0x7d, 0x8f, 0x6a, 0x5a, 0xac, 0x84, 0xaa, 0x05,
+    0x1b, 0xa3, 0x0b, 0x39, 0x6a, 0x0a, 0xac, 0x97, 0x3d, 0x58, 0xe0, 0x91,
+    /* tag */
+    0x5b, 0xc9, 0x4f, 0xbc, 0x32, 0x21, 0xa5, 0xdb, 0x94, 0xfa, 0xe9, 0x5a,
+    0xe7, 0x12, 0x1a, 0x47};
+
+static int failures = 0;
+
+static void check(int cond, const char *what) {
+  if (!cond) {
+    fprintf(stderr, "FAIL: %s\n", what);
+    failures++;
+  }
+}
+
+static int all_zero(const uint8_t *p, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    if (p[i] != 0) return 0;
+  }
+  return 1;
+}
+
+int main(void) {
+  const EVP_AEAD *aead = EVP_aead_aes_128_gcm();
+  EVP_AEAD_CTX ctx;
+  uint8_t sealed[sizeof(kPlaintext) + EVP_AEAD_MAX_OVERHEAD];
+  uint8_t opened[sizeof(kSealed)];
+  size_t sealed_len, opened_len;
+
+  check(EVP_AEAD_key_length(aead) == sizeof(kKey), "key length");
+  check(EVP_AEAD_nonce_length(aead) == sizeof(kNonce), "nonce length");
+  check(EVP_AEAD_max_overhead(aead) == 16, "max overhead");
+  check(EVP_AEAD_max_tag_len(aead) == 16, "max tag length");
+
+  EVP_AEAD_CTX_zero(&ctx);
+  if (!EVP_AEAD_CTX_init(&ctx, aead, kKey, sizeof(kKey),
+                         EVP_AEAD_DEFAULT_TAG_LENGTH, NULL)) {
+    fprintf(stderr, "FAIL: EVP_AEAD_CTX_init\n");
+    return 1;
+  }
+  check(EVP_AEAD_CTX_aead(&ctx) == aead, "EVP_AEAD_CTX_aead");
+
+  /* Seal: ciphertext || tag must equal the published answer. */
+  check(EVP_AEAD_CTX_seal(&ctx, sealed, &sealed_len, sizeof(sealed), kNonce,
+                          sizeof(kNonce), kPlaintext, sizeof(kPlaintext),
+                          kAad, sizeof(kAad)),
+        "seal");
+  check(sealed_len == sizeof(kSealed), "sealed length");
+  check(memcmp(sealed, kSealed, sizeof(kSealed)) == 0, "sealed bytes");
+
+  /* Open the published ciphertext and get the plaintext back. */
+  check(EVP_AEAD_CTX_open(&ctx, opened, &opened_len, sizeof(opened), kNonce,
+                          sizeof(kNonce), kSealed, sizeof(kSealed), kAad,
+                          sizeof(kAad)),
+        "open");
+  check(opened_len == sizeof(kPlaintext), "opened length");
+  check(memcmp(opened, kPlaintext, sizeof(kPlaintext)) == 0, "opened bytes");
+
+  /* A flipped tag bit must be rejected, leaving only zeros behind. */
+  uint8_t bad[sizeof(kSealed)];
+  memcpy(bad, kSealed, sizeof(bad));
+  bad[sizeof(bad) - 1] ^= 0x01;
+  memset(opened, 0xaa, sizeof(opened));
+  check(!EVP_AEAD_CTX_open(&ctx, opened, &opened_len, sizeof(opened), kNonce,
+                           sizeof(kNonce), bad, sizeof(bad), kAad,
+                           sizeof(kAad)),
+        "open of a forged message fails");
+  check(opened_len == 0, "failed open reports length 0");
+  check(all_zero(opened, sizeof(opened)), "failed open zeroes the output");
+
+  /* In place, as TLS stacks do it. */
+  uint8_t buf[sizeof(kPlaintext) + 16];
+  memcpy(buf, kPlaintext, sizeof(kPlaintext));
+  check(EVP_AEAD_CTX_seal(&ctx, buf, &sealed_len, sizeof(buf), kNonce,
+                          sizeof(kNonce), buf, sizeof(kPlaintext), kAad,
+                          sizeof(kAad)) &&
+            memcmp(buf, kSealed, sizeof(kSealed)) == 0,
+        "in-place seal");
+  check(EVP_AEAD_CTX_open(&ctx, buf, &opened_len, sizeof(buf), kNonce,
+                          sizeof(kNonce), buf, sizeof(buf), kAad,
+                          sizeof(kAad)) &&
+            memcmp(buf, kPlaintext, sizeof(kPlaintext)) == 0,
+        "in-place open");
+
+  EVP_AEAD_CTX_cleanup(&ctx);
+  check(EVP_AEAD_CTX_aead(&ctx) == NULL, "cleanup resets the context");
+
+  /* The heap-allocated form. */
+  EVP_AEAD_CTX *heap = EVP_AEAD_CTX_new(aead, kKey, sizeof(kKey),
+                                        EVP_AEAD_DEFAULT_TAG_LENGTH);
+  check(heap != NULL, "EVP_AEAD_CTX_new");
+  if (heap != NULL) {
+    check(EVP_AEAD_CTX_seal(heap, sealed, &sealed_len, sizeof(sealed), kNonce,
+                            sizeof(kNonce), kPlaintext, sizeof(kPlaintext),
+                            kAad, sizeof(kAad)) &&
+              memcmp(sealed, kSealed, sizeof(kSealed)) == 0,
+          "seal with EVP_AEAD_CTX_new");
+    EVP_AEAD_CTX_free(heap);
+  }
+
+  if (failures != 0) {
+    fprintf(stderr, "%d check(s) failed\n", failures);
+    return 1;
+  }
+  printf("compat_program: all checks passed\n");
+  return 0;
+}
