@@ -32,6 +32,13 @@
 #define GCM_AARCH64 1
 #endif
 
+/* Alignment that also reads as C++ when tests include internal headers. */
+#if defined(__cplusplus)
+#define GCM_ALIGNED(n) alignas(n)
+#else
+#define GCM_ALIGNED(n) _Alignas(n)
+#endif
+
 #if UINTPTR_MAX > 0xffffffffu
 #define GCM_64BIT_WORDS 1
 #endif

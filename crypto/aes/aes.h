@@ -23,7 +23,7 @@
 #define AES_SCHEDULE_BYTES 1920
 
 struct aes_schedule {
-  _Alignas(64) uint8_t bytes[AES_SCHEDULE_BYTES];
+  GCM_ALIGNED(64) uint8_t bytes[AES_SCHEDULE_BYTES];
   unsigned rounds; /* 10, 12 or 14 */
 };
 

@@ -48,11 +48,11 @@ struct gcm_stream_st {
   uint64_t data_len;     /* bytes of plaintext/ciphertext so far */
   uint32_t ks_pos;       /* next unused byte of ks */
   uint32_t ks_len;       /* valid bytes of ks (whole blocks) */
-  _Alignas(16) uint8_t Xi[16];       /* running GHASH value */
-  _Alignas(16) uint8_t tag_mask[16]; /* E(K, J0) */
-  _Alignas(16) uint8_t ctr[16];      /* next counter block for key stream */
-  _Alignas(16) uint8_t hash_buf[16]; /* partial block awaiting GHASH */
-  _Alignas(16) uint8_t ks[GCM_KS_MAX_BLOCKS * 16]; /* unused key stream */
+  GCM_ALIGNED(16) uint8_t Xi[16];       /* running GHASH value */
+  GCM_ALIGNED(16) uint8_t tag_mask[16]; /* E(K, J0) */
+  GCM_ALIGNED(16) uint8_t ctr[16];      /* next counter block for key stream */
+  GCM_ALIGNED(16) uint8_t hash_buf[16]; /* partial block awaiting GHASH */
+  GCM_ALIGNED(16) uint8_t ks[GCM_KS_MAX_BLOCKS * 16]; /* unused key stream */
 };
 
 /* Expands the key with the given backends and derives H. key_len is 16, 24

@@ -25,7 +25,7 @@
 #define GHASH_KEY_BYTES 1024
 
 struct ghash_key {
-  _Alignas(64) uint8_t bytes[GHASH_KEY_BYTES];
+  GCM_ALIGNED(64) uint8_t bytes[GHASH_KEY_BYTES];
 };
 
 struct ghash_impl {
