@@ -1,0 +1,89 @@
+# asm/check_flavours.cmake: the asm.flavours test (and the asm_flavours
+# target). Generates every kernel in every flavour the x86_64 translator
+# knows and assembles each with the assembler it is meant for:
+#   elf, elf-msabi  clang -target x86_64-linux-gnu -c
+#   macosx          clang -target x86_64-apple-macos -c
+#   nasm            nasm -f win64 (and, when llvm-readobj is there, checks
+#                   that every function has unwind information)
+# so a flavour nobody builds day to day still cannot rot. A missing tool
+# skips its flavours; if nothing could be checked the script says
+# "SKIPPED: nothing could be checked", which the test treats as a skip.
+#
+# Variables: PERL, NASM, CLANG, READOBJ (may be empty or *-NOTFOUND),
+# KERNELS (.pl files separated by `|`), OUT (scratch directory).
+cmake_minimum_required(VERSION 3.25)
+
+set(flavours elf elf-msabi macosx nasm)
+string(REPLACE "|" ";" KERNELS "${KERNELS}")
+file(MAKE_DIRECTORY ${OUT})
+set(checked 0)
+set(failed "")
+
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                  ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    string(REPLACE ";" " " cmd "${ARGN}")
+    message("FAILED: ${cmd}\n${out}${err}")
+    set(ok FALSE PARENT_SCOPE)
+  endif()
+  set(last_output "${out}" PARENT_SCOPE)
+endfunction()
+
+foreach(pl IN LISTS KERNELS)
+  get_filename_component(name ${pl} NAME_WE)
+  foreach(fl IN LISTS flavours)
+    if(fl STREQUAL "nasm")
+      if(NOT NASM)
+        message("skipped ${name} (${fl}): nasm not found")
+        continue()
+      endif()
+      set(src ${OUT}/${name}-${fl}.asm)
+      set(obj ${OUT}/${name}-${fl}.obj)
+    else()
+      if(NOT CLANG)
+        message("skipped ${name} (${fl}): clang not found")
+        continue()
+      endif()
+      set(src ${OUT}/${name}-${fl}.S)
+      set(obj ${OUT}/${name}-${fl}.o)
+    endif()
+    set(ok TRUE)
+    run(${PERL} ${pl} ${fl} ${src})
+    if(ok)
+      if(fl STREQUAL "nasm")
+        run(${NASM} -f win64 -Werror -o ${obj} ${src})
+        if(ok AND READOBJ)
+          # One RuntimeFunction per `.function` in the kernel.
+          file(STRINGS ${src} globals REGEX "^global ")
+          list(LENGTH globals nfunc)
+          run(${READOBJ} --unwind ${obj})
+          string(REGEX MATCHALL "RuntimeFunction {" rf "${last_output}")
+          list(LENGTH rf nrf)
+          if(NOT nrf EQUAL nfunc)
+            message("FAILED: ${name} (nasm): ${nfunc} functions, ${nrf} unwind entries")
+            set(ok FALSE)
+          endif()
+        endif()
+      elseif(fl STREQUAL "macosx")
+        run(${CLANG} -target x86_64-apple-macos -c -o ${obj} ${src})
+      else()
+        run(${CLANG} -target x86_64-linux-gnu -c -o ${obj} ${src})
+      endif()
+    endif()
+    if(ok)
+      message("ok      ${name} (${fl})")
+      math(EXPR checked "${checked} + 1")
+    else()
+      list(APPEND failed "${name} (${fl})")
+    endif()
+  endforeach()
+endforeach()
+
+if(failed)
+  string(REPLACE ";" ", " failed "${failed}")
+  message(FATAL_ERROR "flavours that do not assemble: ${failed}")
+endif()
+if(checked EQUAL 0)
+  message("SKIPPED: nothing could be checked")
+endif()

@@ -1,0 +1,37 @@
+/*
+ * crypto/ghash/ghash_asm.h: every GHASH assembly kernel, in one place.
+ *
+ * The kernels are generated at build time from asm/<arch>/NAME.pl by the
+ * project's translator (asm/perlasm). Each is wrapped by a descriptor in
+ * crypto/ghash/ghash_<name>.c, which says when it may run; nothing else
+ * calls them. A kernel's prototype matches the `struct ghash_impl` hook it
+ * implements, so a descriptor can point at it directly.
+ *
+ * The build defines LIBGCM_ASM_X86_64 when the x86_64 kernels are
+ * assembled and linked (asm/CMakeLists.txt; LIBGCM_NO_ASM turns it off).
+ */
+#ifndef LIBGCM_CRYPTO_GHASH_GHASH_ASM_H
+#define LIBGCM_CRYPTO_GHASH_GHASH_ASM_H
+
+#include "ghash.h"
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+#if defined(LIBGCM_ASM_X86_64)
+/* asm/x86_64/ghash-clmul-x86_64.pl: PCLMULQDQ + SSSE3 ("clmul").
+ * init stores H*x^-1 and its powers up to 8 (256 bytes of the key);
+ * blocks aggregates eight blocks per reduction. */
+GCM_HIDDEN void ghash_x86_64_clmul_init(struct ghash_key *key,
+                                        const uint8_t H[16]);
+GCM_HIDDEN void ghash_x86_64_clmul_blocks(uint8_t Xi[16],
+                                          const struct ghash_key *key,
+                                          const uint8_t *in, size_t blocks);
+#endif
+
+#if defined(__cplusplus)
+}
+#endif
+
+#endif /* LIBGCM_CRYPTO_GHASH_GHASH_ASM_H */
