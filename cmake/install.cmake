@@ -37,7 +37,11 @@ install(FILES
   ${CMAKE_CURRENT_BINARY_DIR}/libgcmConfigVersion.cmake
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/libgcm)
 
-# pkg-config: paths relative to ${prefix} so a relocated tree still works.
+# pkg-config: the prefix is found relative to the .pc file itself
+# (${pcfiledir}), so an installed tree still works after it is moved, and
+# `cmake --install --prefix` works without reconfiguring.
+file(RELATIVE_PATH LIBGCM_PC_TO_PREFIX
+  "/prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/prefix")
 foreach(pc libgcm libgcm-compat)
   configure_file(cmake/${pc}.pc.in ${CMAKE_CURRENT_BINARY_DIR}/${pc}.pc @ONLY)
   install(FILES ${CMAKE_CURRENT_BINARY_DIR}/${pc}.pc
