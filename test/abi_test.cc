@@ -1,0 +1,217 @@
+// test/abi_test.cc: every x86_64 assembly kernel keeps the calling
+// convention.
+//
+// Each kernel is called through a trampoline (asm/x86_64/abi-check-x86_64.pl)
+// that loads the callee-saved registers with random values, calls the
+// kernel with the stack aligned to 16 bytes as the ABI requires, and stores
+// the registers and the direction flag's state back; the test fails if any
+// of them changed. On Linux the kernels are also built with the Microsoft
+// x64 convention (translator flavour elf-msabi) and checked with the win64
+// trampoline, which adds rdi, rsi and xmm6-xmm15 to the registers that
+// must survive, so the win64 prologues and epilogues run here too. The
+// results must match a direct call.
+//
+// Adding a kernel: add a row to Kernels() below.
+#include <gtest/gtest-spi.h>
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <ostream>
+#include <random>
+#include <string>
+#include <vector>
+
+#if defined(LIBGCM_ASM_X86_64) && defined(LIBGCM_ABI_TEST_TRAMPOLINES)
+
+#include "../crypto/ghash/ghash_asm.h"
+
+namespace {
+
+// Layout shared with asm/x86_64/abi-check-x86_64.pl.
+struct AbiRegs {
+  uint64_t gp[8];  // rbx, rbp, r12, r13, r14, r15, rdi, rsi
+  uint8_t xmm[10][16];  // xmm6 .. xmm15
+  int64_t df_step;  // +1 when the direction flag was clear after the call
+};
+static_assert(offsetof(AbiRegs, xmm) == 64, "layout");
+static_assert(offsetof(AbiRegs, df_step) == 224, "layout");
+
+const char *const kGpNames[8] = {"rbx", "rbp", "r12", "r13",
+                                 "r14", "r15", "rdi", "rsi"};
+
+extern "C" {
+uint64_t abi_test_call_sysv(const void *fn, const uint64_t args[6],
+                            AbiRegs *regs);
+uint64_t abi_test_call_win64(const void *fn, const uint64_t args[6],
+                             AbiRegs *regs);
+#if defined(LIBGCM_ABI_TEST_MSABI)
+// Only their addresses are taken: they are called through the trampoline.
+void ghash_x86_64_clmul_init_msabi(void);
+void ghash_x86_64_clmul_blocks_msabi(void);
+#endif
+}
+
+enum class Abi { kSysV, kWin64 };
+
+#if defined(_WIN32)
+constexpr Abi kNativeAbi = Abi::kWin64;
+#else
+constexpr Abi kNativeAbi = Abi::kSysV;
+#endif
+
+// Calls fn(args) through the trampoline for `abi` and checks the
+// registers; returns fn's rax.
+uint64_t CheckedCall(Abi abi, const void *fn, const uint64_t args[6],
+                     const std::string &what) {
+  static std::mt19937_64 rng(12345);
+  AbiRegs in, out;
+  for (auto &g : in.gp) g = rng();
+  for (auto &x : in.xmm)
+    for (auto &b : x) b = static_cast<uint8_t>(rng());
+  in.df_step = 0;
+  out = in;
+  uint64_t ret = abi == Abi::kSysV ? abi_test_call_sysv(fn, args, &out)
+                                   : abi_test_call_win64(fn, args, &out);
+  int ngp = abi == Abi::kSysV ? 6 : 8;
+  for (int i = 0; i < ngp; i++) {
+    EXPECT_EQ(in.gp[i], out.gp[i]) << what << ": " << kGpNames[i]
+                                   << " not preserved";
+  }
+  if (abi == Abi::kWin64) {
+    for (int i = 0; i < 10; i++) {
+      EXPECT_EQ(0, memcmp(in.xmm[i], out.xmm[i], 16))
+          << what << ": xmm" << 6 + i << " not preserved";
+    }
+  }
+  EXPECT_EQ(1, out.df_step) << what << ": direction flag left set";
+  return ret;
+}
+
+uint64_t Arg(const void *p) { return reinterpret_cast<uintptr_t>(p); }
+
+// A GHASH kernel pair as built for one calling convention.
+struct GhashKernels {
+  const char *name;
+  Abi abi;
+  const void *init;
+  const void *blocks;
+};
+
+std::vector<GhashKernels> Kernels() {
+  std::vector<GhashKernels> k;
+  k.push_back({"clmul", kNativeAbi,
+               reinterpret_cast<const void *>(&ghash_x86_64_clmul_init),
+               reinterpret_cast<const void *>(&ghash_x86_64_clmul_blocks)});
+#if defined(LIBGCM_ABI_TEST_MSABI)
+  k.push_back({"clmul_msabi", Abi::kWin64,
+               reinterpret_cast<const void *>(&ghash_x86_64_clmul_init_msabi),
+               reinterpret_cast<const void *>(
+                   &ghash_x86_64_clmul_blocks_msabi)});
+#endif
+  return k;
+}
+
+void PrintTo(const GhashKernels &k, std::ostream *os) { *os << k.name; }
+
+class GhashAbiTest : public ::testing::TestWithParam<GhashKernels> {};
+
+TEST_P(GhashAbiTest, PreservesRegistersAndMatchesDirectCall) {
+  const GhashKernels &k = GetParam();
+  std::mt19937 rng(7);
+  uint8_t H[16];
+  for (auto &b : H) b = static_cast<uint8_t>(rng());
+
+  // Reference: the native kernels called directly.
+  ghash_key ref_key, key;
+  memset(&ref_key, 0, sizeof(ref_key));
+  memset(&key, 0, sizeof(key));
+  ghash_x86_64_clmul_init(&ref_key, H);
+
+  uint64_t init_args[6] = {Arg(&key), Arg(H), 0, 0, 0, 0};
+  CheckedCall(k.abi, k.init, init_args, std::string(k.name) + " init");
+  EXPECT_EQ(0, memcmp(&ref_key, &key, sizeof(key))) << k.name << " init";
+
+  std::vector<uint8_t> in(16 * 70 + 1);
+  for (auto &b : in) b = static_cast<uint8_t>(rng());
+  for (size_t n : {0, 1, 2, 7, 8, 9, 15, 16, 17, 70}) {
+    for (size_t misalign : {0, 1}) {
+      uint8_t ref[16], got[16];
+      for (int i = 0; i < 16; i++) ref[i] = got[i] = static_cast<uint8_t>(i * 17);
+      const uint8_t *p = in.data() + misalign;
+      ghash_x86_64_clmul_blocks(ref, &ref_key, p, n);
+      uint64_t args[6] = {Arg(got), Arg(&key), Arg(p), n, 0, 0};
+      std::string what = std::string(k.name) + " blocks n=" +
+                         std::to_string(n) + " misalign=" +
+                         std::to_string(misalign);
+      CheckedCall(k.abi, k.blocks, args, what);
+      EXPECT_EQ(0, memcmp(ref, got, 16)) << what;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    X86_64, GhashAbiTest, ::testing::ValuesIn(Kernels()),
+    [](const ::testing::TestParamInfo<GhashKernels> &info) {
+      return std::string(info.param.name);
+    });
+
+// The checker itself: functions that break the rules must be caught.
+#if defined(__GNUC__) && !defined(_WIN32)
+#if defined(__CET__)
+#define ABI_TEST_ENDBR "endbr64\n"
+#else
+#define ABI_TEST_ENDBR ""
+#endif
+__attribute__((naked)) void abi_test_bad_rbx(void) {
+  __asm__(ABI_TEST_ENDBR "movq $1, %rbx\n ret\n");
+}
+__attribute__((naked)) void abi_test_bad_r15(void) {
+  __asm__(ABI_TEST_ENDBR "xorq %r15, %r15\n ret\n");
+}
+__attribute__((naked)) void abi_test_bad_df(void) {
+  __asm__(ABI_TEST_ENDBR "std\n ret\n");
+}
+__attribute__((naked)) void abi_test_bad_xmm6(void) {
+  __asm__(ABI_TEST_ENDBR "pxor %xmm6, %xmm6\n ret\n");
+}
+__attribute__((naked)) void abi_test_bad_rsi(void) {
+  __asm__(ABI_TEST_ENDBR "xorl %esi, %esi\n ret\n");
+}
+
+// Counts the failures CheckedCall reports for fn.
+int Violations(Abi abi, void (*fn)(void)) {
+  uint64_t args[6] = {0, 0, 0, 0, 0, 0};
+  ::testing::TestPartResultArray results;
+  {
+    ::testing::ScopedFakeTestPartResultReporter reporter(
+        ::testing::ScopedFakeTestPartResultReporter::
+            INTERCEPT_ONLY_CURRENT_THREAD,
+        &results);
+    CheckedCall(abi, reinterpret_cast<const void *>(fn), args, "bad");
+  }
+  return results.size();
+}
+
+TEST(AbiChecker, CatchesViolations) {
+  EXPECT_EQ(1, Violations(Abi::kSysV, abi_test_bad_rbx));
+  EXPECT_EQ(1, Violations(Abi::kSysV, abi_test_bad_r15));
+  EXPECT_EQ(1, Violations(Abi::kSysV, abi_test_bad_df));
+  EXPECT_EQ(0, Violations(Abi::kSysV, abi_test_bad_xmm6));  // volatile in SysV
+  EXPECT_EQ(0, Violations(Abi::kSysV, abi_test_bad_rsi));   // volatile in SysV
+  EXPECT_EQ(1, Violations(Abi::kWin64, abi_test_bad_xmm6));
+  EXPECT_EQ(1, Violations(Abi::kWin64, abi_test_bad_rsi));
+  EXPECT_EQ(1, Violations(Abi::kWin64, abi_test_bad_rbx));
+}
+#endif
+
+}  // namespace
+
+#else
+
+TEST(GhashAbiTest, NotBuilt) {
+  GTEST_SKIP() << "no x86_64 assembly in this build";
+}
+
+#endif
