@@ -26,6 +26,9 @@ const struct aes_impl *const dispatch_aes_impls[] = {
 };
 
 const struct ghash_impl *const dispatch_ghash_impls[] = {
+#if defined(LIBGCM_ASM_X86_64)
+    &ghash_clmul, /* PCLMULQDQ + SSSE3 */
+#endif
 #if defined(GCM_64BIT_WORDS)
     &ghash_ct64,
     &ghash_ct32,

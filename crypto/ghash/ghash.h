@@ -48,5 +48,8 @@ struct ghash_impl {
 extern GCM_HIDDEN const struct ghash_impl ghash_ct64;
 extern GCM_HIDDEN const struct ghash_impl ghash_ct32;
 extern GCM_HIDDEN const struct ghash_impl ghash_4bit;
+#if defined(LIBGCM_ASM_X86_64)
+extern GCM_HIDDEN const struct ghash_impl ghash_clmul;
+#endif
 
 #endif /* LIBGCM_CRYPTO_GHASH_GHASH_H */
