@@ -1,0 +1,476 @@
+// test/vectors_test.cc: runs every test-vector file (vectors/README.md)
+// against every usable (AES, GHASH) backend pair.
+//
+// One GoogleTest test per (file, backend pair) iterates all the file's cases,
+// so ctest lists a few hundred tests, not hundreds of thousands. A failing
+// case is reported by its ID (file and line for converted files).
+//
+// For each case:
+//   valid:   seal gives CT and TAG, open gives PT; both out-of-place and
+//            in-place; nothing is written past the output or the tag.
+//   invalid: open returns 0 with GCM_ERR_AUTH (GCM_ERR_NONCE_LENGTH for an
+//            empty nonce, GCM_ERR_TAG_LENGTH for a tag outside 1..16) and the
+//            output is all zero, out-of-place and in-place. Where the case is
+//            invalid because of an argument (nonce, tag length), seal must
+//            refuse it as well.
+//
+// Run time: the six NIST files hold 47,250 cases. Every backend runs all of
+// them paired with the first (preferred) usable backend of the other kind;
+// the remaining cross pairs run every 8th NIST case (a different eighth per
+// pair, still touching every length/tag section of the grid). Set the
+// environment variable LIBGCM_VECTORS_FULL=1 to run every case on every pair.
+// The other files are small and always run in full.
+//
+// The external suites (NIST CAVP, Wycheproof, BoringSSL) are converted at
+// build time into LIBGCM_GENERATED_VECTORS_DIR. When they are absent the
+// tests are skipped, or fail if LIBGCM_REQUIRE_VECTORS is set (CI).
+#include <gcm/gcm.h>
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "vector_file.h"
+
+#ifndef LIBGCM_REQUIRE_VECTORS
+#define LIBGCM_REQUIRE_VECTORS 0
+#endif
+
+namespace {
+
+using gcmvec::VectorCase;
+using Bytes = std::vector<uint8_t>;
+
+struct VectorFileInfo {
+  const char *name;    // part of the test name
+  const char *file;    // project-format file name
+  const char *source;  // external original, relative to LIBGCM_VECTORS_DIR;
+                       // nullptr for the project's own files (in the source
+                       // tree's vectors/ directory)
+  bool large = false;  // sampled on cross pairs (see the top of this file)
+};
+
+// On sampled pairs, one case in kSampleStride runs.
+constexpr size_t kSampleStride = 8;
+
+const VectorFileInfo kFiles[] = {
+    {"openssl_generated", "openssl_generated.txt", nullptr},
+    {"wycheproof", "wycheproof_aes_gcm.txt", "wycheproof/aes_gcm_test.json"},
+    {"boringssl_128", "boringssl_aes_128_gcm.txt",
+     "boringssl/aes_128_gcm_tests.txt"},
+    {"boringssl_192", "boringssl_aes_192_gcm.txt",
+     "boringssl/aes_192_gcm_tests.txt"},
+    {"boringssl_256", "boringssl_aes_256_gcm.txt",
+     "boringssl/aes_256_gcm_tests.txt"},
+    {"nist_encrypt_128", "nist_gcmEncryptExtIV128.txt",
+     "nist-cavp/gcmEncryptExtIV128.rsp", true},
+    {"nist_encrypt_192", "nist_gcmEncryptExtIV192.txt",
+     "nist-cavp/gcmEncryptExtIV192.rsp", true},
+    {"nist_encrypt_256", "nist_gcmEncryptExtIV256.txt",
+     "nist-cavp/gcmEncryptExtIV256.rsp", true},
+    {"nist_decrypt_128", "nist_gcmDecrypt128.txt",
+     "nist-cavp/gcmDecrypt128.rsp", true},
+    {"nist_decrypt_192", "nist_gcmDecrypt192.txt",
+     "nist-cavp/gcmDecrypt192.rsp", true},
+    {"nist_decrypt_256", "nist_gcmDecrypt256.txt",
+     "nist-cavp/gcmDecrypt256.rsp", true},
+};
+
+struct Param {
+  const VectorFileInfo *file;
+  std::string aes, ghash;
+  bool cross = false;  // neither backend is the first usable of its kind
+};
+
+void PrintTo(const Param &p, std::ostream *os) {
+  *os << p.file->file << " with AES " << p.aes << ", GHASH " << p.ghash;
+}
+
+// Every usable backend of each kind, constant-time or not, in the library's
+// order; a new backend is picked up without touching this file.
+std::vector<std::string> UsableBackends(gcm_backend_kind kind) {
+  std::vector<std::string> names;
+  for (size_t i = 0; i < gcm_backend_count(); i++) {
+    gcm_backend_info info;
+    if (gcm_backend_get(i, &info) && info.kind == kind && info.usable &&
+        info.name != nullptr)
+      names.push_back(info.name);
+  }
+  return names;
+}
+
+std::vector<Param> AllParams() {
+  std::vector<Param> params;
+  const auto aes = UsableBackends(GCM_BACKEND_AES);
+  const auto ghash = UsableBackends(GCM_BACKEND_GHASH);
+  // File-major, so consecutive tests reuse the cached file.
+  for (const auto &f : kFiles)
+    for (const auto &a : aes)
+      for (const auto &g : ghash)
+        params.push_back(Param{&f, a, g, a != aes.front() && g != ghash.front()});
+  return params;
+}
+
+std::string Sanitize(const std::string &s) {
+  std::string out;
+  for (char c : s) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+              (c >= '0' && c <= '9');
+    out += ok ? c : '_';
+  }
+  return out;
+}
+
+// A stable hash, so a pair samples the same cases on every platform.
+uint32_t Fnv1a(const std::string &s) {
+  uint32_t h = 2166136261u;
+  for (unsigned char c : s) h = (h ^ c) * 16777619u;
+  return h;
+}
+
+bool FileExists(const std::string &path) {
+  std::ifstream f(path, std::ios::binary);
+  return static_cast<bool>(f);
+}
+
+// The most recently read file. Tests run file-major, so this reads each file
+// once per process while holding at most one file in memory.
+struct CachedFile {
+  std::string path;
+  std::vector<VectorCase> cases;
+};
+
+const std::vector<VectorCase> *LoadCached(const std::string &path,
+                                          std::string *error) {
+  static std::unique_ptr<CachedFile> cache;
+  if (cache && cache->path == path) return &cache->cases;
+  cache.reset();
+  auto fresh = std::make_unique<CachedFile>();
+  fresh->path = path;
+  if (!gcmvec::ReadVectorFile(path, &fresh->cases, error)) return nullptr;
+  cache = std::move(fresh);
+  return &cache->cases;
+}
+
+std::string Hex(const uint8_t *p, size_t n) {
+  static const char kDigits[] = "0123456789abcdef";
+  std::string s;
+  for (size_t i = 0; i < n; i++) {
+    s += kDigits[p[i] >> 4];
+    s += kDigits[p[i] & 15];
+  }
+  return s;
+}
+
+constexpr size_t kGuard = 16;    // bytes checked after every output
+constexpr uint8_t kFill = 0xa5;  // what outputs hold before a call
+
+bool AllEqual(const uint8_t *p, size_t n, uint8_t v) {
+  for (size_t i = 0; i < n; i++)
+    if (p[i] != v) return false;
+  return true;
+}
+
+// A buffer of n bytes followed by kGuard guard bytes, all kFill, optionally
+// starting with a copy of `init`.
+Bytes Buffer(size_t n, const Bytes *init = nullptr) {
+  Bytes b(n + kGuard, kFill);
+  if (init != nullptr) std::memcpy(b.data(), init->data(), init->size());
+  return b;
+}
+
+// A pointer for a possibly empty input. Zero-length inputs may be NULL, but
+// an empty nonce is passed as a real pointer so that the error is about its
+// length, not about NULL.
+const uint8_t *Ptr(const Bytes &b) {
+  static const uint8_t kEmpty[1] = {0};
+  return b.empty() ? kEmpty : b.data();
+}
+
+class Checker {
+ public:
+  Checker(const Param &p) : p_(p) {}
+
+  // Runs one case; returns "" or a description of the first problem.
+  std::string Run(const VectorCase &c) {
+    if (c.key.size() != 16 && c.key.size() != 24 && c.key.size() != 32)
+      return BadKey(c);
+    gcm_key key;
+    if (!gcm_key_init_with_backends(&key, c.key.data(), c.key.size(),
+                                    p_.aes.c_str(), p_.ghash.c_str()))
+      return std::string("gcm_key_init_with_backends failed: ") +
+             gcm_last_error_message();
+    std::string err;
+    if (std::strcmp(gcm_key_aes_backend(&key), p_.aes.c_str()) != 0 ||
+        std::strcmp(gcm_key_ghash_backend(&key), p_.ghash.c_str()) != 0) {
+      err = "key uses the wrong backends";
+    } else if (c.valid) {
+      err = Valid(&key, c);
+    } else {
+      err = Invalid(&key, c);
+    }
+    gcm_key_cleanup(&key);
+    return err;
+  }
+
+ private:
+  std::string BadKey(const VectorCase &c) {
+    if (c.valid) return "valid case with a key length libgcm cannot take";
+    gcm_key key;
+    if (gcm_key_init_with_backends(&key, c.key.data(), c.key.size(),
+                                   p_.aes.c_str(), p_.ghash.c_str())) {
+      gcm_key_cleanup(&key);
+      return "gcm_key_init accepted a bad key length";
+    }
+    if (gcm_last_error() != GCM_ERR_KEY_LENGTH)
+      return std::string("bad key length gave ") +
+             gcm_error_string(gcm_last_error());
+    return "";
+  }
+
+  std::string Valid(const gcm_key *key, const VectorCase &c) {
+    const size_t n = c.pt.size(), tl = c.tag.size();
+    if (c.nonce.empty() || tl < 1 || tl > GCM_TAG_LEN)
+      return "valid case with an empty nonce or a tag outside 1..16";
+
+    // Seal, out-of-place.
+    Bytes out = Buffer(n), tag = Buffer(tl);
+    if (!gcm_seal(key, out.data(), tag.data(), tl, Ptr(c.nonce),
+                  c.nonce.size(), c.pt.data(), n, c.aad.data(), c.aad.size()))
+      return std::string("seal failed: ") + gcm_last_error_message();
+    if (std::memcmp(out.data(), c.ct.data(), n) != 0)
+      return "seal: wrong ciphertext " + Hex(out.data(), n);
+    if (std::memcmp(tag.data(), c.tag.data(), tl) != 0)
+      return "seal: wrong tag " + Hex(tag.data(), tl);
+    if (!AllEqual(out.data() + n, kGuard, kFill) ||
+        !AllEqual(tag.data() + tl, kGuard, kFill))
+      return "seal wrote past the end of the output or the tag";
+
+    // Seal, in-place.
+    Bytes buf = Buffer(n, &c.pt);
+    tag = Buffer(tl);
+    if (!gcm_seal(key, buf.data(), tag.data(), tl, Ptr(c.nonce),
+                  c.nonce.size(), buf.data(), n, c.aad.data(), c.aad.size()))
+      return std::string("in-place seal failed: ") + gcm_last_error_message();
+    if (std::memcmp(buf.data(), c.ct.data(), n) != 0 ||
+        std::memcmp(tag.data(), c.tag.data(), tl) != 0)
+      return "in-place seal: wrong ciphertext or tag";
+    if (!AllEqual(buf.data() + n, kGuard, kFill))
+      return "in-place seal wrote past the end of the buffer";
+
+    // Open, out-of-place.
+    out = Buffer(n);
+    if (!gcm_open(key, out.data(), Ptr(c.nonce), c.nonce.size(), c.ct.data(),
+                  n, c.tag.data(), tl, c.aad.data(), c.aad.size()))
+      return std::string("open rejected a valid case: ") +
+             gcm_last_error_message();
+    if (std::memcmp(out.data(), c.pt.data(), n) != 0)
+      return "open: wrong plaintext " + Hex(out.data(), n);
+    if (!AllEqual(out.data() + n, kGuard, kFill))
+      return "open wrote past the end of the output";
+
+    // Open, in-place.
+    buf = Buffer(n, &c.ct);
+    if (!gcm_open(key, buf.data(), Ptr(c.nonce), c.nonce.size(), buf.data(),
+                  n, c.tag.data(), tl, c.aad.data(), c.aad.size()))
+      return std::string("in-place open rejected a valid case: ") +
+             gcm_last_error_message();
+    if (std::memcmp(buf.data(), c.pt.data(), n) != 0)
+      return "in-place open: wrong plaintext";
+    if (!AllEqual(buf.data() + n, kGuard, kFill))
+      return "in-place open wrote past the end of the buffer";
+    return "";
+  }
+
+  std::string Invalid(const gcm_key *key, const VectorCase &c) {
+    const size_t n = c.ct.size(), tl = c.tag.size();
+    const bool bad_nonce = c.nonce.empty();
+    const bool bad_tag = tl < 1 || tl > GCM_TAG_LEN;
+    // Which errors are right: the argument error(s) if any, else AUTH.
+    auto expected = [&](gcm_error e) {
+      if (bad_nonce || bad_tag)
+        return (bad_nonce && e == GCM_ERR_NONCE_LENGTH) ||
+               (bad_tag && e == GCM_ERR_TAG_LENGTH);
+      return e == GCM_ERR_AUTH;
+    };
+    const char *want = bad_nonce ? "GCM_ERR_NONCE_LENGTH"
+                       : bad_tag ? "GCM_ERR_TAG_LENGTH"
+                                 : "GCM_ERR_AUTH";
+
+    Bytes out = Buffer(n);
+    if (gcm_open(key, out.data(), Ptr(c.nonce), c.nonce.size(), c.ct.data(),
+                 n, Ptr(c.tag), tl, c.aad.data(), c.aad.size()))
+      return "open accepted an invalid case";
+    if (!expected(gcm_last_error()))
+      return std::string("open failed with ") +
+             gcm_error_string(gcm_last_error()) + ", want " + want;
+    if (!AllEqual(out.data(), n, 0))
+      return "rejected open left non-zero output";
+    if (!AllEqual(out.data() + n, kGuard, kFill))
+      return "rejected open wrote past the end of the output";
+
+    Bytes buf = Buffer(n, &c.ct);
+    if (gcm_open(key, buf.data(), Ptr(c.nonce), c.nonce.size(), buf.data(), n,
+                 Ptr(c.tag), tl, c.aad.data(), c.aad.size()))
+      return "in-place open accepted an invalid case";
+    if (!expected(gcm_last_error()))
+      return std::string("in-place open failed with ") +
+             gcm_error_string(gcm_last_error()) + ", want " + want;
+    if (!AllEqual(buf.data(), n, 0))
+      return "rejected in-place open left non-zero output";
+
+    // An argument error must stop seal as well, with zeroed outputs.
+    if ((bad_nonce || bad_tag) && c.has_pt) {
+      Bytes sout = Buffer(c.pt.size());
+      size_t stl = tl <= GCM_TAG_LEN ? tl : GCM_TAG_LEN;
+      Bytes stag = Buffer(stl);
+      if (gcm_seal(key, sout.data(), stag.data(), tl, Ptr(c.nonce),
+                   c.nonce.size(), c.pt.data(), c.pt.size(), c.aad.data(),
+                   c.aad.size()))
+        return "seal accepted an invalid nonce or tag length";
+      if (!expected(gcm_last_error()))
+        return std::string("seal failed with ") +
+               gcm_error_string(gcm_last_error()) + ", want " + want;
+      if (!AllEqual(sout.data(), c.pt.size(), 0) ||
+          !AllEqual(stag.data(), stl, 0))
+        return "failed seal left non-zero output or tag";
+    }
+    return "";
+  }
+
+  const Param &p_;
+};
+
+class VectorFileTest : public testing::TestWithParam<Param> {};
+
+TEST_P(VectorFileTest, AllCases) {
+  const Param &p = GetParam();
+  std::string path;
+  if (p.file->source == nullptr) {
+    path = std::string(LIBGCM_SOURCE_VECTORS_DIR) + "/" + p.file->file;
+    ASSERT_TRUE(FileExists(path)) << path << " is missing";
+  } else {
+    path = std::string(LIBGCM_GENERATED_VECTORS_DIR) + "/" + p.file->file;
+    if (!FileExists(path)) {
+      const std::string src =
+          std::string(LIBGCM_VECTORS_DIR) + "/" + p.file->source;
+      if (FileExists(src)) {
+        FAIL() << src << " exists but was not converted to " << path
+               << "; build the gcm_vectors target (needs Python 3)";
+      }
+      if (LIBGCM_REQUIRE_VECTORS) {
+        FAIL() << "external vectors missing: " << src
+               << " (LIBGCM_REQUIRE_VECTORS is ON; set LIBGCM_VECTORS_DIR)";
+      }
+      GTEST_SKIP() << "external vectors not found: " << src
+                   << " (set LIBGCM_VECTORS_DIR to run them)";
+    }
+  }
+
+  std::string error;
+  const std::vector<VectorCase> *cases = LoadCached(path, &error);
+  ASSERT_NE(cases, nullptr) << error;
+  ASSERT_FALSE(cases->empty()) << path << " holds no cases";
+
+  size_t stride = 1, offset = 0;
+  const char *full = std::getenv("LIBGCM_VECTORS_FULL");
+  const bool full_run = full != nullptr && std::strcmp(full, "1") == 0;
+  if (p.file->large && p.cross && !full_run) {
+    stride = kSampleStride;
+    offset = Fnv1a(p.aes + "/" + p.ghash) % stride;
+  }
+
+  Checker checker(p);
+  size_t failures = 0, valid = 0, run = 0;
+  for (size_t i = offset; i < cases->size(); i += stride) {
+    const VectorCase &c = (*cases)[i];
+    run++;
+    valid += c.valid;
+    std::string err = checker.Run(c);
+    if (err.empty()) continue;
+    if (++failures <= 10)
+      ADD_FAILURE() << p.file->file << ": " << c.Where() << ": " << err;
+  }
+  EXPECT_EQ(failures, 0u) << failures << " of " << run
+                          << " cases failed with AES " << p.aes << ", GHASH "
+                          << p.ghash;
+  RecordProperty("cases", static_cast<int>(run));
+  RecordProperty("valid", static_cast<int>(valid));
+  if (stride > 1) RecordProperty("sampled_from", static_cast<int>(cases->size()));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Vectors, VectorFileTest, testing::ValuesIn(AllParams()),
+    [](const testing::TestParamInfo<Param> &pi) {
+      return Sanitize(std::string(pi.param.file->name) + "__" +
+                      pi.param.aes + "_" + pi.param.ghash);
+    });
+
+// The parameter list is empty (and the vector tests silently vanish) if the
+// library lists no usable backend of a kind; make that a failure.
+TEST(VectorFiles, EveryKindHasAUsableBackend) {
+  EXPECT_FALSE(UsableBackends(GCM_BACKEND_AES).empty());
+  EXPECT_FALSE(UsableBackends(GCM_BACKEND_GHASH).empty());
+}
+
+// The reader refuses malformed files rather than skipping cases.
+TEST(VectorFiles, ReaderRefusesMalformedCases) {
+  const std::string good =
+      "# comment\n\nID: one\nKEY: 00112233445566778899aabbccddeeff\n"
+      "NONCE: 000102030405060708090a0b\nAAD:\nPT: 00\nCT: 01\nTAG: ff\n"
+      "RESULT: valid\n\nKEY: 00112233445566778899aabbccddeeff\nNONCE: 00\n"
+      "AAD: \r\nCT: \nTAG: 00\nRESULT: invalid\n";
+  const struct {
+    const char *what;
+    std::string text;
+    bool ok;
+  } inputs[] = {
+      {"good", good, true},
+      {"bad hex", good + "\nKEY: 0g\nNONCE:\nAAD:\nCT:\nTAG:\nRESULT: invalid\n",
+       false},
+      {"odd hex", good + "\nKEY: 000\nNONCE:\nAAD:\nCT:\nTAG:\nRESULT: invalid\n",
+       false},
+      {"no RESULT", good + "\nKEY: 00\nNONCE:\nAAD:\nCT:\nTAG:\n", false},
+      {"valid without PT",
+       good + "\nKEY: 00\nNONCE:\nAAD:\nCT:\nTAG:\nRESULT: valid\n", false},
+      {"PT/CT lengths",
+       good + "\nKEY: 00\nNONCE:\nAAD:\nPT: 00\nCT:\nTAG:\nRESULT: valid\n",
+       false},
+      {"unknown field", good + "\nKEY: 00\nIV: 00\n", false},
+      {"repeated field", good + "\nKEY: 00\nKEY: 00\n", false},
+      {"bad RESULT",
+       good + "\nKEY: 00\nNONCE:\nAAD:\nCT:\nTAG:\nRESULT: maybe\n", false},
+  };
+  const std::string path = testing::TempDir() + "libgcm_vector_reader_test.txt";
+  for (const auto &in : inputs) {
+    {
+      std::ofstream f(path, std::ios::binary | std::ios::trunc);
+      f << in.text;
+    }
+    std::vector<VectorCase> cases;
+    std::string error;
+    bool ok = gcmvec::ReadVectorFile(path, &cases, &error);
+    EXPECT_EQ(ok, in.ok) << in.what << ": " << error;
+    if (ok) {
+      ASSERT_EQ(cases.size(), 2u);
+      EXPECT_EQ(cases[0].id, "one");
+      EXPECT_TRUE(cases[0].valid);
+      EXPECT_EQ(cases[0].tag, Bytes({0xff}));
+      EXPECT_FALSE(cases[1].valid);
+      EXPECT_FALSE(cases[1].has_pt);
+      EXPECT_TRUE(cases[1].aad.empty());
+      EXPECT_EQ(cases[1].line, 12u);
+    } else {
+      EXPECT_TRUE(cases.empty());
+    }
+  }
+  std::remove(path.c_str());
+}
+
+}  // namespace
