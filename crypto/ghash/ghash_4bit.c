@@ -16,7 +16,8 @@
  * x^7 + x^2 + x + 1, i.e. 0xE1 in the top byte.
  *
  * Write X as 32 nibbles N_0 .. N_31 in GCM order (N_0 is the high nibble of
- * byte 0; a nibble's bit 8 is its lowest power of x). Then
+ * byte 0; within a nibble the bit of value 8 is
+ * the lowest power of x). Then
  *   X * H = sum_m N_m(x) H x^(4m)
  * is evaluated by Horner's rule from N_31 down to N_0:
  *   Z <- Z * x^4 ^ T[N_m],    T[n] = n(x) * H   (16 entries, built in init
@@ -54,7 +55,7 @@ static void ghash_4bit_init(struct ghash_key *key, const uint8_t H[16]) {
   struct table4_key *t = (struct table4_key *)(void *)key->bytes;
   memset(key, 0, sizeof(*key));
   uint64_t hi = load_be64(H), lo = load_be64(H + 8);
-  /* Nibble bit 8 is x^0, bit 4 is x^1, bit 2 is x^2, bit 1 is x^3. */
+  /* Nibble value 8 is x^0, 4 is x^1, 2 is x^2, 1 is x^3. */
   for (int n = 8; n > 0; n >>= 1) {
     t->hi[n] = hi;
     t->lo[n] = lo;
