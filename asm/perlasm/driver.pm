@@ -191,7 +191,8 @@ sub translate {
                 die "instruction outside a function\n";
             }
             1;
-        } or die(($st->{where} // "function $st->{name}") . ": $@");
+        } or die($k eq 'function' ? "in .function $st->{name}: $@"
+                                   : "$st->{where}: $@");
         if (defined $st->{comment} && $k ne 'comment' && $k ne 'function') {
             $r .= ' ' . $backend->comment($st->{comment});
         }

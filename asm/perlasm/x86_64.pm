@@ -382,6 +382,10 @@ sub function {
         my @ops = eval { map { parse_operand($_) } @{ $st->{operands} } };
         die "$st->{where}: $@" if $@;
         my $mn = $st->{mnemonic};
+        # A bare name is a branch target; anywhere else it is a typo (an
+        # unknown register, say), not a symbol.
+        die "$st->{where}: '$_->{name}' is not a register, number or address\n"
+            for grep { $_->{type} eq 'sym' && $mn !~ /^(j[a-z]+|call|loop[a-z]*)$/ } @ops;
         die "$st->{where}: $mn is not allowed in a body (the prologue and "
             . "epilogue own the stack)\n"
             if $mn =~ /^(push|pop|ret|enter|leave|pushf|popf|pushfq|popfq)$/;
