@@ -44,6 +44,16 @@
 
 namespace {
 
+// memcmp/memcpy with a zero length may be handed the NULL data() of an empty
+// vector, which the C library does not allow; these accept it.
+int MemCmp(const void *a, const void *b, size_t n) {
+  return n == 0 ? 0 : std::memcmp(a, b, n);
+}
+void MemCpy(void *dst, const void *src, size_t n) {
+  if (n != 0) std::memcpy(dst, src, n);
+}
+
+
 using gcmvec::VectorCase;
 using Bytes = std::vector<uint8_t>;
 
@@ -181,7 +191,7 @@ bool AllEqual(const uint8_t *p, size_t n, uint8_t v) {
 // starting with a copy of `init`.
 Bytes Buffer(size_t n, const Bytes *init = nullptr) {
   Bytes b(n + kGuard, kFill);
-  if (init != nullptr) std::memcpy(b.data(), init->data(), init->size());
+  if (init != nullptr) MemCpy(b.data(), init->data(), init->size());
   return b;
 }
 
@@ -244,9 +254,9 @@ class Checker {
     if (!gcm_seal(key, out.data(), tag.data(), tl, Ptr(c.nonce),
                   c.nonce.size(), c.pt.data(), n, c.aad.data(), c.aad.size()))
       return std::string("seal failed: ") + gcm_last_error_message();
-    if (std::memcmp(out.data(), c.ct.data(), n) != 0)
+    if (MemCmp(out.data(), c.ct.data(), n) != 0)
       return "seal: wrong ciphertext " + Hex(out.data(), n);
-    if (std::memcmp(tag.data(), c.tag.data(), tl) != 0)
+    if (MemCmp(tag.data(), c.tag.data(), tl) != 0)
       return "seal: wrong tag " + Hex(tag.data(), tl);
     if (!AllEqual(out.data() + n, kGuard, kFill) ||
         !AllEqual(tag.data() + tl, kGuard, kFill))
@@ -258,8 +268,8 @@ class Checker {
     if (!gcm_seal(key, buf.data(), tag.data(), tl, Ptr(c.nonce),
                   c.nonce.size(), buf.data(), n, c.aad.data(), c.aad.size()))
       return std::string("in-place seal failed: ") + gcm_last_error_message();
-    if (std::memcmp(buf.data(), c.ct.data(), n) != 0 ||
-        std::memcmp(tag.data(), c.tag.data(), tl) != 0)
+    if (MemCmp(buf.data(), c.ct.data(), n) != 0 ||
+        MemCmp(tag.data(), c.tag.data(), tl) != 0)
       return "in-place seal: wrong ciphertext or tag";
     if (!AllEqual(buf.data() + n, kGuard, kFill))
       return "in-place seal wrote past the end of the buffer";
@@ -270,7 +280,7 @@ class Checker {
                   n, c.tag.data(), tl, c.aad.data(), c.aad.size()))
       return std::string("open rejected a valid case: ") +
              gcm_last_error_message();
-    if (std::memcmp(out.data(), c.pt.data(), n) != 0)
+    if (MemCmp(out.data(), c.pt.data(), n) != 0)
       return "open: wrong plaintext " + Hex(out.data(), n);
     if (!AllEqual(out.data() + n, kGuard, kFill))
       return "open wrote past the end of the output";
@@ -281,7 +291,7 @@ class Checker {
                   n, c.tag.data(), tl, c.aad.data(), c.aad.size()))
       return std::string("in-place open rejected a valid case: ") +
              gcm_last_error_message();
-    if (std::memcmp(buf.data(), c.pt.data(), n) != 0)
+    if (MemCmp(buf.data(), c.pt.data(), n) != 0)
       return "in-place open: wrong plaintext";
     if (!AllEqual(buf.data() + n, kGuard, kFill))
       return "in-place open wrote past the end of the buffer";
