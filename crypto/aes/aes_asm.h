@@ -1,0 +1,43 @@
+/*
+ * crypto/aes/aes_asm.h: every AES assembly kernel, in one place.
+ *
+ * The kernels are generated at build time from asm/<arch>/NAME.pl by the
+ * project's translator (asm/perlasm). Each is wrapped by a descriptor in
+ * crypto/aes/aes_<name>.c, which says when it may run; nothing else calls
+ * them. A kernel's prototype matches the `struct aes_impl` hook it
+ * implements, so a descriptor can point at it directly.
+ *
+ * The build defines LIBGCM_ASM_X86_64 when the x86_64 kernels are
+ * assembled and linked (asm/CMakeLists.txt; LIBGCM_NO_ASM turns it off).
+ */
+#ifndef LIBGCM_CRYPTO_AES_AES_ASM_H
+#define LIBGCM_CRYPTO_AES_AES_ASM_H
+
+#include "aes.h"
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+#if defined(LIBGCM_ASM_X86_64)
+/* asm/x86_64/aes-ni-x86_64.pl: AES-NI ("aesni").
+ * The schedule holds the round keys 0..rounds at bytes[16*i] and the kernel
+ * writes `rounds` itself (it reads it at offset AES_NI_ROUNDS_OFFSET);
+ * ctr32 keeps eight blocks in flight. */
+#define AES_NI_ROUNDS_OFFSET 1920
+GCM_HIDDEN void aes_x86_64_aesni_set_encrypt_key(struct aes_schedule *s,
+                                                 const uint8_t *key,
+                                                 size_t key_len);
+GCM_HIDDEN void aes_x86_64_aesni_encrypt_block(const struct aes_schedule *s,
+                                               const uint8_t in[16],
+                                               uint8_t out[16]);
+GCM_HIDDEN void aes_x86_64_aesni_ctr32(const struct aes_schedule *s,
+                                       const uint8_t *in, uint8_t *out,
+                                       size_t blocks, const uint8_t ctr[16]);
+#endif
+
+#if defined(__cplusplus)
+}
+#endif
+
+#endif /* LIBGCM_CRYPTO_AES_AES_ASM_H */
