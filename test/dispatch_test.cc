@@ -1,0 +1,101 @@
+// test/dispatch_test.cc: which backends the dispatcher picks.
+//
+// The expected default pair depends on the CPU, so it is given from outside:
+// ctest runs the whole test binary once per dispatch tier, under qemu with a
+// CPU model lacking features (qemu64, Conroe, Westmere) and natively with
+// OPENSSL_ia32cap masks, each time with LIBGCM_EXPECT_PAIR=<aes>/<ghash>
+// (see test/CMakeLists.txt). Without that variable the tier check has no
+// expectation to test and says so as a skip; the invariants below always run.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "test_util.h"
+
+namespace {
+
+TEST(Dispatch, ExpectedTierForThisCpu) {
+  const char *expect = std::getenv("LIBGCM_EXPECT_PAIR");
+  if (expect == nullptr) {
+    GTEST_SKIP() << "LIBGCM_EXPECT_PAIR not set: tier checks run from the "
+                    "qemu.* and ia32cap.* ctest entries";
+  }
+  const char *aes = nullptr, *ghash = nullptr;
+  ASSERT_EQ(1, gcm_default_backends(&aes, &ghash)) << gcm_last_error_message();
+  EXPECT_EQ(std::string(expect), std::string(aes) + "/" + ghash);
+
+  // A key set up with the defaults really uses that pair.
+  const uint8_t raw[16] = {0};
+  gcm_key k;
+  ASSERT_EQ(1, gcm_key_init(&k, raw, sizeof(raw)));
+  EXPECT_EQ(std::string(expect),
+            std::string(gcm_key_aes_backend(&k)) + "/" + gcm_key_ghash_backend(&k));
+  gcm_key_cleanup(&k);
+}
+
+// With LIBGCM_AES / LIBGCM_GHASH naming a backend that does not exist, key
+// set-up with the defaults fails with a message naming it; it never falls
+// back to another backend. Run from the env.* ctest entries, which set
+// LIBGCM_EXPECT_ENV_ERROR to the name.
+TEST(Dispatch, EnvironmentNamingBadBackendFailsClearly) {
+  const char *bad = std::getenv("LIBGCM_EXPECT_ENV_ERROR");
+  if (bad == nullptr) {
+    GTEST_SKIP() << "LIBGCM_EXPECT_ENV_ERROR not set: run from the env.* ctest entries";
+  }
+  const uint8_t raw[16] = {0};
+  gcm_key k;
+  EXPECT_EQ(0, gcm_key_init(&k, raw, sizeof(raw)));
+  EXPECT_TRUE(gcm_last_error() == GCM_ERR_BACKEND_UNKNOWN ||
+              gcm_last_error() == GCM_ERR_BACKEND_UNUSABLE);
+  EXPECT_NE(nullptr, std::strstr(gcm_last_error_message(), bad)) << gcm_last_error_message();
+  EXPECT_EQ(0, gcm_default_backends(nullptr, nullptr));
+  // An explicit name still works: the environment only sets the default.
+  EXPECT_EQ(1, gcm_key_init_with_backends(&k, raw, sizeof(raw), "ct", "ct64"));
+  gcm_key_cleanup(&k);
+}
+
+// The default is the first usable constant-time entry of each list, and the
+// lists are reported best first.
+TEST(Dispatch, DefaultIsFirstUsableConstantTimeEntry) {
+  const char *aes = nullptr, *ghash = nullptr;
+  if (std::getenv("LIBGCM_AES") || std::getenv("LIBGCM_GHASH")) {
+    GTEST_SKIP() << "LIBGCM_AES/LIBGCM_GHASH override the order";
+  }
+  ASSERT_EQ(1, gcm_default_backends(&aes, &ghash));
+  const char *first_aes = nullptr, *first_ghash = nullptr;
+  for (size_t i = 0; i < gcm_backend_count(); i++) {
+    gcm_backend_info info;
+    ASSERT_EQ(1, gcm_backend_get(i, &info));
+    if (!info.usable || !info.constant_time) continue;
+    const char **slot = info.kind == GCM_BACKEND_AES ? &first_aes : &first_ghash;
+    if (*slot == nullptr) *slot = info.name;
+  }
+  ASSERT_NE(nullptr, first_aes);
+  ASSERT_NE(nullptr, first_ghash);
+  EXPECT_STREQ(first_aes, aes);
+  EXPECT_STREQ(first_ghash, ghash);
+}
+
+// Every listed backend is consistent with gcm_backend_is_available, and an
+// explicit choice of each usable one works.
+TEST(Dispatch, EveryUsableBackendCanBeChosenByName) {
+  const uint8_t raw[32] = {1};
+  for (size_t i = 0; i < gcm_backend_count(); i++) {
+    gcm_backend_info info;
+    ASSERT_EQ(1, gcm_backend_get(i, &info));
+    EXPECT_EQ(info.usable, gcm_backend_is_available(info.kind, info.name)) << info.name;
+    ASSERT_NE(nullptr, info.requires);
+    if (!info.usable) continue;
+    gcm_key k;
+    const bool aes = info.kind == GCM_BACKEND_AES;
+    ASSERT_EQ(1, gcm_key_init_with_backends(&k, raw, 32, aes ? info.name : nullptr,
+                                            aes ? nullptr : info.name))
+        << info.name << ": " << gcm_last_error_message();
+    EXPECT_STREQ(info.name, aes ? gcm_key_aes_backend(&k) : gcm_key_ghash_backend(&k));
+    gcm_key_cleanup(&k);
+  }
+}
+
+}  // namespace
