@@ -1,0 +1,689 @@
+#!/usr/bin/env perl
+# asm/x86_64/aes-vpaes-x86_64.pl: constant-time AES with SSSE3 vector
+# permutes, the kernel behind the "vpaes" descriptor in crypto/aes/aes_vpaes.c.
+#
+# Usage: perl aes-vpaes-x86_64.pl FLAVOUR [OUTPUT]  (see asm/perlasm).
+#
+# Algorithm
+# =========
+# Hamburg, "Accelerating AES with Vector Permute Instructions" (CHES 2009).
+# PSHUFB is a 16-entry table lookup done inside a register: every byte of
+# the index register picks a byte of the table register by its low four
+# bits (or gives 0 when its bit 7 is set). AES is rewritten so that every
+# non-linear step is such a lookup indexed by a 4-bit nibble.
+#
+# The field. GF(2^8) is rebuilt as a tower over GF(16) = GF(2)[x]/(x^4+x+1):
+#     GF(2^8) = GF(16)[t] / (t^2 + t + 1/c),
+# with c the first element of GF(16) whose inverse has trace 1 (which makes
+# the polynomial irreducible; c = 2 = x). A byte (i << 4) | k of the state
+# stands for the element  i*(c*t) + k.  phi, a GF(2)-linear bijection, maps
+# the AES field (bytes modulo x^8+x^4+x^3+x+1) onto the tower: it sends x to
+# a root of the AES polynomial in the tower, so it respects products too.
+# Being linear on bits, phi of a byte is LO[low nibble] ^ HI[high nibble]:
+# two lookups.
+#
+# Inversion. For y = i*(c*t) + k, with j = i ^ k, the norm is
+#     N(y) = y * conj(y) = c*i^2 + c*i*k + k^2      (conj(t) = t + 1)
+# and 1/y = conj(y)/N(y) = (i/N)*(c*t) + (k + c*i)/N. In GF(16) alone:
+#     iak = 1/i + c/k        = (k + c*i) / (i*k)
+#     jak = 1/j + c/k        = (k + c*j) / (j*k)
+#     io  = 1/iak + j        = N / (k + c*i)
+#     jo  = 1/jak + i        = N / ((1+c)*k + c*i)
+# (expand and the numerators both collapse to N). So 1/io and 1/jo are two
+# independent GF(16)-linear forms in the coordinates of 1/y, and
+#     1/y = (p*(1/c + 1/c^2) + q/c^2) * (c*t) + p,   p = 1/io, q = 1/jo.
+# Any GF(2)-linear function f of 1/y is therefore U[io] ^ V[jo] for two
+# 16-entry tables U, V that include the inner inversions 1/io and 1/jo. The
+# zero cases work out through PSHUFB's bit 7: the tables for 1/n and c/n
+# hold 0x80 ("infinity") at n = 0, and a lookup at an index with bit 7 set
+# reads 0. E.g. i = 0 gives iak = infinity, io = 0 ^ j = k = N/k as wanted;
+# y = 0 gives iak = jak = 0, io = jo = infinity, output 0. The generator
+# below checks all 256 inputs against the S-box before it writes anything.
+# One S-box layer costs 5 lookups (c/k, 1/i, 1/j, 1/iak, 1/jak) plus two
+# per output table pair.
+#
+# One round. The state lives in the tower basis between rounds. With
+# L the linear part of the S-box affine map, the output tables give
+#     A = phi(L(1/y))   and   B = phi(2 * L(1/y))
+# directly in the tower basis (four lookups). MixColumns, with R_k the
+# rotation "row r takes row r+k of its column", is
+#     2A ^ 3 R_1 A ^ R_2 A ^ R_3 A = D ^ R_1 D ^ R_3 A,   D = B ^ R_1 A,
+# three byte permutations, each one PSHUFB with a constant mask. The S-box
+# constant 0x63 is not added per round: a state of all-0x63 bytes is kept
+# by MixColumns and by any byte permutation, so phi(0x63) goes into the
+# round keys 1..Nr at key set-up.
+#
+# ShiftRows is never executed. After round r the kernel holds
+#     Y_r = SR^-r (X_r)
+# for the true state X_r (SR^m = ShiftRows m times; SR^4 = identity).
+# Writing X_{r+1} = MC(SR(SubBytes(X_r))) ^ K_{r+1} in terms of Y shows
+# that the rotations R_k become the conjugates SR^-m R_k SR^m, m = (r+1)
+# mod 4 (four pairs of masks, picked by the round number), and that round
+# key r must be stored as SR^-r(phi(K_r ^ 0x63)). The last round uses
+# output tables for L(1/y) in the ordinary basis, adds the stored
+# SR^-Nr(K_Nr ^ 0x63) and applies SR^Nr mod 4 once.
+#
+# Every table here is computed by this script from the field arithmetic
+# (GF(16) products and inverses, the AES field, the root search for phi);
+# none is typed in. Before emitting code the script runs its own model of
+# the kernel, table lookups with PSHUFB's rules included, on the FIPS 197
+# appendix C vectors for all three key sizes, and dies on a mismatch.
+#
+# Key expansion follows FIPS 197 5.2 one 32-bit word at a time in general
+# registers; SubWord runs the same vector S-box on the word in the low
+# dword of xmm0 (phi by two lookups, the inversion, output tables for L,
+# then 0x63). A second pass converts round keys 1..Nr to the stored form.
+#
+# Counter mode (ctr32) interleaves two blocks (the second set of registers
+# hides the latency of the lookup chain), and finishes an odd count with a
+# one-block pass. The counter block is kept with bytes 12..15 reversed, so
+# its counter is a little-endian dword that PADDD increments modulo 2^32
+# without carrying into byte 11; a PSHUFB restores the byte order of each
+# block. Input is read before output is written, so in == out works.
+#
+# Schedule layout (struct aes_schedule, 64-byte aligned)
+# ======================================================
+#     bytes[0]          K_0, ordinary basis, unpermuted
+#     bytes[16*r]       SR^-r(phi(K_r ^ 0x63)), r = 1 .. Nr-1 (tower basis)
+#     bytes[16*Nr]      SR^-Nr(K_Nr ^ 0x63), ordinary basis
+#     rounds            Nr, the unsigned at offset 1920 (after the 1920-byte
+#                       array); written by set_encrypt_key, read by the
+#                       others; crypto/aes/aes_vpaes.c asserts the offset.
+#
+# Register plan (System V names; the translator maps win64 arguments)
+# ===================================================================
+#   xmm15   0x0f in every byte (nibble mask)
+#   xmm14   1/n in GF(16), 0x80 at n = 0
+#   xmm13   c/n in GF(16), 0x80 at n = 0
+#   xmm0-4  block 0: state and four temporaries
+#   xmm5-9  block 1 (ctr32's two-block loop)
+#   rax     16 * round (offset of the round key), r9 16 * Nr
+#   r10     64 * (round mod 4): offset of that round's masks from r11
+#   r11     address of the permutation masks
+#   aes_x86_64_vpaes_set_encrypt_key(s = rdi, key = rsi, key_len = rdx)
+#     rcx word index i, r11 i mod Nk, r8 Nk, r9 Nr, r10 4*(Nr+1), rsi Rcon
+#     pointer, eax the word being made, xmm0-2 the S-box, xmm5 0x63 bytes.
+#   aes_x86_64_vpaes_ctr32(s = rdi, in = rsi, out = rdx, blocks = rcx,
+#                          ctr = r8)
+#     xmm12 counter block (bytes 12..15 reversed), xmm11 the reversal mask.
+# Every function clears the registers that held key material, state or key
+# stream before it returns. On win64 the translator saves and restores
+# xmm6-xmm15 and rdi and rsi.
+#
+# Secrets and constant time
+# =========================
+# Secret: the key, the round keys, the data, the state and the key stream.
+# They flow only through PXOR/PAND/PSRLD/PADDD, MOVD, ROR/XOR in general
+# registers, and PSHUFB, where a secret is either the table held in a
+# register or the index register: the lookup happens inside the register
+# file, not at a memory address. Memory addresses come only from the
+# caller's pointers, the block count, the key length and the round number;
+# branches only from the block count, the key length and loop counters.
+# There is no data-dependent timing in PSHUFB on any x86 core.
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/..";
+use perlasm::driver;
+
+# Offset of `rounds` in struct aes_schedule (asserted in aes_vpaes.c).
+my $ROUNDS = 1920;
+
+# ============================================================================
+# Part 1: the tables, derived from the field arithmetic.
+# ============================================================================
+
+# GF(2^8) of AES: bytes modulo x^8 + x^4 + x^3 + x + 1.
+sub aes_mul {
+    my ($a, $b) = @_;
+    my $r = 0;
+    for (1 .. 8) {
+        $r ^= $a if $b & 1;
+        $a = ($a << 1) ^ (($a & 0x80) ? 0x11b : 0);
+        $b >>= 1;
+    }
+    return $r;
+}
+
+sub aes_inv {    # x^254, so 0 maps to 0
+    my ($x) = @_;
+    my ($r, $sq, $e) = (1, $x, 254);
+    while ($e) {
+        $r = aes_mul($r, $sq) if $e & 1;
+        $sq = aes_mul($sq, $sq);
+        $e >>= 1;
+    }
+    return $r;
+}
+
+# Linear part of the S-box's affine map (FIPS 197 5.1.1): bit n of the
+# result is b_n ^ b_(n+4) ^ b_(n+5) ^ b_(n+6) ^ b_(n+7), indices mod 8.
+sub aes_lin {
+    my ($b) = @_;
+    my $r = 0;
+    for my $n (0 .. 7) {
+        my $bit = 0;
+        $bit ^= ($b >> (($n + $_) % 8)) & 1 for (0, 4, 5, 6, 7);
+        $r |= $bit << $n;
+    }
+    return $r;
+}
+
+sub aes_sbox { return aes_lin(aes_inv($_[0])) ^ 0x63 }
+
+# GF(16) = GF(2)[x] / (x^4 + x + 1).
+sub g16_mul {
+    my ($a, $b) = @_;
+    my $r = 0;
+    for (1 .. 4) {
+        $r ^= $a if $b & 1;
+        $a = ($a << 1) ^ (($a & 8) ? 0x13 : 0);
+        $b >>= 1;
+    }
+    return $r;
+}
+
+sub g16_inv {    # 0 maps to 0
+    my ($x) = @_;
+    for my $y (1 .. 15) { return $y if g16_mul($x, $y) == 1 }
+    return 0;
+}
+
+sub g16_trace {    # y + y^2 + y^4 + y^8, 0 or 1
+    my ($y) = @_;
+    my ($t, $p) = (0, $y);
+    for (1 .. 4) { $t ^= $p; $p = g16_mul($p, $p) }
+    return $t;
+}
+
+# The tower GF(16)[t] / (t^2 + t + 1/c); a byte (i << 4) | k is i*(c*t) + k.
+my $C;
+for my $c (2 .. 15) {
+    if (g16_trace(g16_inv($c)) == 1) { $C = $c; last }
+}
+my $IC = g16_inv($C);
+my $IC2 = g16_mul($IC, $IC);
+
+sub tower_mul {
+    my ($x, $y) = @_;
+    my ($a, $b) = (g16_mul($C, $x >> 4), $x & 15);    # x = a*t + b
+    my ($d, $e) = (g16_mul($C, $y >> 4), $y & 15);    # y = d*t + e
+    my $ad = g16_mul($a, $d);
+    # (a t + b)(d t + e) with t^2 = t + 1/c
+    my $tco = $ad ^ g16_mul($a, $e) ^ g16_mul($b, $d);
+    my $one = g16_mul($b, $e) ^ g16_mul($ad, $IC);
+    return (g16_mul($IC, $tco) << 4) | $one;
+}
+
+# phi(x^m) = r^m for the first root r of x^8 + x^4 + x^3 + x + 1 in the
+# tower; phi is then a field isomorphism, linear on bits.
+my @PHI;
+for my $r (2 .. 255) {
+    my @pow = (1);
+    push @pow, tower_mul($pow[-1], $r) for 1 .. 8;
+    if (($pow[8] ^ $pow[4] ^ $pow[3] ^ $pow[1] ^ $pow[0]) == 0) {
+        @PHI = @pow[0 .. 7];
+        last;
+    }
+}
+die "no root of the AES polynomial in the tower\n" unless @PHI == 8;
+
+sub linear_map {
+    my ($cols, $x) = @_;
+    my $r = 0;
+    for my $m (0 .. 7) { $r ^= $cols->[$m] if ($x >> $m) & 1 }
+    return $r;
+}
+sub phi { return linear_map(\@PHI, $_[0]) }
+my @PHI_INV;
+{
+    my %back;
+    $back{ phi($_) } = $_ for 0 .. 255;
+    die "phi is not a bijection\n" unless keys %back == 256;
+    @PHI_INV = map { $back{ 1 << $_ } } 0 .. 7;
+}
+sub phi_inv { return linear_map(\@PHI_INV, $_[0]) }
+
+# PSHUFB on one byte: an index with bit 7 set reads 0.
+sub lookup { my ($t, $ix) = @_; return ($ix & 0x80) ? 0 : $t->[$ix & 15] }
+
+my @INV  = map { $_ ? g16_inv($_) : 0x80 } 0 .. 15;              # 1/n
+my @CDIV = map { $_ ? g16_mul($C, g16_inv($_)) : 0x80 } 0 .. 15;  # c/n
+
+# The kernel's inversion on one tower byte: returns (io, jo).
+sub model_inversion {
+    my ($y) = @_;
+    my ($i, $k) = ($y >> 4, $y & 15);
+    my $j = $i ^ $k;
+    my $ak = lookup(\@CDIV, $k);
+    my $iak = lookup(\@INV, $i) ^ $ak;
+    my $jak = lookup(\@INV, $j) ^ $ak;
+    return (lookup(\@INV, $iak) ^ $j, lookup(\@INV, $jak) ^ $i);
+}
+
+# Output tables (U, V) with U[io] ^ V[jo] = f(1/y) for a linear f on the
+# AES field: 1/y = (p*(1/c + 1/c^2) + q/c^2)*(c*t) + p, p = 1/io, q = 1/jo.
+sub output_tables {
+    my ($f) = @_;
+    my $inv_y = sub {
+        my ($p, $q) = @_;
+        return phi_inv(((g16_mul($p, $IC ^ $IC2) ^ g16_mul($q, $IC2)) << 4) | $p);
+    };
+    my @u = map { $f->($inv_y->(g16_inv($_), 0)) } 0 .. 15;
+    my @v = map { $f->($inv_y->(0, g16_inv($_))) } 0 .. 15;
+    return (\@u, \@v);
+}
+my ($S1U, $S1V) = output_tables(sub { phi(aes_lin($_[0])) });             # S
+my ($S2U, $S2V) = output_tables(sub { phi(aes_mul(2, aes_lin($_[0]))) });  # 2S
+my ($SOU, $SOV) = output_tables(sub { aes_lin($_[0]) });    # last round
+my @IN_LO = map { phi($_) } 0 .. 15;
+my @IN_HI = map { phi($_ << 4) } 0 .. 15;
+
+# Byte permutations as PSHUFB masks: out[n] = in[mask[n]].
+sub permute { my ($v, $m) = @_; return [ map { $v->[ $m->[$_] ] } 0 .. 15 ] }
+sub then { my ($m1, $m2) = @_; return [ map { $m1->[ $m2->[$_] ] } 0 .. 15 ] }
+sub inverse { my ($m) = @_; my @r; $r[ $m->[$_] ] = $_ for 0 .. 15; return \@r }
+# Byte 4*col + row. ShiftRows: row r of column c takes row r of column c+r.
+my $SR = [ map { my ($r, $c) = ($_ % 4, int($_ / 4)); $r + 4 * (($c + $r) % 4) } 0 .. 15 ];
+sub rotate_rows {
+    my ($k) = @_;
+    return [ map { my ($r, $c) = ($_ % 4, int($_ / 4)); ($r + $k) % 4 + 4 * $c } 0 .. 15 ];
+}
+# Per m = 0..3: R_1 and R_3 conjugated by SR^m, SR^m itself (output of the
+# last round) and SR^-m (storing round keys).
+my @MASKS;
+{
+    my $p = [ 0 .. 15 ];
+    for my $m (0 .. 3) {
+        my $pi = inverse($p);
+        push @MASKS, [ then(then($p, rotate_rows(1)), $pi),
+                       then(then($p, rotate_rows(3)), $pi), $p, $pi ];
+        $p = then($p, $SR);
+    }
+}
+
+# Self-check 1: the S-box, all 256 inputs, through the kernel's steps.
+for my $x (0 .. 255) {
+    my ($io, $jo) = model_inversion(phi($x));
+    my $s = lookup($SOU, $io) ^ lookup($SOV, $jo) ^ 0x63;
+    die sprintf("S-box model wrong at %02x\n", $x) if $s != aes_sbox($x);
+}
+
+# Self-check 2: whole encryptions through a model of the kernel (key
+# schedule as stored, the round with its masks, the last round).
+sub model_expand_key {
+    my @key = @_;
+    my $nk = @key / 4;
+    my $nr = $nk + 6;
+    my @w = map { [ @key[ 4 * $_ .. 4 * $_ + 3 ] ] } 0 .. $nk - 1;
+    my $rcon = 1;
+    for my $i ($nk .. 4 * ($nr + 1) - 1) {
+        my @t = @{ $w[ $i - 1 ] };
+        if ($i % $nk == 0) {
+            @t = map { aes_sbox($_) } @t[ 1, 2, 3, 0 ];
+            $t[0] ^= $rcon;
+            $rcon = aes_mul($rcon, 2);
+        } elsif ($nk == 8 && $i % $nk == 4) {
+            @t = map { aes_sbox($_) } @t;
+        }
+        push @w, [ map { $w[ $i - $nk ][$_] ^ $t[$_] } 0 .. 3 ];
+    }
+    my @rk = map { my $r = $_; [ map { @{ $w[ 4 * $r + $_ ] } } 0 .. 3 ] } 0 .. $nr;
+    my @stored = ($rk[0]);
+    push @stored, permute([ map { phi($_ ^ 0x63) } @{ $rk[$_] } ], $MASKS[ $_ % 4 ][3])
+        for 1 .. $nr - 1;
+    push @stored, permute([ map { $_ ^ 0x63 } @{ $rk[$nr] } ], $MASKS[ $nr % 4 ][3]);
+    return @stored;
+}
+
+sub model_encrypt {
+    my ($keyhex, $inhex) = @_;
+    my @rk = model_expand_key(map { hex } $keyhex =~ /(..)/g);
+    my @in = map { hex } $inhex =~ /(..)/g;
+    my $nr = $#rk;
+    my $y = [ map { phi($in[$_] ^ $rk[0][$_]) } 0 .. 15 ];
+    for my $r (1 .. $nr - 1) {
+        my ($r1, $r3) = @{ $MASKS[ $r % 4 ] }[ 0, 1 ];
+        my (@a, @b);
+        for my $n (0 .. 15) {
+            my ($io, $jo) = model_inversion($y->[$n]);
+            $a[$n] = lookup($S1U, $io) ^ lookup($S1V, $jo);
+            $b[$n] = lookup($S2U, $io) ^ lookup($S2V, $jo);
+        }
+        my $ra = permute(\@a, $r1);
+        my @d = map { $b[$_] ^ $ra->[$_] } 0 .. 15;
+        my ($rd, $a3) = (permute(\@d, $r1), permute(\@a, $r3));
+        $y = [ map { $d[$_] ^ $rd->[$_] ^ $a3->[$_] ^ $rk[$r][$_] } 0 .. 15 ];
+    }
+    my @t;
+    for my $n (0 .. 15) {
+        my ($io, $jo) = model_inversion($y->[$n]);
+        $t[$n] = lookup($SOU, $io) ^ lookup($SOV, $jo) ^ $rk[$nr][$n];
+    }
+    return join '', map { sprintf '%02x', $_ } @{ permute(\@t, $MASKS[ $nr % 4 ][2]) };
+}
+
+# FIPS 197 appendix C.1, C.2, C.3.
+for my $kat (['000102030405060708090a0b0c0d0e0f', '69c4e0d86a7b0430d8cdb78070b4c55a'],
+             ['000102030405060708090a0b0c0d0e0f1011121314151617',
+              'dda97ca4864cdfe06eaf70a0ec0d7191'],
+             ['000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f',
+              '8ea2b7ca516745bfeafc49904b496089']) {
+    my $got = model_encrypt($kat->[0], '00112233445566778899aabbccddeeff');
+    die "model of the kernel fails FIPS 197 for key $kat->[0]: $got\n"
+        if $got ne $kat->[1];
+}
+
+# ============================================================================
+# Part 2: the code.
+# ============================================================================
+
+sub bytes_line { return '    .byte ' . join(', ', map { sprintf '0x%02x', $_ } @_) . "\n" }
+
+my $code = <<___;
+.rodata
+.align 64
+.Lnib:                          # low-nibble mask
+@{[ bytes_line((0x0f) x 16) ]}.Linv:                          # 1/n in GF(16), 0x80 for n = 0
+@{[ bytes_line(@INV) ]}.Lcdiv:                         # c/n, 0x80 for n = 0
+@{[ bytes_line(@CDIV) ]}.Lin_lo:                        # phi(n)
+@{[ bytes_line(@IN_LO) ]}.Lin_hi:                        # phi(n << 4)
+@{[ bytes_line(@IN_HI) ]}.Ls1u:                          # phi(L(1/y)) = S1U[io] ^ S1V[jo]
+@{[ bytes_line(@$S1U) ]}.Ls1v:
+@{[ bytes_line(@$S1V) ]}.Ls2u:                          # phi(2 L(1/y)) = S2U[io] ^ S2V[jo]
+@{[ bytes_line(@$S2U) ]}.Ls2v:
+@{[ bytes_line(@$S2V) ]}.Lsou:                          # L(1/y) = SOU[io] ^ SOV[jo], ordinary basis
+@{[ bytes_line(@$SOU) ]}.Lsov:
+@{[ bytes_line(@$SOV) ]}.Lk63:                          # the S-box constant
+@{[ bytes_line((0x63) x 16) ]}.Lctr_swap:                     # reverses bytes 12..15, keeps 0..11
+@{[ bytes_line(0 .. 11, 15, 14, 13, 12) ]}.Lone:                          # 1 in the reversed counter dword
+    .long 0, 0, 0, 1
+.Lrcon:
+@{[ bytes_line(0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36, (0) x 6) ]}
+.align 64
+.Lmasks:                        # per m = 0..3: R_1, R_3 in frame m, SR^m, SR^-m
+___
+for my $m (0 .. 3) {
+    $code .= bytes_line(@$_) for @{ $MASKS[$m] };
+}
+
+# Code fragments for one block in registers (a, b, c, d, e); `a` holds the
+# state. The two-block paths interleave two such streams line by line.
+
+# phi of a byte vector in a (ordinary basis in, tower basis out).
+sub to_tower {
+    my ($a, $b, $c) = @_;
+    return (
+        "movdqa  $b, $a",
+        "psrld   $b, 4",
+        "pand    $a, xmm15",
+        "pand    $b, xmm15",
+        "movdqa  $c, [.Lin_lo]",
+        "pshufb  $c, $a",
+        "movdqa  $a, [.Lin_hi]",
+        "pshufb  $a, $b",
+        "pxor    $a, $c",
+    );
+}
+
+# The GF(16) inversion: state in a; io in e, jo in d.
+sub inversion {
+    my ($a, $b, $c, $d, $e) = @_;
+    return (
+        "movdqa  $b, $a",
+        "psrld   $b, 4",
+        "pand    $a, xmm15               # k",
+        "pand    $b, xmm15               # i",
+        "movdqa  $c, xmm13",
+        "pshufb  $c, $a                  # c/k",
+        "pxor    $a, $b                  # j = i ^ k",
+        "movdqa  $d, xmm14",
+        "pshufb  $d, $b                  # 1/i",
+        "pxor    $d, $c                  # iak = 1/i + c/k",
+        "movdqa  $e, xmm14",
+        "pshufb  $e, $a                  # 1/j",
+        "pxor    $c, $e                  # jak = 1/j + c/k",
+        "movdqa  $e, xmm14",
+        "pshufb  $e, $d                  # 1/iak",
+        "pxor    $e, $a                  # io = 1/iak + j",
+        "movdqa  $d, xmm14",
+        "pshufb  $d, $c                  # 1/jak",
+        "pxor    $d, $b                  # jo = 1/jak + i",
+    );
+}
+
+# A middle round: SubBytes, MixColumns in frame m, round key [rdi + rax].
+sub middle_round {
+    my ($a, $b, $c, $d, $e) = @_;
+    return (
+        inversion(@_),
+        "movdqa  $a, [.Ls1u]",
+        "pshufb  $a, $e",
+        "movdqa  $b, [.Ls1v]",
+        "pshufb  $b, $d",
+        "pxor    $a, $b                  # A = S-box output (no 0x63)",
+        "movdqa  $b, [.Ls2u]",
+        "pshufb  $b, $e",
+        "movdqa  $c, [.Ls2v]",
+        "pshufb  $c, $d",
+        "pxor    $b, $c                  # 2A",
+        "movdqa  $c, $a",
+        "pshufb  $c, [r11 + r10]         # R_1 A",
+        "pxor    $b, $c                  # D = 2A ^ R_1 A",
+        "pshufb  $a, [r11 + r10 + 16]    # R_3 A",
+        "pxor    $a, [rdi + rax]",
+        "pxor    $a, $b",
+        "pshufb  $b, [r11 + r10]         # R_1 D",
+        "pxor    $a, $b",
+    );
+}
+
+# The last round: S-box to the ordinary basis, key, SR^Nr.
+sub last_round {
+    my ($a, $b, $c, $d, $e) = @_;
+    return (
+        inversion(@_),
+        "movdqa  $a, [.Lsou]",
+        "pshufb  $a, $e",
+        "movdqa  $b, [.Lsov]",
+        "pshufb  $b, $d",
+        "pxor    $a, $b",
+        "pxor    $a, [rdi + rax]",
+        "pshufb  $a, [r11 + r10 + 32]    # SR^(Nr mod 4)",
+    );
+}
+
+# Interleaves the streams of several blocks.
+sub zip {
+    my @streams = @_;
+    my $out = '';
+    my $n = 0;
+    $n = @$_ > $n ? @$_ : $n for @streams;
+    for my $i (0 .. $n - 1) {
+        for my $s (@streams) { $out .= "    $s->[$i]\n" if $i < @$s }
+    }
+    return $out;
+}
+
+# The rounds for blocks whose register sets are given; each state holds
+# input ^ K_0 in the ordinary basis and ends as the cipher output.
+# Needs rdi, r9 = 16*Nr, r11 = .Lmasks; uses rax and r10.
+my $core_id = 0;
+sub encrypt_core {
+    my @sets = @_;
+    my $id = $core_id++;
+    return zip(map { [ to_tower(@$_) ] } @sets) . <<___ . zip(map { [ middle_round(@$_) ] } @sets) . <<___ . zip(map { [ last_round(@$_) ] } @sets);
+    mov     eax, 16
+    mov     r10d, 64
+.Lrounds_$id:
+___
+    add     rax, 16
+    add     r10d, 64
+    and     r10d, 255
+    cmp     rax, r9
+    jb      .Lrounds_$id
+___
+}
+
+my @B0 = map { "xmm$_" } 0 .. 4;
+my @B1 = map { "xmm$_" } 5 .. 9;
+
+sub load_constants {
+    return <<___;
+    movdqa  xmm15, [.Lnib]
+    movdqa  xmm14, [.Linv]
+    movdqa  xmm13, [.Lcdiv]
+___
+}
+
+sub clear { return join '', map { "    pxor    $_, $_\n" } @_ }
+
+# The S-box for SubWord: ordinary basis in and out, on xmm0 (xmm1-4 used).
+my $subword = zip([ to_tower(@B0) ]) . zip([ inversion(@B0) ]) . <<___;
+    movdqa  xmm0, [.Lsou]
+    pshufb  xmm0, xmm4
+    movdqa  xmm1, [.Lsov]
+    pshufb  xmm1, xmm3
+    pxor    xmm0, xmm1
+___
+
+my $to_tower_key = zip([ to_tower(@B0) ]);
+
+$code .= <<___;
+
+.text
+.function aes_x86_64_vpaes_set_encrypt_key args=3   # (struct aes_schedule *s, const uint8_t *key, size_t key_len)
+@{[ load_constants() ]}
+    mov     r8, rdx
+    shr     r8, 2                   # Nk = 4, 6 or 8
+    lea     r9, [r8 + 6]            # Nr
+    mov     [rdi + $ROUNDS], r9d
+    lea     r10, [4*r9 + 4]         # words to make: 4 * (Nr + 1)
+    xor     ecx, ecx
+.Lks_copy:                          # w[0 .. Nk-1] = key
+    mov     eax, [rsi + 4*rcx]
+    mov     [rdi + 4*rcx], eax
+    inc     rcx
+    cmp     rcx, r8
+    jb      .Lks_copy
+    lea     rsi, [.Lrcon]
+    xor     r11d, r11d              # i mod Nk
+.Lks_word:                          # w[i], i = rcx
+    mov     eax, [rdi + 4*rcx - 4]  # temp = w[i-1]
+    test    r11d, r11d
+    jz      .Lks_sub
+    cmp     r11d, 4
+    jne     .Lks_xor
+    cmp     r8d, 8
+    jne     .Lks_xor
+.Lks_sub:                           # SubWord (when i mod Nk = 0, or 4 for AES-256)
+    movd    xmm0, eax
+$subword
+    movd    eax, xmm0
+    xor     eax, 0x63636363
+    test    r11d, r11d
+    jnz     .Lks_xor
+    ror     eax, 8                  # RotWord after SubWord: the same thing
+    movzx   edx, byte [rsi]
+    xor     eax, edx                # Rcon
+    inc     rsi
+.Lks_xor:
+    mov     rdx, rcx
+    sub     rdx, r8
+    xor     eax, [rdi + 4*rdx]      # w[i] = w[i-Nk] ^ temp
+    mov     [rdi + 4*rcx], eax
+    inc     r11d
+    cmp     r11d, r8d
+    jne     .Lks_next
+    xor     r11d, r11d
+.Lks_next:
+    inc     rcx
+    cmp     rcx, r10
+    jb      .Lks_word
+    # Round keys 1..Nr-1 to SR^-r(phi(K ^ 0x63)), and K_Nr to SR^-Nr(K ^ 0x63).
+    movdqa  xmm5, [.Lk63]
+    lea     r11, [.Lmasks]
+    mov     edx, 64                 # 64 * (r mod 4), r = 1
+    lea     rax, [rdi + 16]
+    lea     rcx, [r9 - 1]
+.Lks_store:
+    movdqa  xmm0, [rax]
+    pxor    xmm0, xmm5
+$to_tower_key
+    pshufb  xmm0, [r11 + rdx + 48]  # SR^-r
+    movdqa  [rax], xmm0
+    add     rax, 16
+    add     edx, 64
+    and     edx, 255
+    dec     rcx
+    jnz     .Lks_store
+    movdqa  xmm0, [rax]
+    pxor    xmm0, xmm5
+    pshufb  xmm0, [r11 + rdx + 48]  # SR^-Nr
+    movdqa  [rax], xmm0
+    xor     eax, eax
+@{[ clear(map { "xmm$_" } 0 .. 5) ]}
+.endfunction
+
+.function aes_x86_64_vpaes_encrypt_block args=3   # (const struct aes_schedule *s, const uint8_t in[16], uint8_t out[16])
+@{[ load_constants() ]}
+    lea     r11, [.Lmasks]
+    mov     r9d, [rdi + $ROUNDS]
+    shl     r9d, 4                  # 16 * Nr
+    movdqu  xmm0, [rsi]
+    pxor    xmm0, [rdi]
+@{[ encrypt_core(\@B0) ]}
+    movdqu  [rdx], xmm0
+@{[ clear(map { "xmm$_" } 0 .. 4) ]}
+.endfunction
+
+.function aes_x86_64_vpaes_ctr32 args=5   # (const struct aes_schedule *s, const uint8_t *in, uint8_t *out, size_t blocks, const uint8_t ctr[16])
+    test    rcx, rcx
+    jz      .Lctr_done
+@{[ load_constants() ]}
+    movdqa  xmm11, [.Lctr_swap]
+    movdqu  xmm12, [r8]
+    pshufb  xmm12, xmm11            # counter as a little-endian dword 3
+    lea     r11, [.Lmasks]
+    mov     r9d, [rdi + $ROUNDS]
+    shl     r9d, 4                  # 16 * Nr
+    cmp     rcx, 2
+    jb      .Lctr_one
+.Lctr_two:
+    movdqa  xmm0, xmm12
+    paddd   xmm12, [.Lone]
+    movdqa  xmm5, xmm12
+    paddd   xmm12, [.Lone]
+    pshufb  xmm0, xmm11
+    pshufb  xmm5, xmm11
+    pxor    xmm0, [rdi]
+    pxor    xmm5, [rdi]
+@{[ encrypt_core(\@B0, \@B1) ]}
+    movdqu  xmm1, [rsi]
+    movdqu  xmm6, [rsi + 16]
+    pxor    xmm0, xmm1
+    pxor    xmm5, xmm6
+    movdqu  [rdx], xmm0
+    movdqu  [rdx + 16], xmm5
+    add     rsi, 32
+    add     rdx, 32
+    sub     rcx, 2
+    cmp     rcx, 2
+    jae     .Lctr_two
+    test    rcx, rcx
+    jz      .Lctr_clear
+.Lctr_one:                          # one block left
+    movdqa  xmm0, xmm12
+    pshufb  xmm0, xmm11
+    pxor    xmm0, [rdi]
+@{[ encrypt_core(\@B0) ]}
+    movdqu  xmm1, [rsi]
+    pxor    xmm0, xmm1
+    movdqu  [rdx], xmm0
+.Lctr_clear:
+@{[ clear(map { "xmm$_" } 0 .. 9, 12) ]}
+.Lctr_done:
+.endfunction
+___
+
+perlasm::driver::finish('x86_64', $code);
