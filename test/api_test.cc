@@ -311,6 +311,8 @@ TEST_F(ApiTest, LengthLimitsAreEnforcedWithoutTouchingMemory) {
   }
   // Streaming: one update longer than the limit is refused (never read),
   // and the stream stays failed afterwards.
+  // (A 32-bit size_t cannot express a length over the limit in one call.)
+  if (sizeof(size_t) < 8) return;
   gcm_stream s;
   ASSERT_EQ(1, gcm_stream_init(&s, &key_, GCM_ENCRYPT, kNonce, 12));
   EXPECT_EQ(0, gcm_stream_update(&s, small, small, SIZE_MAX));
