@@ -11,7 +11,8 @@
 // must survive, so the win64 prologues and epilogues run here too. The
 // results must match a direct call.
 //
-// Adding a kernel: add a row to Kernels() below.
+// Adding a kernel: add a row to Kernels() (GHASH) or AesKernels() (AES)
+// below.
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
@@ -27,6 +28,7 @@
 
 #include <gcm/gcm.h>
 
+#include "../crypto/aes/aes_asm.h"
 #include "../crypto/ghash/ghash_asm.h"
 
 namespace {
@@ -52,6 +54,9 @@ uint64_t abi_test_call_win64(const void *fn, const uint64_t args[6],
 // Only their addresses are taken: they are called through the trampoline.
 void ghash_x86_64_clmul_init_msabi(void);
 void ghash_x86_64_clmul_blocks_msabi(void);
+void aes_x86_64_aesni_set_encrypt_key_msabi(void);
+void aes_x86_64_aesni_encrypt_block_msabi(void);
+void aes_x86_64_aesni_ctr32_msabi(void);
 #endif
 }
 
@@ -168,6 +173,101 @@ TEST_P(GhashAbiTest, PreservesRegistersAndMatchesDirectCall) {
 INSTANTIATE_TEST_SUITE_P(
     X86_64, GhashAbiTest, ::testing::ValuesIn(Kernels()),
     [](const ::testing::TestParamInfo<GhashKernels> &info) {
+      return std::string(info.param.name);
+    });
+
+// An AES kernel triple as built for one calling convention.
+struct AesKernels {
+  const char *name;
+  Abi abi;
+  const void *set_encrypt_key;
+  const void *encrypt_block;
+  const void *ctr32;
+  // The native kernels, called directly for the reference results.
+  void (*ref_set_encrypt_key)(aes_schedule *, const uint8_t *, size_t);
+  void (*ref_encrypt_block)(const aes_schedule *, const uint8_t *, uint8_t *);
+  void (*ref_ctr32)(const aes_schedule *, const uint8_t *, uint8_t *, size_t,
+                    const uint8_t *);
+};
+
+std::vector<AesKernels> AesKernelList() {
+  std::vector<AesKernels> k;
+  k.push_back(
+      {"aesni", kNativeAbi,
+       reinterpret_cast<const void *>(&aes_x86_64_aesni_set_encrypt_key),
+       reinterpret_cast<const void *>(&aes_x86_64_aesni_encrypt_block),
+       reinterpret_cast<const void *>(&aes_x86_64_aesni_ctr32),
+       aes_x86_64_aesni_set_encrypt_key, aes_x86_64_aesni_encrypt_block,
+       aes_x86_64_aesni_ctr32});
+#if defined(LIBGCM_ABI_TEST_MSABI)
+  k.push_back(
+      {"aesni_msabi", Abi::kWin64,
+       reinterpret_cast<const void *>(&aes_x86_64_aesni_set_encrypt_key_msabi),
+       reinterpret_cast<const void *>(&aes_x86_64_aesni_encrypt_block_msabi),
+       reinterpret_cast<const void *>(&aes_x86_64_aesni_ctr32_msabi),
+       aes_x86_64_aesni_set_encrypt_key, aes_x86_64_aesni_encrypt_block,
+       aes_x86_64_aesni_ctr32});
+#endif
+  return k;
+}
+
+void PrintTo(const AesKernels &k, std::ostream *os) { *os << k.name; }
+
+class AesAbiTest : public ::testing::TestWithParam<AesKernels> {};
+
+// Every key size, and ctr32 through the eight-block loop and each tail
+// (0..7 blocks left), with five arguments (the fifth on the stack in win64).
+TEST_P(AesAbiTest, PreservesRegistersAndMatchesDirectCall) {
+  const AesKernels &k = GetParam();
+  if (!KernelUsable(k.name)) {
+    GTEST_SKIP() << k.name << " needs CPU features this CPU lacks";
+  }
+  std::mt19937 rng(11);
+  uint8_t raw[32];
+  for (auto &b : raw) b = static_cast<uint8_t>(rng());
+  std::vector<uint8_t> in(16 * 20 + 1);
+  for (auto &b : in) b = static_cast<uint8_t>(rng());
+  uint8_t ctr[16];
+  for (auto &b : ctr) b = static_cast<uint8_t>(rng());
+
+  for (size_t key_len : {16, 24, 32}) {
+    const std::string key_what =
+        std::string(k.name) + " key_len=" + std::to_string(key_len);
+    aes_schedule ref_s, s;
+    memset(&ref_s, 0, sizeof(ref_s));
+    memset(&s, 0, sizeof(s));
+    k.ref_set_encrypt_key(&ref_s, raw, key_len);
+    uint64_t key_args[6] = {Arg(&s), Arg(raw), key_len, 0, 0, 0};
+    CheckedCall(k.abi, k.set_encrypt_key, key_args,
+                key_what + " set_encrypt_key");
+    EXPECT_EQ(0, memcmp(&ref_s, &s, sizeof(s))) << key_what;
+
+    uint8_t ref_block[16], got_block[16];
+    k.ref_encrypt_block(&ref_s, in.data(), ref_block);
+    uint64_t block_args[6] = {Arg(&s), Arg(in.data()), Arg(got_block), 0, 0, 0};
+    CheckedCall(k.abi, k.encrypt_block, block_args,
+                key_what + " encrypt_block");
+    EXPECT_EQ(0, memcmp(ref_block, got_block, 16)) << key_what;
+
+    for (size_t n : {0, 1, 2, 4, 5, 7, 8, 9, 15, 16, 20}) {
+      for (size_t misalign : {0, 1}) {
+        std::vector<uint8_t> ref(16 * n + 1), got(16 * n + 1);
+        const uint8_t *p = in.data() + misalign;
+        k.ref_ctr32(&ref_s, p, ref.data() + misalign, n, ctr);
+        uint64_t args[6] = {Arg(&s), Arg(p), Arg(got.data() + misalign), n,
+                            Arg(ctr), 0};
+        std::string what = key_what + " ctr32 n=" + std::to_string(n) +
+                           " misalign=" + std::to_string(misalign);
+        CheckedCall(k.abi, k.ctr32, args, what);
+        EXPECT_EQ(ref, got) << what;
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    X86_64, AesAbiTest, ::testing::ValuesIn(AesKernelList()),
+    [](const ::testing::TestParamInfo<AesKernels> &info) {
       return std::string(info.param.name);
     });
 

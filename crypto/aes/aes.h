@@ -58,5 +58,8 @@ struct aes_impl {
 /* The implementations. Which ones exist depends on the target; the dispatcher
  * (crypto/gcm/backends.c) lists them best first. */
 extern GCM_HIDDEN const struct aes_impl aes_ct;
+#if defined(LIBGCM_ASM_X86_64)
+extern GCM_HIDDEN const struct aes_impl aes_aesni;
+#endif
 
 #endif /* LIBGCM_CRYPTO_AES_AES_H */

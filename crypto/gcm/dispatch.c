@@ -21,6 +21,9 @@
 #include "dispatch.h"
 
 const struct aes_impl *const dispatch_aes_impls[] = {
+#if defined(LIBGCM_ASM_X86_64)
+    &aes_aesni, /* AES-NI */
+#endif
     &aes_ct,
     NULL,
 };
