@@ -28,6 +28,14 @@ GCM_HIDDEN void ghash_x86_64_clmul_init(struct ghash_key *key,
 GCM_HIDDEN void ghash_x86_64_clmul_blocks(uint8_t Xi[16],
                                           const struct ghash_key *key,
                                           const uint8_t *in, size_t blocks);
+
+/* asm/x86_64/ghash-ssse3-x86_64.pl: SSSE3 only ("ssse3"). The key (1024
+ * bytes: transposed 4-bit tables for H and H^2) is built in C by the
+ * descriptor's init, crypto/ghash/ghash_ssse3.c; blocks takes two blocks
+ * per reduction. */
+GCM_HIDDEN void ghash_x86_64_ssse3_blocks(uint8_t Xi[16],
+                                          const struct ghash_key *key,
+                                          const uint8_t *in, size_t blocks);
 #endif
 
 #if defined(__cplusplus)

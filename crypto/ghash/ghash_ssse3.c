@@ -1,0 +1,135 @@
+/*
+ * crypto/ghash/ghash_ssse3.c: constant-time GHASH with SSSE3 ("ssse3"),
+ * x86_64 only, for CPUs without PCLMULQDQ.
+ *
+ * The blocks are hashed by asm/x86_64/ghash-ssse3-x86_64.pl, whose opening
+ * comment explains the method: Shoup's 4-bit tables of multiples, stored
+ * transposed so that PSHUFB reads sixteen entries at once from a register
+ * with the secret nibbles as shuffle indices, instead of from memory at
+ * secret addresses. This file holds the descriptor and the key set-up
+ * (`init`), which runs once per key and is plain C.
+ *
+ * Key set-up. With G = H * x^-8 and G2 = H^2 * x^-8 (the kernel's
+ * accumulator comes out multiplied by x^8; see the kernel), it builds for
+ * each G the 16 multiples T[n] = n(x) G and T4[n] = x^4 n(x) G, where a
+ * nibble n is read as n(x) with value 8 the coefficient of x^0, and stores
+ * them transposed: row b of a table holds byte b (of the kernel's
+ * byte-reversed block form) of all 16 entries, entry n at byte n.
+ *
+ * Values are held as hi:lo 64-bit words loaded big-endian from GCM's byte
+ * order, so bit 127 - i of hi:lo is the coefficient of x^i: multiplying by
+ * x is a right shift (the bit falling off, x^128, returns as x^7 + x^2 +
+ * x + 1, 0xE1 in the top byte), by x^-1 a left shift (the bit falling off,
+ * x^-1, returns as x^127 + x^6 + x + 1: bits 0, 121, 126 and 127). The same
+ * hi:lo is the kernel's reflected register form (hi the upper qword), so
+ * byte b of it is byte b of the register.
+ *
+ * Constant time: every reduction is a mask made from the secret bit, never
+ * a branch; H^2 is computed bit by bit with masks; table indices and loop
+ * bounds are public constants. The kernel's own argument is in its header.
+ */
+#include "ghash.h"
+
+#if defined(LIBGCM_ASM_X86_64)
+
+#include <string.h>
+
+#include "../cpu/cpu.h"
+#include "ghash_asm.h"
+
+struct u128 {
+  uint64_t hi, lo;
+};
+
+/* a * x mod P. */
+static struct u128 mul_x(struct u128 a) {
+  uint64_t carry = 0 - (a.lo & 1);
+  struct u128 r;
+  r.lo = (a.lo >> 1) | (a.hi << 63);
+  r.hi = (a.hi >> 1) ^ (carry & (UINT64_C(0xE1) << 56));
+  return r;
+}
+
+/* a * x^-1 mod P. */
+static struct u128 mul_x_inv(struct u128 a) {
+  uint64_t carry = 0 - (a.hi >> 63);
+  struct u128 r;
+  r.hi = (a.hi << 1) | (a.lo >> 63);
+  r.lo = a.lo << 1;
+  r.hi ^= carry & UINT64_C(0xC200000000000000);
+  r.lo ^= carry & 1;
+  return r;
+}
+
+/* a * b mod P, one bit of a at a time (x^0 first), with masks. */
+static struct u128 mul(struct u128 a, struct u128 b) {
+  struct u128 z = {0, 0};
+  for (int i = 0; i < 128; i++) {
+    uint64_t word = i < 64 ? a.hi : a.lo;
+    uint64_t m = 0 - ((word >> (63 - (i & 63))) & 1);
+    z.hi ^= b.hi & m;
+    z.lo ^= b.lo & m;
+    b = mul_x(b);
+  }
+  return z;
+}
+
+/* Writes the 512 bytes of transposed T and T4 rows for g at `out`. */
+static void build_rows(uint8_t out[512], struct u128 g) {
+  struct u128 t[16], t4[16];
+  /* p[i] = g * x^i; nibble value 8 >> i stands for x^i. */
+  struct u128 p[8];
+  p[0] = g;
+  for (int i = 1; i < 8; i++) p[i] = mul_x(p[i - 1]);
+  for (int n = 0; n < 16; n++) {
+    struct u128 a = {0, 0}, b = {0, 0};
+    for (int i = 0; i < 4; i++) {
+      uint64_t m = 0 - (uint64_t)((n >> (3 - i)) & 1); /* public n */
+      a.hi ^= p[i].hi & m;
+      a.lo ^= p[i].lo & m;
+      b.hi ^= p[i + 4].hi & m;
+      b.lo ^= p[i + 4].lo & m;
+    }
+    t[n] = a;
+    t4[n] = b;
+  }
+  for (int row = 0; row < 16; row++) {
+    unsigned shift = 8 * (row & 7);
+    for (int n = 0; n < 16; n++) {
+      uint64_t w = row < 8 ? t[n].lo : t[n].hi;
+      uint64_t w4 = row < 8 ? t4[n].lo : t4[n].hi;
+      out[32 * row + n] = (uint8_t)(w >> shift);
+      out[32 * row + 16 + n] = (uint8_t)(w4 >> shift);
+    }
+  }
+}
+
+static void ssse3_init(struct ghash_key *key, const uint8_t H[16]) {
+  struct u128 h = {load_be64(H), load_be64(H + 8)};
+  struct u128 g = h, g2 = mul(h, h);
+  for (int i = 0; i < 8; i++) {
+    g = mul_x_inv(g);
+    g2 = mul_x_inv(g2);
+  }
+  memset(key, 0, sizeof(*key));
+  build_rows(key->bytes, g);
+  build_rows(key->bytes + 512, g2);
+}
+
+static int ssse3_usable(void) { return cpu_x86_has_ssse3(); }
+
+const struct ghash_impl ghash_ssse3 = {
+    .name = "ssse3",
+    .constant_time = 1,
+    .requires = "SSSE3",
+    .usable = ssse3_usable,
+    .init = ssse3_init,
+    .ghash = ghash_x86_64_ssse3_blocks,
+};
+
+#else
+
+/* ISO C forbids an empty translation unit. */
+typedef int ghash_ssse3_not_built;
+
+#endif
