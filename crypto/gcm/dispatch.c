@@ -32,6 +32,9 @@ const struct ghash_impl *const dispatch_ghash_impls[] = {
 #if defined(LIBGCM_ASM_X86_64)
     &ghash_clmul, /* PCLMULQDQ + SSSE3 */
 #endif
+#if defined(LIBGCM_ASM_X86_64)
+    &ghash_ssse3, /* SSSE3, for CPUs without PCLMULQDQ */
+#endif
 #if defined(GCM_64BIT_WORDS)
     &ghash_ct64,
     &ghash_ct32,
