@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# fuzz/run_fuzzers.sh: a bounded fuzzing campaign over libgcm's libFuzzer
+# targets, for CI and for people.
+#
+#   fuzz/run_fuzzers.sh [TARGET...]       (default: all four targets)
+#
+# 1. Configures a clang build with LIBGCM_FUZZ=ON in its own directory. The
+#    targets and their copy of the library are compiled with
+#    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all (see
+#    fuzz/CMakeLists.txt).
+# 2. Builds the targets and the seed corpora (fuzz/make_corpus.py, from the
+#    test vectors).
+# 3. Replays every seed and fuzz/corpus/<target> input (ctest -R fuzz.replay).
+# 4. Fuzzes each target for LIBGCM_FUZZ_SECONDS seconds with -max_total_time,
+#    starting from the seeds, the regression corpus and what earlier runs in
+#    the same build directory found (<build>/fuzz/work/<target>; new inputs
+#    go there, never into the source tree).
+# 5. Prints one line per target, e.g. "fuzz_open: 1234567 execs, 0 findings",
+#    and exits non-zero if the build or a replay failed or any target found
+#    anything (its input is in <build>/fuzz/artifacts/<target>/, and the
+#    report in <build>/fuzz/logs/<target>.log).
+#
+# Environment:
+#   LIBGCM_FUZZ_SECONDS    seconds of fuzzing per target (default 60)
+#   LIBGCM_FUZZ_BUILD_DIR  build directory (default build-fuzzers)
+#   LIBGCM_FUZZ_JOBS       parallel build jobs (default 2)
+#   CC, CXX                the compilers (default clang, clang++)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds=${LIBGCM_FUZZ_SECONDS:-60}
+build=${LIBGCM_FUZZ_BUILD_DIR:-build-fuzzers}
+jobs=${LIBGCM_FUZZ_JOBS:-2}
+all_targets=(fuzz_differential fuzz_open fuzz_stream fuzz_compat)
+if [ $# -gt 0 ]; then targets=("$@"); else targets=("${all_targets[@]}"); fi
+
+case "$seconds" in
+  '' | *[!0-9]*) echo "run_fuzzers.sh: LIBGCM_FUZZ_SECONDS must be a whole number" >&2; exit 2 ;;
+esac
+for t in "${targets[@]}"; do
+  case " ${all_targets[*]} " in
+    *" $t "*) ;;
+    *) echo "run_fuzzers.sh: unknown target '$t' (have: ${all_targets[*]})" >&2; exit 2 ;;
+  esac
+done
+
+generator=()
+if command -v ninja >/dev/null 2>&1; then generator=(-G Ninja); fi
+
+echo "== configure ($build)"
+CC=${CC:-clang} CXX=${CXX:-clang++} cmake -S . -B "$build" "${generator[@]}" \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DLIBGCM_FUZZ=ON \
+  -DLIBGCM_FUZZ_SANITIZERS=address,undefined \
+  -DLIBGCM_BUILD_TESTS=ON \
+  -DLIBGCM_BUILD_TOOL=OFF
+for t in "${targets[@]}"; do
+  if ! grep -qF "fuzz.replay.$t]" "$build/fuzz/CTestTestfile.cmake" 2>/dev/null; then
+    echo "run_fuzzers.sh: the fuzz targets were not configured (is clang with libFuzzer installed?)" >&2
+    exit 1
+  fi
+done
+
+echo "== build"
+cmake --build "$build" -j"$jobs" --target "${targets[@]}" fuzz_targets
+
+echo "== replay seeds and regression corpus"
+regex="^fuzz\\.replay\\.($(IFS='|'; echo "${targets[*]}"))\$"
+ctest --test-dir "$build" -R "$regex" --output-on-failure
+
+echo "== fuzz, ${seconds} s per target"
+fuzz_dir="$build/fuzz"
+mkdir -p "$fuzz_dir/logs"
+failed=0
+summary=()
+for t in "${targets[@]}"; do
+  work="$fuzz_dir/work/$t"
+  artifacts="$fuzz_dir/artifacts/$t"
+  log="$fuzz_dir/logs/$t.log"
+  mkdir -p "$work" "$artifacts"
+  marker="$fuzz_dir/logs/$t.start"
+  touch "$marker"
+  sleep 1  # so artifacts of this run are strictly newer than the marker
+  rc=0
+  "$fuzz_dir/$t" -max_total_time="$seconds" -timeout=30 -print_final_stats=1 \
+    -artifact_prefix="$artifacts/" \
+    "$work" "$fuzz_dir/seeds/$t" "fuzz/corpus/$t" >"$log" 2>&1 || rc=$?
+  # The last status line ("#N DONE ..." or the last "#N pulse/NEW ...").
+  grep -E '^#[0-9]+' "$log" | tail -n 1 | sed "s/^/  $t: /" || true
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+  if [ -z "$execs" ]; then
+    execs=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$log" | tail -n 1)
+  fi
+  # Every input libFuzzer saved this run (crash-, leak-, timeout-, oom-...).
+  findings=$(find "$artifacts" -type f -newer "$marker" | wc -l)
+  if [ "$rc" -ne 0 ] && [ "$findings" -eq 0 ]; then findings=1; fi
+  line="$t: ${execs:-0} execs, $findings findings"
+  summary+=("$line")
+  echo "$line"
+  if [ "$findings" -ne 0 ]; then
+    failed=1
+    echo "  report: $log; inputs: $artifacts/" >&2
+    grep -E 'ERROR: |runtime error|==== libgcm fuzz check failed' "$log" | head -n 5 | sed 's/^/  /' >&2 || true
+  fi
+done
+
+echo "== summary"
+printf '%s\n' "${summary[@]}"
+if [ "$failed" -ne 0 ]; then
+  echo "run_fuzzers.sh: FAILED (findings above)" >&2
+  exit 1
+fi
+echo "run_fuzzers.sh: no findings"
