@@ -56,6 +56,8 @@ void gcm_mode_key_init(struct gcm_key_st *k, const struct aes_impl *aes,
 /* Hashes n bytes of AAD or ciphertext through the partial-block buffer. */
 static void hash_bytes(struct gcm_stream_st *s, const uint8_t *p, size_t n) {
   const struct gcm_key_st *k = s->key;
+  /* An empty piece may come with p == NULL, which memcpy must not see. */
+  if (n == 0) return;
   if (s->hash_buf_len > 0) {
     size_t take = 16u - s->hash_buf_len;
     if (take > n) take = n;
