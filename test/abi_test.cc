@@ -58,6 +58,9 @@ void ghash_x86_64_ssse3_blocks_msabi(void);
 void aes_x86_64_aesni_set_encrypt_key_msabi(void);
 void aes_x86_64_aesni_encrypt_block_msabi(void);
 void aes_x86_64_aesni_ctr32_msabi(void);
+void aes_x86_64_vpaes_set_encrypt_key_msabi(void);
+void aes_x86_64_vpaes_encrypt_block_msabi(void);
+void aes_x86_64_vpaes_ctr32_msabi(void);
 #endif
 }
 
@@ -219,6 +222,13 @@ std::vector<AesKernels> AesKernelList() {
        reinterpret_cast<const void *>(&aes_x86_64_aesni_ctr32),
        aes_x86_64_aesni_set_encrypt_key, aes_x86_64_aesni_encrypt_block,
        aes_x86_64_aesni_ctr32});
+  k.push_back(
+      {"vpaes", kNativeAbi,
+       reinterpret_cast<const void *>(&aes_x86_64_vpaes_set_encrypt_key),
+       reinterpret_cast<const void *>(&aes_x86_64_vpaes_encrypt_block),
+       reinterpret_cast<const void *>(&aes_x86_64_vpaes_ctr32),
+       aes_x86_64_vpaes_set_encrypt_key, aes_x86_64_vpaes_encrypt_block,
+       aes_x86_64_vpaes_ctr32});
 #if defined(LIBGCM_ABI_TEST_MSABI)
   k.push_back(
       {"aesni_msabi", Abi::kWin64,
@@ -227,6 +237,13 @@ std::vector<AesKernels> AesKernelList() {
        reinterpret_cast<const void *>(&aes_x86_64_aesni_ctr32_msabi),
        aes_x86_64_aesni_set_encrypt_key, aes_x86_64_aesni_encrypt_block,
        aes_x86_64_aesni_ctr32});
+  k.push_back(
+      {"vpaes_msabi", Abi::kWin64,
+       reinterpret_cast<const void *>(&aes_x86_64_vpaes_set_encrypt_key_msabi),
+       reinterpret_cast<const void *>(&aes_x86_64_vpaes_encrypt_block_msabi),
+       reinterpret_cast<const void *>(&aes_x86_64_vpaes_ctr32_msabi),
+       aes_x86_64_vpaes_set_encrypt_key, aes_x86_64_vpaes_encrypt_block,
+       aes_x86_64_vpaes_ctr32});
 #endif
   return k;
 }

@@ -74,12 +74,22 @@
 # dword of xmm0 (phi by two lookups, the inversion, output tables for L,
 # then 0x63). A second pass converts round keys 1..Nr to the stored form.
 #
-# Counter mode (ctr32) interleaves two blocks (the second set of registers
-# hides the latency of the lookup chain), and finishes an odd count with a
-# one-block pass. The counter block is kept with bytes 12..15 reversed, so
-# its counter is a little-endian dword that PADDD increments modulo 2^32
-# without carrying into byte 11; a PSHUFB restores the byte order of each
-# block. Input is read before output is written, so in == out works.
+# Counter mode (ctr32) interleaves four blocks. The chain of dependent
+# operations in one round is twelve deep (split, lookup, xor, lookup, xor,
+# output lookup, xor, then the MixColumns permutations), and on recent
+# cores every vector operation has a latency of one or two cycles, so a
+# single block leaves most execution ports idle; four independent chains
+# fill them. Sixteen registers hold four blocks only at four registers
+# each: the constants are then read from memory (as PAND/PXOR operands or
+# MOVDQA loads, which cost no more than a register copy), and two values
+# of the inversion per block, c/k and j, wait in stack slots. A single block
+# (encrypt_block, a last odd block) takes the five-register form with the
+# constants in registers; two or three leftover blocks go through the
+# four-block code. The counter block is kept in a stack slot with bytes
+# 12..15 reversed, so its counter is a little-endian dword that PADDD
+# increments modulo 2^32 without carrying into byte 11; a PSHUFB restores
+# the byte order of each block. Input is read before output is written, so
+# in == out works.
 #
 # Schedule layout (struct aes_schedule, 64-byte aligned)
 # ======================================================
@@ -92,23 +102,23 @@
 #
 # Register plan (System V names; the translator maps win64 arguments)
 # ===================================================================
-#   xmm15   0x0f in every byte (nibble mask)
-#   xmm14   1/n in GF(16), 0x80 at n = 0
-#   xmm13   c/n in GF(16), 0x80 at n = 0
-#   xmm0-4  block 0: state and four temporaries
-#   xmm5-9  block 1 (ctr32's two-block loop)
+#   One block (encrypt_block, key schedule, ctr32's single block):
+#     xmm15 0x0f in every byte, xmm14 1/n in GF(16) (0x80 at n = 0),
+#     xmm13 c/n (0x80 at n = 0); xmm0 the state, xmm1-4 temporaries.
+#   Four blocks (ctr32): block n in xmm(4n) .. xmm(4n+3), state in xmm(4n);
+#     its stack slots at [rsp + 32n] and [rsp + 32n + 16]; the counter block
+#     at [rsp + 128].
 #   rax     16 * round (offset of the round key), r9 16 * Nr
 #   r10     64 * (round mod 4): offset of that round's masks from r11
 #   r11     address of the permutation masks
 #   aes_x86_64_vpaes_set_encrypt_key(s = rdi, key = rsi, key_len = rdx)
 #     rcx word index i, r11 i mod Nk, r8 Nk, r9 Nr, r10 4*(Nr+1), rsi Rcon
-#     pointer, eax the word being made, xmm0-2 the S-box, xmm5 0x63 bytes.
+#     pointer, eax the word being made, xmm0-4 the S-box, xmm5 0x63 bytes.
 #   aes_x86_64_vpaes_ctr32(s = rdi, in = rsi, out = rdx, blocks = rcx,
 #                          ctr = r8)
-#     xmm12 counter block (bytes 12..15 reversed), xmm11 the reversal mask.
-# Every function clears the registers that held key material, state or key
-# stream before it returns. On win64 the translator saves and restores
-# xmm6-xmm15 and rdi and rsi.
+# Every function clears the registers and stack slots that held key
+# material, state or key stream before it returns. On win64 the translator
+# saves and restores the xmm6-xmm15 each function touches, and rdi and rsi.
 #
 # Secrets and constant time
 # =========================
@@ -116,8 +126,10 @@
 # They flow only through PXOR/PAND/PSRLD/PADDD, MOVD, ROR/XOR in general
 # registers, and PSHUFB, where a secret is either the table held in a
 # register or the index register: the lookup happens inside the register
-# file, not at a memory address. Memory addresses come only from the
-# caller's pointers, the block count, the key length and the round number;
+# file, not at a memory address. Secrets are stored only to the schedule,
+# the output and the function's own stack slots, at fixed offsets. Memory
+# addresses come only from the caller's pointers, the block count, the key
+# length and the round number;
 # branches only from the block count, the key length and loop counters.
 # There is no data-dependent timing in PSHUFB on any x86 core.
 use strict;
@@ -407,17 +419,30 @@ for my $m (0 .. 3) {
     $code .= bytes_line(@$_) for @{ $MASKS[$m] };
 }
 
-# Code fragments for one block in registers (a, b, c, d, e); `a` holds the
-# state. The two-block paths interleave two such streams line by line.
+# Code fragments for one block. A block is a hash:
+#   r     its registers; r->[0] holds the state
+#   wide  1: five registers, the constants in xmm13-15 (single blocks);
+#         0: four registers and two 16-byte stack slots `spill`, the
+#            constants read from memory (the four-block loop, where all
+#            sixteen registers hold blocks)
+# The multi-block paths interleave the blocks' streams line by line.
 
-# phi of a byte vector in a (ordinary basis in, tower basis out).
+sub consts {
+    my ($blk) = @_;
+    return $blk->{wide} ? ('xmm15', 'xmm14', 'xmm13')
+                        : ('[.Lnib]', '[.Linv]', '[.Lcdiv]');
+}
+
+# phi of a byte vector (ordinary basis in, tower basis out), in r0.
 sub to_tower {
-    my ($a, $b, $c) = @_;
+    my ($blk) = @_;
+    my ($a, $b, $c) = @{ $blk->{r} };
+    my ($nib) = consts($blk);
     return (
         "movdqa  $b, $a",
         "psrld   $b, 4",
-        "pand    $a, xmm15",
-        "pand    $b, xmm15",
+        "pand    $a, $nib",
+        "pand    $b, $nib",
         "movdqa  $c, [.Lin_lo]",
         "pshufb  $c, $a",
         "movdqa  $a, [.Lin_hi]",
@@ -426,68 +451,108 @@ sub to_tower {
     );
 }
 
-# The GF(16) inversion: state in a; io in e, jo in d.
+# The GF(16) inversion of the state in r0. Returns the lines and the
+# registers left holding io and jo.
 sub inversion {
-    my ($a, $b, $c, $d, $e) = @_;
-    return (
-        "movdqa  $b, $a",
-        "psrld   $b, 4",
-        "pand    $a, xmm15               # k",
-        "pand    $b, xmm15               # i",
-        "movdqa  $c, xmm13",
+    my ($blk) = @_;
+    my ($nib, $inv, $cdiv) = consts($blk);
+    my @split = (
+        "psrld   REG_B, 4",
+        "pand    REG_A, $nib               # k",
+        "pand    REG_B, $nib               # i",
+    );
+    if ($blk->{wide}) {
+        my ($a, $b, $c, $d, $e) = @{ $blk->{r} };
+        my @l = ("movdqa  $b, $a", @split,
+            "movdqa  $c, $cdiv",
+            "pshufb  $c, $a                  # c/k",
+            "pxor    $a, $b                  # j = i ^ k",
+            "movdqa  $d, $inv",
+            "pshufb  $d, $b                  # 1/i",
+            "pxor    $d, $c                  # iak = 1/i + c/k",
+            "movdqa  $e, $inv",
+            "pshufb  $e, $a                  # 1/j",
+            "pxor    $c, $e                  # jak = 1/j + c/k",
+            "movdqa  $e, $inv",
+            "pshufb  $e, $d                  # 1/iak",
+            "pxor    $e, $a                  # io = 1/iak + j",
+            "movdqa  $d, $inv",
+            "pshufb  $d, $c                  # 1/jak",
+            "pxor    $d, $b                  # jo = 1/jak + i",
+        );
+        s/REG_A/$a/, s/REG_B/$b/ for @l;
+        return (\@l, $e, $d);
+    }
+    # Four registers: c/k and j wait in the block's stack slots.
+    my ($a, $b, $c, $d) = @{ $blk->{r} };
+    my ($sk, $sj) = @{ $blk->{spill} };
+    my @l = ("movdqa  $b, $a", @split,
+        "movdqa  $c, $cdiv",
         "pshufb  $c, $a                  # c/k",
         "pxor    $a, $b                  # j = i ^ k",
-        "movdqa  $d, xmm14",
+        "movdqa  $d, $inv",
         "pshufb  $d, $b                  # 1/i",
+        "movdqa  $sk, $c",
         "pxor    $d, $c                  # iak = 1/i + c/k",
-        "movdqa  $e, xmm14",
-        "pshufb  $e, $a                  # 1/j",
-        "pxor    $c, $e                  # jak = 1/j + c/k",
-        "movdqa  $e, xmm14",
-        "pshufb  $e, $d                  # 1/iak",
-        "pxor    $e, $a                  # io = 1/iak + j",
-        "movdqa  $d, xmm14",
+        "movdqa  $c, $inv",
+        "pshufb  $c, $a                  # 1/j",
+        "movdqa  $sj, $a",
+        "pxor    $c, $sk                 # jak = 1/j + c/k",
+        "movdqa  $a, $inv",
+        "pshufb  $a, $d                  # 1/iak",
+        "pxor    $a, $sj                 # io = 1/iak + j",
+        "movdqa  $d, $inv",
         "pshufb  $d, $c                  # 1/jak",
         "pxor    $d, $b                  # jo = 1/jak + i",
     );
+    s/REG_A/$a/, s/REG_B/$b/ for @l;
+    return (\@l, $a, $d);
 }
 
-# A middle round: SubBytes, MixColumns in frame m, round key [rdi + rax].
+# A middle round: SubBytes, MixColumns in frame m (masks at r11 + r10),
+# round key [rdi + rax]. The state ends in r0 again.
 sub middle_round {
-    my ($a, $b, $c, $d, $e) = @_;
-    return (
-        inversion(@_),
-        "movdqa  $a, [.Ls1u]",
-        "pshufb  $a, $e",
-        "movdqa  $b, [.Ls1v]",
-        "pshufb  $b, $d",
-        "pxor    $a, $b                  # A = S-box output (no 0x63)",
-        "movdqa  $b, [.Ls2u]",
-        "pshufb  $b, $e",
-        "movdqa  $c, [.Ls2v]",
-        "pshufb  $c, $d",
-        "pxor    $b, $c                  # 2A",
-        "movdqa  $c, $a",
-        "pshufb  $c, [r11 + r10]         # R_1 A",
-        "pxor    $b, $c                  # D = 2A ^ R_1 A",
-        "pshufb  $a, [r11 + r10 + 16]    # R_3 A",
-        "pxor    $a, [rdi + rax]",
-        "pxor    $a, $b",
-        "pshufb  $b, [r11 + r10]         # R_1 D",
-        "pxor    $a, $b",
+    my ($blk) = @_;
+    my ($inv, $io, $jo) = inversion($blk);
+    my ($a) = @{ $blk->{r} };
+    # Two registers besides io and jo; with four, one of them is io's.
+    my ($x, $y) = grep { $_ ne $io && $_ ne $jo } @{ $blk->{r} }[ 1 .. $#{ $blk->{r} } ];
+    my @l = (@$inv,
+        "movdqa  $x, [.Ls1u]",
+        "pshufb  $x, $io",
+        "movdqa  $y, [.Ls1v]",
+        "pshufb  $y, $jo",
+        "pxor    $x, $y                  # A = S-box output (no 0x63)",
+        "movdqa  $y, [.Ls2u]",
+        "pshufb  $y, $io",
+        # io is dead: 2A goes to the state register (io's, or a free one).
+        "movdqa  $a, [.Ls2v]",
+        "pshufb  $a, $jo",
+        "pxor    $a, $y                  # 2A",
+        "movdqa  $y, $x",
+        "pshufb  $y, [r11 + r10]         # R_1 A",
+        "pxor    $a, $y                  # D = 2A ^ R_1 A",
+        "pshufb  $x, [r11 + r10 + 16]    # R_3 A",
+        "pxor    $x, [rdi + rax]",
+        "pxor    $x, $a                  # D ^ R_3 A ^ key",
+        "pshufb  $a, [r11 + r10]         # R_1 D",
+        "pxor    $a, $x",
     );
+    return @l;
 }
 
-# The last round: S-box to the ordinary basis, key, SR^Nr.
+# The last round: S-box to the ordinary basis, key, SR^Nr; ends in r0.
 sub last_round {
-    my ($a, $b, $c, $d, $e) = @_;
-    return (
-        inversion(@_),
-        "movdqa  $a, [.Lsou]",
-        "pshufb  $a, $e",
-        "movdqa  $b, [.Lsov]",
-        "pshufb  $b, $d",
-        "pxor    $a, $b",
+    my ($blk) = @_;
+    my ($inv, $io, $jo) = inversion($blk);
+    my ($a) = @{ $blk->{r} };
+    my ($x) = grep { $_ ne $io && $_ ne $jo && $_ ne $a } @{ $blk->{r} };
+    return (@$inv,
+        "movdqa  $x, [.Lsou]",
+        "pshufb  $x, $io",
+        "movdqa  $a, [.Lsov]",
+        "pshufb  $a, $jo",
+        "pxor    $a, $x",
         "pxor    $a, [rdi + rax]",
         "pshufb  $a, [r11 + r10 + 32]    # SR^(Nr mod 4)",
     );
@@ -505,28 +570,38 @@ sub zip {
     return $out;
 }
 
-# The rounds for blocks whose register sets are given; each state holds
-# input ^ K_0 in the ordinary basis and ends as the cipher output.
-# Needs rdi, r9 = 16*Nr, r11 = .Lmasks; uses rax and r10.
+# The rounds for the given blocks; each state holds input ^ K_0 in the
+# ordinary basis and ends as the cipher output. Needs rdi, r9 = 16*Nr,
+# r11 = .Lmasks; uses rax and r10.
 my $core_id = 0;
 sub encrypt_core {
-    my @sets = @_;
+    my @blocks = @_;
     my $id = $core_id++;
-    return zip(map { [ to_tower(@$_) ] } @sets) . <<___ . zip(map { [ middle_round(@$_) ] } @sets) . <<___ . zip(map { [ last_round(@$_) ] } @sets);
+    my $s = zip(map { [ to_tower($_) ] } @blocks);
+    $s .= <<___;
     mov     eax, 16
     mov     r10d, 64
 .Lrounds_$id:
 ___
+    $s .= zip(map { [ middle_round($_) ] } @blocks);
+    $s .= <<___;
     add     rax, 16
     add     r10d, 64
     and     r10d, 255
     cmp     rax, r9
     jb      .Lrounds_$id
 ___
+    $s .= zip(map { [ last_round($_) ] } @blocks);
+    return $s;
 }
 
-my @B0 = map { "xmm$_" } 0 .. 4;
-my @B1 = map { "xmm$_" } 5 .. 9;
+my $ONE = { wide => 1, r => [ map { "xmm$_" } 0 .. 4 ] };
+my @FOUR = map {
+    my $n = $_;
+    { wide => 0, r => [ map { 'xmm' . (4 * $n + $_) } 0 .. 3 ],
+      spill => [ '[rsp + ' . 32 * $n . ']', '[rsp + ' . (32 * $n + 16) . ']' ] }
+} 0 .. 3;
+my $CTR_SLOT = '[rsp + 128]';
 
 sub load_constants {
     return <<___;
@@ -539,15 +614,26 @@ ___
 sub clear { return join '', map { "    pxor    $_, $_\n" } @_ }
 
 # The S-box for SubWord: ordinary basis in and out, on xmm0 (xmm1-4 used).
-my $subword = zip([ to_tower(@B0) ]) . zip([ inversion(@B0) ]) . <<___;
+my ($sw_inv, $sw_io, $sw_jo) = inversion($ONE);
+my $subword = zip([ to_tower($ONE), @$sw_inv ]) . <<___;
     movdqa  xmm0, [.Lsou]
-    pshufb  xmm0, xmm4
+    pshufb  xmm0, $sw_io
     movdqa  xmm1, [.Lsov]
-    pshufb  xmm1, xmm3
+    pshufb  xmm1, $sw_jo
     pxor    xmm0, xmm1
 ___
 
-my $to_tower_key = zip([ to_tower(@B0) ]);
+my $to_tower_key = zip([ to_tower($ONE) ]);
+
+# ctr32: four counter blocks from the slot, the slot advanced by four.
+my $make_four = "    movdqa  xmm0, $CTR_SLOT\n";
+for my $n (1 .. 3) {
+    $make_four .= "    movdqa  xmm" . 4 * $n . ", xmm" . 4 * ($n - 1) . "\n"
+                . "    paddd   xmm" . 4 * $n . ", [.Lone]\n";
+}
+$make_four .= "    movdqa  xmm1, xmm12\n    paddd   xmm1, [.Lone]\n    movdqa  $CTR_SLOT, xmm1\n";
+$make_four .= "    pshufb  xmm" . 4 * $_ . ", [.Lctr_swap]\n" for 0 .. 3;
+$make_four .= "    pxor    xmm" . 4 * $_ . ", [rdi]\n" for 0 .. 3;
 
 $code .= <<___;
 
@@ -632,56 +718,70 @@ $to_tower_key
     shl     r9d, 4                  # 16 * Nr
     movdqu  xmm0, [rsi]
     pxor    xmm0, [rdi]
-@{[ encrypt_core(\@B0) ]}
+@{[ encrypt_core($ONE) ]}
     movdqu  [rdx], xmm0
 @{[ clear(map { "xmm$_" } 0 .. 4) ]}
 .endfunction
 
-.function aes_x86_64_vpaes_ctr32 args=5   # (const struct aes_schedule *s, const uint8_t *in, uint8_t *out, size_t blocks, const uint8_t ctr[16])
+.function aes_x86_64_vpaes_ctr32 args=5 frame=144   # (const struct aes_schedule *s, const uint8_t *in, uint8_t *out, size_t blocks, const uint8_t ctr[16])
     test    rcx, rcx
     jz      .Lctr_done
-@{[ load_constants() ]}
-    movdqa  xmm11, [.Lctr_swap]
-    movdqu  xmm12, [r8]
-    pshufb  xmm12, xmm11            # counter as a little-endian dword 3
+    movdqu  xmm0, [r8]
+    pshufb  xmm0, [.Lctr_swap]      # counter as a little-endian dword 3
+    movdqa  $CTR_SLOT, xmm0
     lea     r11, [.Lmasks]
     mov     r9d, [rdi + $ROUNDS]
     shl     r9d, 4                  # 16 * Nr
-    cmp     rcx, 2
-    jb      .Lctr_one
-.Lctr_two:
-    movdqa  xmm0, xmm12
-    paddd   xmm12, [.Lone]
-    movdqa  xmm5, xmm12
-    paddd   xmm12, [.Lone]
-    pshufb  xmm0, xmm11
-    pshufb  xmm5, xmm11
-    pxor    xmm0, [rdi]
-    pxor    xmm5, [rdi]
-@{[ encrypt_core(\@B0, \@B1) ]}
+    cmp     rcx, 1
+    je      .Lctr_one
+.Lctr_four:                         # four blocks (or the last two or three)
+$make_four
+@{[ encrypt_core(@FOUR) ]}
+    cmp     rcx, 4
+    jb      .Lctr_tail
     movdqu  xmm1, [rsi]
-    movdqu  xmm6, [rsi + 16]
+    movdqu  xmm5, [rsi + 16]
+    movdqu  xmm9, [rsi + 32]
+    movdqu  xmm13, [rsi + 48]
     pxor    xmm0, xmm1
-    pxor    xmm5, xmm6
+    pxor    xmm4, xmm5
+    pxor    xmm8, xmm9
+    pxor    xmm12, xmm13
     movdqu  [rdx], xmm0
-    movdqu  [rdx + 16], xmm5
-    add     rsi, 32
-    add     rdx, 32
-    sub     rcx, 2
-    cmp     rcx, 2
-    jae     .Lctr_two
-    test    rcx, rcx
+    movdqu  [rdx + 16], xmm4
+    movdqu  [rdx + 32], xmm8
+    movdqu  [rdx + 48], xmm12
+    add     rsi, 64
+    add     rdx, 64
+    sub     rcx, 4
     jz      .Lctr_clear
-.Lctr_one:                          # one block left
-    movdqa  xmm0, xmm12
-    pshufb  xmm0, xmm11
+    cmp     rcx, 1
+    jne     .Lctr_four
+.Lctr_one:                          # a single block: the shorter path
+@{[ load_constants() ]}
+    movdqa  xmm0, $CTR_SLOT
+    pshufb  xmm0, [.Lctr_swap]
     pxor    xmm0, [rdi]
-@{[ encrypt_core(\@B0) ]}
+@{[ encrypt_core($ONE) ]}
     movdqu  xmm1, [rsi]
     pxor    xmm0, xmm1
     movdqu  [rdx], xmm0
+    jmp     .Lctr_clear
+.Lctr_tail:                         # two or three blocks were wanted
+    movdqu  xmm1, [rsi]
+    movdqu  xmm5, [rsi + 16]
+    pxor    xmm0, xmm1
+    pxor    xmm4, xmm5
+    movdqu  [rdx], xmm0
+    movdqu  [rdx + 16], xmm4
+    cmp     rcx, 3
+    jb      .Lctr_clear
+    movdqu  xmm9, [rsi + 32]
+    pxor    xmm8, xmm9
+    movdqu  [rdx + 32], xmm8
 .Lctr_clear:
-@{[ clear(map { "xmm$_" } 0 .. 9, 12) ]}
+@{[ clear(map { "xmm$_" } 0 .. 15) ]}
+@{[ join '', map { "    movdqa  [rsp + " . 16 * $_ . "], xmm0\n" } 0 .. 8 ]}
 .Lctr_done:
 .endfunction
 ___

@@ -60,6 +60,7 @@ struct aes_impl {
 extern GCM_HIDDEN const struct aes_impl aes_ct;
 #if defined(LIBGCM_ASM_X86_64)
 extern GCM_HIDDEN const struct aes_impl aes_aesni;
+extern GCM_HIDDEN const struct aes_impl aes_vpaes;
 #endif
 
 #endif /* LIBGCM_CRYPTO_AES_AES_H */

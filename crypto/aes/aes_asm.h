@@ -38,7 +38,7 @@ GCM_HIDDEN void aes_x86_64_aesni_ctr32(const struct aes_schedule *s,
 /* asm/x86_64/aes-vpaes-x86_64.pl: SSSE3 vector-permute AES ("vpaes").
  * The schedule holds round keys in the kernel's own form (tower basis,
  * permuted; see the .pl) and `rounds`, written by set_encrypt_key at offset
- * AES_VPAES_ROUNDS_OFFSET; ctr32 runs two blocks at a time. */
+ * AES_VPAES_ROUNDS_OFFSET; ctr32 runs four blocks at a time. */
 #define AES_VPAES_ROUNDS_OFFSET 1920
 GCM_HIDDEN void aes_x86_64_vpaes_set_encrypt_key(struct aes_schedule *s,
                                                  const uint8_t *key,

@@ -23,6 +23,7 @@
 const struct aes_impl *const dispatch_aes_impls[] = {
 #if defined(LIBGCM_ASM_X86_64)
     &aes_aesni, /* AES-NI */
+    &aes_vpaes, /* SSSE3 */
 #endif
     &aes_ct,
     NULL,
