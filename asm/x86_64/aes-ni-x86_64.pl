@@ -49,11 +49,13 @@
 #     swap(base + i) ^ rk[0]
 # and base advances by 8 per iteration. The final round folds in the data:
 #     AESENCLAST(s, rk[Nr] ^ in) = AESENCLAST(s, rk[Nr]) ^ in,
-# because the last AddRoundKey is an XOR. A tail of 1..7 blocks computes
-# four (n <= 4) or seven key-stream blocks with the same code (for n <= 4,
-# four blocks cost no more time than one: the rounds are latency bound),
-# then XORs and stores only the n blocks that exist, reading no input past
-# them. in == out works: each block is read before it is written.
+# because the last AddRoundKey is an XOR. A tail of n = 1..7 blocks
+# computes two (n <= 2), four (n <= 4) or seven key-stream blocks with the
+# same code (a few blocks cost no more time than one: the rounds are latency
+# bound, so only the AES units' spare throughput is spent), then XORs and
+# stores only the n blocks that exist, reading no input past them. Two
+# blocks is what the mode engine asks for on a one-block message (the tag
+# mask and the key stream). in == out works: each block is read before it is written.
 #
 # Schedule layout (struct aes_schedule, 64-byte aligned)
 # ======================================================
@@ -353,6 +355,13 @@ $last8
 .Lctr_tail:
     cmp        $blocks, 4
     ja         .Lctr_tail7
+    cmp        $blocks, 2
+    ja         .Lctr_tail4
+@{[ counters(2) ]}
+@{[ rounds(2, 'tail2') ]}
+@{[ tail_store(1, 2) ]}
+    jmp        .Lctr_done
+.Lctr_tail4:
 @{[ counters(4) ]}
 @{[ rounds(4, 'tail4') ]}
 @{[ tail_store(1, 4) ]}
