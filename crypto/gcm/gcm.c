@@ -18,10 +18,12 @@
  * caller feeding odd-sized chunks never pushes later chunks off the bulk
  * path, and a short one-shot message costs one batched AES call in all.
  *
- * Hashing. AAD and ciphertext go through one 16-byte buffer: whole blocks
- * are hashed straight from the caller's memory, a tail waits in the buffer
- * and is zero-padded when the AAD ends or at the tag. Decryption hashes
- * the ciphertext before it is overwritten, so out == in works.
+ * Hashing. AAD and ciphertext go through one buffer of eight blocks: short
+ * pieces collect there, the AAD's last block is zero-padded in place, and
+ * the length block joins them at the end, so a short message costs one
+ * GHASH call (one reduction for kernels that aggregate blocks). Long runs
+ * are hashed straight from the caller's memory. Decryption hashes the
+ * ciphertext before it is overwritten, so out == in works.
  *
  * Nothing here branches on or indexes by secret data: lengths and positions
  * are public, the secrets (key, H, key stream, plaintext) only flow through
@@ -53,24 +55,35 @@ void gcm_mode_key_init(struct gcm_key_st *k, const struct aes_impl *aes,
   k->magic = GCM_KEY_MAGIC;
 }
 
-/* Hashes n bytes of AAD or ciphertext through the partial-block buffer. */
+/* Hashes the whole blocks waiting in hash_buf (the caller has padded or
+ * knows the length is a multiple of 16). */
+static void hash_buffered(struct gcm_stream_st *s) {
+  if (s->hash_buf_len == 0) return;
+  s->key->ghash->ghash(s->Xi, &s->key->ghash_key, s->hash_buf,
+                       s->hash_buf_len / 16u);
+  s->hash_buf_len = 0;
+}
+
+/* Hashes n bytes of AAD or ciphertext. Short pieces are collected in
+ * hash_buf (up to eight blocks) and hashed in one call; long runs go
+ * straight from the caller's memory. */
 static void hash_bytes(struct gcm_stream_st *s, const uint8_t *p, size_t n) {
-  const struct gcm_key_st *k = s->key;
   /* An empty piece may come with p == NULL, which memcpy must not see. */
   if (n == 0) return;
-  if (s->hash_buf_len > 0) {
-    size_t take = 16u - s->hash_buf_len;
+  if (s->hash_buf_len > 0 || n < GCM_HASH_BUF) {
+    size_t take = GCM_HASH_BUF - s->hash_buf_len;
     if (take > n) take = n;
     memcpy(s->hash_buf + s->hash_buf_len, p, take);
     s->hash_buf_len = (uint8_t)(s->hash_buf_len + take);
     p += take;
     n -= take;
-    if (s->hash_buf_len < 16) return;
-    k->ghash->ghash(s->Xi, &k->ghash_key, s->hash_buf, 1);
-    s->hash_buf_len = 0;
+    if (s->hash_buf_len < GCM_HASH_BUF) return; /* n is 0 here */
+    hash_buffered(s);
+    if (n == 0) return;
   }
+  /* The buffer is empty: whole blocks directly, the tail into the buffer. */
   if (n >= 16) {
-    k->ghash->ghash(s->Xi, &k->ghash_key, p, n / 16);
+    s->key->ghash->ghash(s->Xi, &s->key->ghash_key, p, n / 16);
     p += n & ~(size_t)15;
     n &= 15;
   }
@@ -80,12 +93,14 @@ static void hash_bytes(struct gcm_stream_st *s, const uint8_t *p, size_t n) {
   }
 }
 
-/* Zero-pads and hashes a pending partial block (end of AAD or of data). */
-static void hash_flush(struct gcm_stream_st *s) {
-  if (s->hash_buf_len == 0) return;
-  memset(s->hash_buf + s->hash_buf_len, 0, 16u - s->hash_buf_len);
-  s->key->ghash->ghash(s->Xi, &s->key->ghash_key, s->hash_buf, 1);
-  s->hash_buf_len = 0;
+/* Zero-pads the buffered bytes to a whole block (end of AAD or of data).
+ * A buffer that fills up is hashed. */
+static void hash_pad(struct gcm_stream_st *s) {
+  unsigned rem = s->hash_buf_len % 16u;
+  if (rem == 0) return;
+  memset(s->hash_buf + s->hash_buf_len, 0, 16u - rem);
+  s->hash_buf_len = (uint8_t)(s->hash_buf_len + 16u - rem);
+  if (s->hash_buf_len == GCM_HASH_BUF) hash_buffered(s);
 }
 
 /* J0 for a nonce that is not 96 bits: GHASH over the zero-padded nonce and
@@ -164,7 +179,7 @@ void gcm_mode_crypt(struct gcm_stream_st *s, uint8_t *out, const uint8_t *in,
                     size_t len) {
   const struct gcm_key_st *k = s->key;
   if (s->phase == GCM_PHASE_AAD) {
-    hash_flush(s);
+    hash_pad(s);
     s->phase = GCM_PHASE_DATA;
   }
   s->data_len += len;
@@ -180,10 +195,12 @@ void gcm_mode_crypt(struct gcm_stream_st *s, uint8_t *out, const uint8_t *in,
       if (s->encrypt) hash_bytes(s, out, n);
       s->ks_pos += (uint32_t)n;
     } else if (len >= 16) {
-      /* Bulk: the buffer is empty, so the data is block aligned here. */
+      /* Bulk: no key stream is buffered, so the data is block aligned
+       * here, and so are the bytes waiting to be hashed; those go first. */
       size_t blocks = len / 16;
       if (blocks > GCM_BULK_BLOCKS) blocks = GCM_BULK_BLOCKS;
       n = blocks * 16;
+      hash_buffered(s);
       if (!s->encrypt) k->ghash->ghash(s->Xi, &k->ghash_key, in, blocks);
       k->aes->ctr32(&k->aes_schedule, in, out, blocks, s->ctr);
       if (s->encrypt) k->ghash->ghash(s->Xi, &k->ghash_key, out, blocks);
@@ -201,12 +218,13 @@ void gcm_mode_crypt(struct gcm_stream_st *s, uint8_t *out, const uint8_t *in,
 }
 
 void gcm_mode_tag(struct gcm_stream_st *s, uint8_t tag[16]) {
-  const struct gcm_key_st *k = s->key;
   _Alignas(16) uint8_t lengths[16];
-  hash_flush(s);
+  hash_pad(s);
   store_be64(lengths, s->aad_len * 8);
   store_be64(lengths + 8, s->data_len * 8);
-  k->ghash->ghash(s->Xi, &k->ghash_key, lengths, 1);
+  /* The length block joins whatever is buffered: one call in all. */
+  hash_bytes(s, lengths, 16);
+  hash_buffered(s);
   xor_bytes(tag, s->Xi, s->tag_mask, 16);
   s->phase = GCM_PHASE_DONE;
 }

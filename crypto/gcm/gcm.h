@@ -31,6 +31,11 @@ struct gcm_key_st {
   struct ghash_key ghash_key;
 };
 
+/* Bytes of AAD/ciphertext collected before one GHASH call (8 blocks): a
+ * short message is hashed in a single call, AAD, data and length block
+ * together, so a kernel that aggregates blocks reduces only once. */
+#define GCM_HASH_BUF 128
+
 /* The most key stream a stream buffers: one batch of the widest kernel. */
 #define GCM_KS_MAX_BLOCKS 16
 
@@ -41,7 +46,7 @@ struct gcm_stream_st {
   uint32_t magic;
   uint8_t encrypt;       /* 1: seal, 0: open */
   uint8_t phase;         /* enum gcm_phase */
-  uint8_t hash_buf_len;  /* bytes waiting in hash_buf, 0..15 */
+  uint8_t hash_buf_len;  /* bytes waiting in hash_buf, 0..GCM_HASH_BUF */
   uint8_t reserved;
   const struct gcm_key_st *key;
   uint64_t aad_len;      /* bytes of AAD so far */
@@ -51,7 +56,7 @@ struct gcm_stream_st {
   GCM_ALIGNED(16) uint8_t Xi[16];       /* running GHASH value */
   GCM_ALIGNED(16) uint8_t tag_mask[16]; /* E(K, J0) */
   GCM_ALIGNED(16) uint8_t ctr[16];      /* next counter block for key stream */
-  GCM_ALIGNED(16) uint8_t hash_buf[16]; /* partial block awaiting GHASH */
+  GCM_ALIGNED(16) uint8_t hash_buf[GCM_HASH_BUF]; /* awaiting GHASH */
   GCM_ALIGNED(16) uint8_t ks[GCM_KS_MAX_BLOCKS * 16]; /* unused key stream */
 };
 
