@@ -2,7 +2,12 @@
 # fuzz/run_fuzzers.sh: a bounded fuzzing campaign over libgcm's libFuzzer
 # targets, for CI and for people.
 #
-#   fuzz/run_fuzzers.sh [TARGET...]       (default: all four targets)
+#   fuzz/run_fuzzers.sh [TARGET...]            (default: all four targets)
+#   fuzz/run_fuzzers.sh BUILD_ROOT [TARGET...]
+#
+# With a BUILD_ROOT (a first argument that is an existing directory or
+# contains a '/', as test/run_all.sh passes its output directory) the build
+# goes into BUILD_ROOT/fuzz; otherwise into LIBGCM_FUZZ_BUILD_DIR.
 #
 # 1. Configures a clang build with LIBGCM_FUZZ=ON in its own directory. The
 #    targets and their copy of the library are compiled with
@@ -20,43 +25,90 @@
 #    anything (its input is in <build>/fuzz/artifacts/<target>/, and the
 #    report in <build>/fuzz/logs/<target>.log).
 #
+# Needs only what README.md's test command installs on Debian 12: cmake,
+# ninja-build, clang and libclang-rt-14-dev (libFuzzer and the sanitizer
+# runtimes), python3 (seed corpora), llvm (llvm-symbolizer, for readable
+# reports), libgtest-dev (the configure step includes the test tree) and
+# libssl-dev (fuzz_differential compares with libcrypto.so.3 when present).
+#
 # Environment:
 #   LIBGCM_FUZZ_SECONDS    seconds of fuzzing per target (default 60)
-#   LIBGCM_FUZZ_BUILD_DIR  build directory (default build-fuzzers)
-#   LIBGCM_FUZZ_JOBS       parallel build jobs (default 2)
-#   CC, CXX                the compilers (default clang, clang++)
+#   LIBGCM_FUZZ_BUILD_DIR  build directory when no BUILD_ROOT is given
+#                          (default build-fuzzers, relative to the checkout)
+#   LIBGCM_FUZZ_JOBS       parallel build jobs (default: LIBGCM_JOBS, else 2)
+#   LIBGCM_FUZZ_EXTRA_FLAGS
+#                          extra compile flags after the sanitizer flags
+#                          (default none; set anew at every configure, so a
+#                          reused build directory never keeps old ones)
+#   LIBGCM_FUZZ_CC, LIBGCM_FUZZ_CXX
+#                          the compilers (default: CC and CXX if they are
+#                          clang, else clang and clang++)
 set -euo pipefail
+
+all_targets=(fuzz_differential fuzz_open fuzz_stream fuzz_compat)
+is_target() { case " ${all_targets[*]} " in *" $1 "*) return 0 ;; esac; return 1; }
+usage() {
+  echo "usage: $0 [BUILD_ROOT] [TARGET...]   (targets: ${all_targets[*]})" >&2
+  exit 2
+}
+
+# The build root is resolved against the caller's directory, before the cd.
+build_root=""
+if [ $# -gt 0 ]; then
+  case "$1" in -h | --help) usage ;; esac
+  if ! is_target "$1" && { [ -d "$1" ] || [[ "$1" == */* ]]; }; then
+    mkdir -p "$1"
+    build_root=$(cd "$1" && pwd)
+    shift
+  fi
+fi
 cd "$(dirname "$0")/.."
 
 seconds=${LIBGCM_FUZZ_SECONDS:-60}
-build=${LIBGCM_FUZZ_BUILD_DIR:-build-fuzzers}
-jobs=${LIBGCM_FUZZ_JOBS:-2}
-all_targets=(fuzz_differential fuzz_open fuzz_stream fuzz_compat)
+if [ -n "$build_root" ]; then
+  build="$build_root/fuzz"
+else
+  build=${LIBGCM_FUZZ_BUILD_DIR:-build-fuzzers}
+fi
+jobs=${LIBGCM_FUZZ_JOBS:-${LIBGCM_JOBS:-2}}
 if [ $# -gt 0 ]; then targets=("$@"); else targets=("${all_targets[@]}"); fi
 
 case "$seconds" in
   '' | *[!0-9]*) echo "run_fuzzers.sh: LIBGCM_FUZZ_SECONDS must be a whole number" >&2; exit 2 ;;
 esac
 for t in "${targets[@]}"; do
-  case " ${all_targets[*]} " in
-    *" $t "*) ;;
-    *) echo "run_fuzzers.sh: unknown target '$t' (have: ${all_targets[*]})" >&2; exit 2 ;;
-  esac
+  if ! is_target "$t"; then
+    echo "run_fuzzers.sh: unknown target '$t', and not a directory" >&2
+    usage
+  fi
 done
+
+# libFuzzer exists only in clang. CC/CXX are honoured when they name clang
+# (a CI environment may set them to gcc for the other builds).
+is_clang() { "$1" --version 2>/dev/null | grep -q clang; }
+cc=${LIBGCM_FUZZ_CC:-${CC:-clang}}
+cxx=${LIBGCM_FUZZ_CXX:-${CXX:-clang++}}
+if [ -z "${LIBGCM_FUZZ_CC:-}" ] && ! is_clang "$cc"; then cc=clang; fi
+if [ -z "${LIBGCM_FUZZ_CXX:-}" ] && ! is_clang "$cxx"; then cxx=clang++; fi
+if ! is_clang "$cc" || ! is_clang "$cxx"; then
+  echo "run_fuzzers.sh: needs clang ('$cc', '$cxx' are not clang; Debian: apt-get install clang libclang-rt-14-dev)" >&2
+  exit 1
+fi
 
 generator=()
 if command -v ninja >/dev/null 2>&1; then generator=(-G Ninja); fi
 
 echo "== configure ($build)"
-CC=${CC:-clang} CXX=${CXX:-clang++} cmake -S . -B "$build" "${generator[@]}" \
+CC=$cc CXX=$cxx cmake -S . -B "$build" "${generator[@]}" \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DLIBGCM_FUZZ=ON \
   -DLIBGCM_FUZZ_SANITIZERS=address,undefined \
+  -DLIBGCM_FUZZ_EXTRA_FLAGS="${LIBGCM_FUZZ_EXTRA_FLAGS:-}" \
   -DLIBGCM_BUILD_TESTS=ON \
   -DLIBGCM_BUILD_TOOL=OFF
 for t in "${targets[@]}"; do
   if ! grep -qF "fuzz.replay.$t]" "$build/fuzz/CTestTestfile.cmake" 2>/dev/null; then
-    echo "run_fuzzers.sh: the fuzz targets were not configured (is clang with libFuzzer installed?)" >&2
+    echo "run_fuzzers.sh: the fuzz targets were not configured (is libFuzzer installed? Debian: libclang-rt-14-dev)" >&2
     exit 1
   fi
 done
