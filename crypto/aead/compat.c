@@ -626,6 +626,7 @@ static void copy_input_tail(uint8_t *dst, size_t n, const CRYPTO_IOVEC *iov,
   size_t need = n;
   for (size_t i = n_iov; i-- > 0 && need > 0;) {
     size_t take = iov[i].len < need ? iov[i].len : need;
+    if (take == 0) continue; /* an empty piece may have in == NULL */
     memcpy(dst + (need - take), iov[i].in + (iov[i].len - take), take);
     need -= take;
   }
