@@ -45,7 +45,8 @@ fi
 
 stage "3/4 sanitizers"
 if [ -x "$top/test/sanitizers.sh" ]; then
-  "$top/test/sanitizers.sh" "$out"
+  SAN_BUILD_DIR="$out/asan" TSAN_BUILD_DIR="$out/tsan" JOBS="$jobs" \
+    "$top/test/sanitizers.sh" all
 else
   echo "test/sanitizers.sh not present"
 fi
