@@ -408,6 +408,37 @@ TEST(CompatTest, OpenvInputShorterThanTag) {
   EXPECT_TRUE(AllZero(out));
 }
 
+// A piece with bytes but a NULL pointer is refused up front; an empty piece
+// with NULL pointers is fine (found by fuzz_compat and the sanitizer runs).
+TEST(CompatTest, IovecPiecesWithNullPointers) {
+  bssl::ScopedEVP_AEAD_CTX ctx;
+  ASSERT_TRUE(EVP_AEAD_CTX_init(ctx.get(), EVP_aead_aes_128_gcm(), kKey128,
+                                16, 0, nullptr));
+  Bytes nonce(12, 0), msg(4, 9), sealed(20, 0);
+  size_t len = 0;
+  ASSERT_TRUE(EVP_AEAD_CTX_seal(ctx.get(), sealed.data(), &len, sealed.size(),
+                                nonce.data(), 12, msg.data(), msg.size(),
+                                nullptr, 0));
+  Bytes out(20, 0xcc);
+  size_t total = 7;
+  CRYPTO_IOVEC null_in[2] = {{out.data(), nullptr, 20}, {nullptr, nullptr, 0}};
+  EXPECT_FALSE(EVP_AEAD_CTX_openv(ctx.get(), null_in, 2, &total, nonce.data(),
+                                  12, nullptr, 0));
+  EXPECT_EQ(GCM_ERR_NULL_POINTER, gcm_last_error());
+  CRYPTO_IVEC null_aad = {nullptr, 3};
+  CRYPTO_IOVEC ok_piece = {out.data(), sealed.data(), 20};
+  EXPECT_FALSE(EVP_AEAD_CTX_openv(ctx.get(), &ok_piece, 1, &total,
+                                  nonce.data(), 12, &null_aad, 1));
+  EXPECT_EQ(GCM_ERR_NULL_POINTER, gcm_last_error());
+  // Trailing empty piece with NULL pointers: accepted.
+  CRYPTO_IOVEC with_empty[2] = {{out.data(), sealed.data(), 20},
+                                {nullptr, nullptr, 0}};
+  EXPECT_TRUE(EVP_AEAD_CTX_openv(ctx.get(), with_empty, 2, &total,
+                                 nonce.data(), 12, nullptr, 0));
+  EXPECT_EQ(4u, total);
+  EXPECT_EQ(0, memcmp(out.data(), msg.data(), 4));
+}
+
 TEST(CompatTest, TagLengths) {
   std::mt19937 rng(5);
   Bytes key(kKey128, kKey128 + 16), nonce = RandomBytes(rng, 12);

@@ -268,7 +268,9 @@ int gcm_stream_init(gcm_stream *s, const gcm_key *k, gcm_direction dir,
                     const uint8_t *nonce, size_t nonce_len) {
   if (s == NULL) return error_set(GCM_ERR_NULL_POINTER);
   struct gcm_stream_st *st = stream_st(s);
-  secure_wipe(st, sizeof(*st));
+  /* The whole public object, so the bytes past the internal struct are
+   * zero too and stay so. */
+  secure_wipe(s, sizeof(*s));
   const struct gcm_key_st *ks;
   if (!check_key(k, &ks)) return 0;
   if (dir != GCM_ENCRYPT && dir != GCM_DECRYPT) {
