@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "test_util.h"
+
 extern "C" {
 #include "../crypto/aes/aes.h"
 #include "../crypto/gcm/dispatch.h"
@@ -29,14 +31,7 @@ namespace {
 
 using Bytes = std::vector<uint8_t>;
 
-Bytes Hex(const char *s) {
-  Bytes out;
-  for (size_t i = 0; s[i] != '\0' && s[i + 1] != '\0'; i += 2) {
-    out.push_back(
-        static_cast<uint8_t>(std::stoi(std::string(s + i, 2), nullptr, 16)));
-  }
-  return out;
-}
+Bytes Hex(const char *s) { return gcmtest::FromHex(s); }
 
 // ---------------------------------------------------------------------------
 // Reference AES (encryption only), straight from FIPS 197.

@@ -26,6 +26,8 @@
 #include <string>
 #include <vector>
 
+#include "test_util.h"
+
 extern "C" {
 #include "../crypto/gcm/dispatch.h"
 #include "../crypto/ghash/ghash.h"
@@ -35,14 +37,7 @@ namespace {
 
 using Bytes = std::vector<uint8_t>;
 
-Bytes Hex(const char *s) {
-  Bytes out;
-  for (size_t i = 0; s[i] != '\0' && s[i + 1] != '\0'; i += 2) {
-    out.push_back(
-        static_cast<uint8_t>(std::stoi(std::string(s + i, 2), nullptr, 16)));
-  }
-  return out;
-}
+Bytes Hex(const char *s) { return gcmtest::FromHex(s); }
 
 Bytes RandomBytes(std::mt19937_64 &rng, size_t n) {
   Bytes b(n);

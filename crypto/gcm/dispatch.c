@@ -66,31 +66,34 @@ const struct ghash_impl *dispatch_find_ghash(const char *name) {
   return NULL;
 }
 
-/* The environment's choices, copied once so later changes to the
- * environment (or concurrent setenv) cannot affect running code. */
-static char env_aes[32], env_ghash[32];
-static int env_aes_set, env_ghash_set;
-static int env_aes_too_long, env_ghash_too_long;
+/* One environment variable's choice, copied once so later changes to the
+ * environment (or a concurrent setenv) cannot affect running code. */
+struct env_choice {
+  const char *var; /* "LIBGCM_AES" or "LIBGCM_GHASH" */
+  char name[32];
+  int set;
+  int too_long;
+};
 
-static void copy_env(const char *var, char *dst, size_t cap, int *set,
-                     int *too_long) {
-  const char *v = getenv(var);
+static struct env_choice env_aes = {"LIBGCM_AES", {0}, 0, 0};
+static struct env_choice env_ghash = {"LIBGCM_GHASH", {0}, 0, 0};
+
+static void copy_env(struct env_choice *c) {
+  const char *v = getenv(c->var);
   if (v == NULL || v[0] == '\0') return;
-  *set = 1;
-  if (strlen(v) >= cap) {
-    *too_long = 1;
-    memcpy(dst, v, cap - 1);
-    dst[cap - 1] = '\0';
-    return;
+  c->set = 1;
+  size_t len = strlen(v);
+  if (len >= sizeof(c->name)) {
+    c->too_long = 1;
+    len = sizeof(c->name) - 1;
   }
-  strcpy(dst, v);
+  memcpy(c->name, v, len);
+  c->name[len] = '\0';
 }
 
 static void read_env(void) {
-  copy_env("LIBGCM_AES", env_aes, sizeof(env_aes), &env_aes_set,
-           &env_aes_too_long);
-  copy_env("LIBGCM_GHASH", env_ghash, sizeof(env_ghash), &env_ghash_set,
-           &env_ghash_too_long);
+  copy_env(&env_aes);
+  copy_env(&env_ghash);
 }
 
 #if defined(_WIN32)
@@ -110,84 +113,76 @@ static pthread_once_t env_once = PTHREAD_ONCE_INIT;
 static void env_init(void) { pthread_once(&env_once, read_env); }
 #endif
 
-/* One half of the choice. `kind` is "AES" or "GHASH" for messages. */
-static int choose_aes(const char *name, const struct aes_impl **out) {
-  const char *source = "gcm_key_init_with_backends";
-  if (name == NULL && env_aes_set) {
-    if (env_aes_too_long) {
-      return error_setf(GCM_ERR_BACKEND_UNKNOWN,
-                        "LIBGCM_AES names an unknown AES backend '%s...'",
-                        env_aes);
-    }
-    name = env_aes;
-    source = "LIBGCM_AES";
-  }
-  if (name == NULL) {
-    for (size_t i = 0; dispatch_aes_impls[i] != NULL; i++) {
-      const struct aes_impl *impl = dispatch_aes_impls[i];
-      if (impl->constant_time && impl->usable()) {
-        *out = impl;
-        return 1;
-      }
-    }
-    return error_setf(GCM_ERR_BACKEND_UNUSABLE,
-                      "no constant-time AES backend runs on this CPU");
-  }
-  const struct aes_impl *impl = dispatch_find_aes(name);
-  if (impl == NULL) {
-    return error_setf(GCM_ERR_BACKEND_UNKNOWN,
-                      "%s names an unknown AES backend '%s'", source, name);
-  }
-  if (!impl->usable()) {
-    return error_setf(GCM_ERR_BACKEND_UNUSABLE,
-                      "%s names AES backend '%s', which needs %s; this CPU "
-                      "(after OPENSSL_ia32cap) lacks it",
-                      source, name, impl->requires);
-  }
-  *out = impl;
+/* What the chooser needs of a list entry, whatever its kind. */
+struct entry {
+  const char *name;
+  int constant_time;
+  const char *requires;
+  int (*usable)(void);
+};
+
+static int aes_entry(size_t i, struct entry *e) {
+  const struct aes_impl *a = dispatch_aes_impls[i];
+  if (a == NULL) return 0;
+  *e = (struct entry){a->name, a->constant_time, a->requires, a->usable};
   return 1;
 }
 
-static int choose_ghash(const char *name, const struct ghash_impl **out) {
+static int ghash_entry(size_t i, struct entry *e) {
+  const struct ghash_impl *g = dispatch_ghash_impls[i];
+  if (g == NULL) return 0;
+  *e = (struct entry){g->name, g->constant_time, g->requires, g->usable};
+  return 1;
+}
+
+/* Picks the index of one kind's implementation: the explicit name, else
+ * the environment's, else the first usable constant-time entry. `kind` is
+ * "AES" or "GHASH" for messages. */
+static int choose(const char *kind, int (*at)(size_t, struct entry *),
+                  const struct env_choice *env, const char *name,
+                  size_t *index) {
   const char *source = "gcm_key_init_with_backends";
-  if (name == NULL && env_ghash_set) {
-    if (env_ghash_too_long) {
+  struct entry e;
+  if (name == NULL && env->set) {
+    if (env->too_long) {
       return error_setf(GCM_ERR_BACKEND_UNKNOWN,
-                        "LIBGCM_GHASH names an unknown GHASH backend '%s...'",
-                        env_ghash);
+                        "%s names an unknown %s backend '%s...'", env->var,
+                        kind, env->name);
     }
-    name = env_ghash;
-    source = "LIBGCM_GHASH";
+    name = env->name;
+    source = env->var;
+  }
+  for (size_t i = 0; at(i, &e); i++) {
+    if (name == NULL ? (e.constant_time && e.usable())
+                     : strcmp(e.name, name) == 0) {
+      if (name != NULL && !e.usable()) {
+        return error_setf(GCM_ERR_BACKEND_UNUSABLE,
+                          "%s names %s backend '%s', which needs %s; this CPU "
+                          "(after OPENSSL_ia32cap) lacks it",
+                          source, kind, name, e.requires);
+      }
+      *index = i;
+      return 1;
+    }
   }
   if (name == NULL) {
-    for (size_t i = 0; dispatch_ghash_impls[i] != NULL; i++) {
-      const struct ghash_impl *impl = dispatch_ghash_impls[i];
-      if (impl->constant_time && impl->usable()) {
-        *out = impl;
-        return 1;
-      }
-    }
     return error_setf(GCM_ERR_BACKEND_UNUSABLE,
-                      "no constant-time GHASH backend runs on this CPU");
+                      "no constant-time %s backend runs on this CPU", kind);
   }
-  const struct ghash_impl *impl = dispatch_find_ghash(name);
-  if (impl == NULL) {
-    return error_setf(GCM_ERR_BACKEND_UNKNOWN,
-                      "%s names an unknown GHASH backend '%s'", source, name);
-  }
-  if (!impl->usable()) {
-    return error_setf(GCM_ERR_BACKEND_UNUSABLE,
-                      "%s names GHASH backend '%s', which needs %s; this CPU "
-                      "(after OPENSSL_ia32cap) lacks it",
-                      source, name, impl->requires);
-  }
-  *out = impl;
-  return 1;
+  return error_setf(GCM_ERR_BACKEND_UNKNOWN,
+                    "%s names an unknown %s backend '%s'", source, kind, name);
 }
 
 int dispatch_choose(const char *aes_name, const char *ghash_name,
                     const struct aes_impl **aes,
                     const struct ghash_impl **ghash) {
+  size_t a, g;
   env_init();
-  return choose_aes(aes_name, aes) && choose_ghash(ghash_name, ghash);
+  if (!choose("AES", aes_entry, &env_aes, aes_name, &a) ||
+      !choose("GHASH", ghash_entry, &env_ghash, ghash_name, &g)) {
+    return 0;
+  }
+  *aes = dispatch_aes_impls[a];
+  *ghash = dispatch_ghash_impls[g];
+  return 1;
 }
