@@ -18,7 +18,7 @@
 # 3. Replays every seed and fuzz/corpus/<target> input (ctest -R fuzz.replay).
 # 4. Fuzzes each target for LIBGCM_FUZZ_SECONDS seconds with -max_total_time,
 #    starting from the seeds, the regression corpus and what earlier runs in
-#    the same build directory found (<build>/fuzz/work/<target>; new inputs
+#    the same build directory found (<build>/fuzz/live/<target>; new inputs
 #    go there, never into the source tree).
 # 5. Prints one line per target, e.g. "fuzz_open: 1234567 execs, 0 findings",
 #    and exits non-zero if the build or a replay failed or any target found
@@ -126,7 +126,7 @@ mkdir -p "$fuzz_dir/logs"
 failed=0
 summary=()
 for t in "${targets[@]}"; do
-  work="$fuzz_dir/work/$t"
+  work="$fuzz_dir/live/$t"
   artifacts="$fuzz_dir/artifacts/$t"
   log="$fuzz_dir/logs/$t.log"
   mkdir -p "$work" "$artifacts"
