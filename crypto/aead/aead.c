@@ -165,6 +165,20 @@ static void wipe_output(void *p, size_t len, uint64_t limit) {
   if (p != NULL && (uint64_t)len <= limit) secure_wipe(p, len);
 }
 
+/* The whole message through the mode engine in one go, on a stack stream
+ * that is wiped before returning (it held key stream and the tag mask). */
+static void one_shot(const struct gcm_key_st *ks, int encrypt,
+                     const uint8_t *nonce, size_t nonce_len, const uint8_t *in,
+                     size_t in_len, const uint8_t *aad, size_t aad_len,
+                     uint8_t *out, uint8_t full_tag[16]) {
+  struct gcm_stream_st s;
+  gcm_mode_start(&s, ks, encrypt, nonce, nonce_len, in_len);
+  gcm_mode_aad(&s, aad, aad_len);
+  gcm_mode_crypt(&s, out, in, in_len);
+  gcm_mode_tag(&s, full_tag);
+  secure_wipe(&s, sizeof(s));
+}
+
 int gcm_seal(const gcm_key *k, uint8_t *out, uint8_t *tag, size_t tag_len,
              const uint8_t *nonce, size_t nonce_len, const uint8_t *in,
              size_t in_len, const uint8_t *aad, size_t aad_len) {
@@ -175,14 +189,10 @@ int gcm_seal(const gcm_key *k, uint8_t *out, uint8_t *tag, size_t tag_len,
     wipe_output(tag, tag_len, GCM_TAG_LEN);
     return 0;
   }
-  struct gcm_stream_st s;
   _Alignas(16) uint8_t full_tag[16];
-  gcm_mode_start(&s, ks, 1, nonce, nonce_len, in_len);
-  gcm_mode_aad(&s, aad, aad_len);
-  gcm_mode_crypt(&s, out, in, in_len);
-  gcm_mode_tag(&s, full_tag);
+  one_shot(ks, 1, nonce, nonce_len, in, in_len, aad, aad_len, out, full_tag);
   memcpy(tag, full_tag, tag_len);
-  secure_wipe(&s, sizeof(s));
+  secure_wipe(full_tag, sizeof(full_tag));
   return 1;
 }
 
@@ -209,14 +219,9 @@ int gcm_open(const gcm_key *k, uint8_t *out, const uint8_t *nonce,
     return 0;
   }
 
-  struct gcm_stream_st s;
   _Alignas(16) uint8_t expected[16];
-  gcm_mode_start(&s, ks, 0, nonce, nonce_len, in_len);
-  gcm_mode_aad(&s, aad, aad_len);
-  gcm_mode_crypt(&s, out, in, in_len);
-  gcm_mode_tag(&s, expected);
+  one_shot(ks, 0, nonce, nonce_len, in, in_len, aad, aad_len, out, expected);
   ok = ct_memeq(expected, tag, tag_len);
-  secure_wipe(&s, sizeof(s));
   secure_wipe(expected, sizeof(expected));
   if (!ok) {
     secure_wipe(out, in_len);
