@@ -1074,6 +1074,50 @@ static unsigned num_dirs(const struct options *o) {
                     ((o->directions & DIR_OPEN) != 0));
 }
 
+/* One measurement of libgcm (or OpenSSL, impl) for algorithm a, `size`
+ * bytes, direction dir: builds the job, cross-checks against OpenSSL when
+ * asked, appends a result record named after the backend pair to
+ * *results and measures it. Returns the record and, through *job_out, the
+ * job (so the caller can measure OpenSSL with the same settings). */
+static struct result *measure_into(struct result **results,
+                                   size_t *num_results,
+                                   const struct options *o, size_t a,
+                                   size_t size, int dir, int impl,
+                                   const gcm_key *key,
+                                   const uint8_t *key_bytes, const char *aes,
+                                   const char *ghash, int variable_time,
+                                   int cross, struct job *job_out) {
+  struct job job;
+  struct result *r;
+
+  memset(&job, 0, sizeof(job));
+  job.algo = a;
+  job.size = size;
+  job.dir = dir;
+  job.impl = impl;
+  job.key = key;
+  job.key_bytes = key_bytes;
+  job.budget_us = (uint64_t)(o->seconds * 1e6);
+  if (job.budget_us == 0) job.budget_us = 1;
+
+  if (cross) cross_check(a, size, key, key_bytes);
+
+  *results = xrealloc(*results, sizeof(**results) * (*num_results + 1));
+  r = &(*results)[(*num_results)++];
+  memset(r, 0, sizeof(*r));
+  r->algo = a;
+  r->size = size;
+  r->dir = dir;
+  r->impl = impl;
+  snprintf(r->aes, sizeof(r->aes), "%s", aes);
+  snprintf(r->ghash, sizeof(r->ghash), "%s", ghash);
+  r->variable_time = variable_time;
+  r->runs = o->repeat;
+  r->median = measure(&job, o, &r->runs_mbps);
+  if (job_out != NULL) *job_out = job;
+  return r;
+}
+
 static int cmd_speed(const struct options *o, const struct backends *b) {
   static gcm_key key;
   uint8_t key_bytes[32];
@@ -1113,30 +1157,9 @@ static int cmd_speed(const struct options *o, const struct backends *b) {
         struct result *r;
         char desc[128];
 
-        memset(&job, 0, sizeof(job));
-        job.algo = a;
-        job.size = o->sizes[s];
-        job.dir = dir;
-        job.impl = IMPL_LIBGCM;
-        job.key = &key;
-        job.key_bytes = key_bytes;
-        job.budget_us = (uint64_t)(o->seconds * 1e6);
-        if (job.budget_us == 0) job.budget_us = 1;
-
-        if (o->openssl) cross_check(a, job.size, &key, key_bytes);
-
-        results = xrealloc(results, sizeof(*results) * (num_results + 1));
-        r = &results[num_results++];
-        memset(r, 0, sizeof(*r));
-        r->algo = a;
-        r->size = job.size;
-        r->dir = dir;
-        r->impl = IMPL_LIBGCM;
-        snprintf(r->aes, sizeof(r->aes), "%s", aes_name);
-        snprintf(r->ghash, sizeof(r->ghash), "%s", ghash_name);
-        r->variable_time = vt;
-        r->runs = o->repeat;
-        r->median = measure(&job, o, &r->runs_mbps);
+        r = measure_into(&results, &num_results, o, a, o->sizes[s], dir,
+                         IMPL_LIBGCM, &key, key_bytes, aes_name, ghash_name,
+                         vt, o->openssl, &job);
         if (o->openssl) {
           job.impl = IMPL_OPENSSL;
           r->has_openssl = 1;
@@ -1364,32 +1387,11 @@ static int cmd_compare(const struct options *o, const struct backends *b) {
           die("%s/%s: %s", aes, ghash, gcm_last_error_message());
         }
         for (size_t s = 0; s < o->num_sizes; s++) {
-          struct job job;
-          struct result *r;
-          memset(&job, 0, sizeof(job));
-          job.algo = a;
-          job.size = o->sizes[s];
-          job.dir = dir;
-          job.impl = pp->is_openssl ? IMPL_OPENSSL : IMPL_LIBGCM;
-          job.key = &key;
-          job.key_bytes = key_bytes;
-          job.budget_us = (uint64_t)(o->seconds * 1e6);
-          if (job.budget_us == 0) job.budget_us = 1;
-          if (pp->is_openssl) cross_check(a, job.size, &key, key_bytes);
-
-          results = xrealloc(results, sizeof(*results) * (num_results + 1));
-          r = &results[num_results++];
-          memset(r, 0, sizeof(*r));
-          r->algo = a;
-          r->size = job.size;
-          r->dir = dir;
-          r->impl = job.impl;
-          snprintf(r->aes, sizeof(r->aes), "%s", aes);
-          snprintf(r->ghash, sizeof(r->ghash), "%s", ghash);
-          r->variable_time = pp->variable_time;
-          r->runs = o->repeat;
-          r->median = measure(&job, o, &r->runs_mbps);
-          mbps[p * o->num_sizes + s] = sample_mbps(&r->median, job.size);
+          const struct result *r = measure_into(
+              &results, &num_results, o, a, o->sizes[s], dir,
+              pp->is_openssl ? IMPL_OPENSSL : IMPL_LIBGCM, &key, key_bytes,
+              aes, ghash, pp->variable_time, pp->is_openssl, NULL);
+          mbps[p * o->num_sizes + s] = sample_mbps(&r->median, r->size);
         }
         gcm_key_cleanup(&key);
       }
