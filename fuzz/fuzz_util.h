@@ -193,6 +193,35 @@ inline void DumpMessage(const Message &m) {
   std::abort();
 }
 
+// Streams `in` through `s` piece by piece (AAD first). Each piece is its
+// own buffer; in place, the piece is transformed where it lies.
+inline Bytes StreamData(gcm_stream *s, const Bytes &aad, const Chunks &aad_chunks,
+                 const Bytes &in, const Chunks &data_chunks, bool in_place,
+                 bool *ok) {
+  *ok = true;
+  size_t off = 0;
+  for (size_t piece : Split(aad_chunks, aad.size())) {
+    Bytes a(aad.begin() + off, aad.begin() + off + piece);
+    if (!gcm_stream_aad(s, a.data(), a.size())) *ok = false;
+    off += piece;
+  }
+  Bytes out;
+  off = 0;
+  for (size_t piece : Split(data_chunks, in.size())) {
+    Bytes i(in.begin() + off, in.begin() + off + piece);
+    Bytes o(piece, 0x33);
+    if (in_place) {
+      if (!gcm_stream_update(s, i.data(), i.data(), piece)) *ok = false;
+      o = i;
+    } else {
+      if (!gcm_stream_update(s, o.data(), i.data(), piece)) *ok = false;
+    }
+    out.insert(out.end(), o.begin(), o.end());
+    off += piece;
+  }
+  return out;
+}
+
 }  // namespace gcmfuzz
 
 // FUZZ_CHECK(cond, dump, fmt, ...): when cond is false, runs `dump` (a
