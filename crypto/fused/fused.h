@@ -1,0 +1,88 @@
+/*
+ * crypto/fused/fused.h: the contract every fused AES-CTR + GHASH kernel
+ * meets (the mode engine's "fused bulk slot").
+ *
+ * The two-pass bulk path runs counter mode over a run of whole blocks and
+ * then GHASH reads the ciphertext back. A fused kernel does both in one
+ * loop: while the AES rounds of one group of counter blocks are in flight,
+ * the carry-less multiplies of the previous group's ciphertext run beside
+ * them, so the data is read once and both execution units stay busy.
+ *
+ * A fused kernel belongs to one (AES, GHASH) pair: it reads that pair's key
+ * schedule and may read its GHASH precomputation, and it may keep more
+ * per-key data of its own (more powers of H, in its own layout) in
+ * `struct fused_key`, filled by `init` when the key is set up. An entry
+ * whose `aes` and `ghash` are NULL works with any pair by calling through
+ * the two descriptors (the portable C loop).
+ *
+ * The mode engine attaches the first usable constant-time entry that
+ * matches the key's pair; a pair without one runs the two passes. It hands
+ * the kernel runs of whole blocks only; partial blocks, buffered key
+ * stream, AAD, the length block and the tag stay in the mode engine.
+ */
+#ifndef LIBGCM_CRYPTO_FUSED_FUSED_H
+#define LIBGCM_CRYPTO_FUSED_FUSED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../aes/aes.h"
+#include "../ghash/ghash.h"
+#include "../internal.h"
+
+/* Room for a fused kernel's own per-key data, e.g. H^1..H^16 and their
+ * Karatsuba halves for a 16-block loop (16 * 16 + 16 * 16 = 512 bytes). */
+#define FUSED_KEY_BYTES 512
+
+struct fused_key {
+  GCM_ALIGNED(64) uint8_t bytes[FUSED_KEY_BYTES];
+};
+
+/* What a fused kernel may read of a key: both backends, their keys and its
+ * own. Built once per key by the mode engine; read-only afterwards. */
+struct fused_keys {
+  const struct aes_impl *aes;
+  const struct aes_schedule *aes_key;
+  const struct ghash_impl *ghash;
+  const struct ghash_key *ghash_key;
+  const struct fused_key *fused_key;
+};
+
+struct fused_impl {
+  /* Short, stable name users type: "vaes512", "vaes256", "avx", "c". */
+  const char *name;
+  /* 1 when no secret (key, H, data) ever selects a branch or an address. */
+  int constant_time;
+  /* Human-readable CPU requirement, e.g. "none", "VAES+VPCLMULQDQ+AVX512". */
+  const char *requires;
+  /* The AES and GHASH backends whose key layouts the kernel reads, or NULL
+   * for both when it works with any pair through their descriptors. */
+  const struct aes_impl *aes;
+  const struct ghash_impl *ghash;
+  /* Shortest run, in blocks, worth handing to the kernel; shorter runs take
+   * the mode engine's buffered path. The kernel is correct for any run of
+   * at least one block. */
+  unsigned min_blocks;
+  /* Returns 1 when this CPU can run the kernel. */
+  int (*usable)(void);
+  /* Fills fk from the key's AES schedule, GHASH key and H = E(K, 0^128)
+   * (16 bytes, GCM order). NULL when the kernel keeps nothing of its own;
+   * fk is zeroed then. */
+  void (*init)(struct fused_key *fk, const struct aes_schedule *aes_key,
+               const struct ghash_key *ghash_key, const uint8_t H[16]);
+  /* Encrypts: for i in [0, blocks),
+   *   out[16i .. 16i+15] = in[16i .. 16i+15] ^ AES(K, ctr + i)
+   * (ctr + i adds i to the big-endian word ctr[12..15] modulo 2^32; ctr is
+   * not updated), then folds the ciphertext blocks out[...] into Xi as the
+   * GHASH contract does (Xi = (Xi ^ C_i) * H for each block in order).
+   * blocks >= 1. in == out is allowed; any other overlap is not. */
+  void (*seal)(const struct fused_keys *k, uint8_t *out, const uint8_t *in,
+               size_t blocks, const uint8_t ctr[16], uint8_t Xi[16]);
+  /* Decrypts: the same counter mode, but the blocks folded into Xi are the
+   * ciphertext in[...], read before out[...] is written, so in == out
+   * works. blocks >= 1. */
+  void (*open)(const struct fused_keys *k, uint8_t *out, const uint8_t *in,
+               size_t blocks, const uint8_t ctr[16], uint8_t Xi[16]);
+};
+
+#endif /* LIBGCM_CRYPTO_FUSED_FUSED_H */
