@@ -299,8 +299,8 @@ TEST_F(ApiTest, LengthLimitsAreEnforcedWithoutTouchingMemory) {
   const size_t over = static_cast<size_t>(GCM_MAX_DATA_LEN) + 1;
   if (sizeof(size_t) >= 8) {
     // in/out are distinct, never-dereferenced addresses.
-    uint8_t *fake_in = reinterpret_cast<uint8_t *>(uintptr_t{1} << 40);
-    uint8_t *fake_out = reinterpret_cast<uint8_t *>(uintptr_t{1} << 41);
+    uint8_t *fake_in = reinterpret_cast<uint8_t *>(static_cast<uintptr_t>(uint64_t{1} << 40));
+    uint8_t *fake_out = reinterpret_cast<uint8_t *>(static_cast<uintptr_t>(uint64_t{1} << 41));
     EXPECT_EQ(0, gcm_seal(&key_, fake_out, tag, 16, kNonce, 12, fake_in, over, nullptr, 0));
     EXPECT_EQ(GCM_ERR_TOO_LONG, gcm_last_error());
     EXPECT_EQ(0, gcm_open(&key_, fake_out, kNonce, 12, fake_in, over, tag, 16, nullptr, 0));

@@ -6,8 +6,11 @@
 #      the valgrind constant-time checks, the ABI and assembler-flavour
 #      checks, packaging and the speed tool's smoke tests.
 #   2. 32-bit x86 build (gcc -m32, no SSE2, so the 64-bit-word bitslice and
-#      ct32 GHASH run), whole test binary under qemu-i386.
-#   3. test/sanitizers.sh and fuzz/run_fuzzers.sh where present.
+#      ct32 GHASH run), whole test binary under qemu-i386, and natively too
+#      where this machine's kernel runs 32-bit binaries.
+#   3. test/sanitizers.sh (ASan+UBSan and TSan) with gcc and with clang.
+#   4. fuzz/run_fuzzers.sh.
+# Every libgcm build here uses -DLIBGCM_WERROR=ON: a warning fails the run.
 #
 # Build directories go under ${LIBGCM_TEST_BUILD:-build-test}. Exits non-zero
 # on the first failing stage.
@@ -21,35 +24,53 @@ mkdir -p "$out"
 stage() { printf '\n==== %s (%s)\n' "$1" "$(date +%T)"; }
 
 stage "1/4 native build and ctest"
-cmake -S "$top" -B "$out/native" -G Ninja -DCMAKE_BUILD_TYPE=Release
+cmake -S "$top" -B "$out/native" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DLIBGCM_WERROR=ON
 cmake --build "$out/native" -j"$jobs"
 ctest --test-dir "$out/native" --output-on-failure -j"$jobs"
 
-stage "2/4 32-bit x86 build under qemu-i386"
+stage "2/4 32-bit x86 build"
 if command -v qemu-i386 >/dev/null && [ -d /usr/src/googletest ] &&
    echo 'int main(void){return 0;}' | gcc -m32 -x c - -o "$out/m32-probe" 2>/dev/null; then
   cmake -S "$top" -B "$out/m32" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_TOOLCHAIN_FILE="$top/cmake/toolchain-i686-m32.cmake" \
     -DLIBGCM_GTEST_SOURCE_DIR=/usr/src/googletest \
-    -DLIBGCM_VALGRIND_ANNOTATIONS=OFF -DLIBGCM_BUILD_TOOL=OFF
+    -DLIBGCM_VALGRIND_ANNOTATIONS=OFF -DLIBGCM_BUILD_TOOL=OFF \
+    -DLIBGCM_WERROR=ON
   cmake --build "$out/m32" -j"$jobs" --target gcm_tests
-  # The test binary as a whole, once plainly and once asserting the
-  # portable 32-bit tier (bitsliced AES + ct32 GHASH).
-  qemu-i386 "$out/m32/test/gcm_tests" --gtest_brief=1
-  LIBGCM_EXPECT_PAIR=ct/ct32 qemu-i386 "$out/m32/test/gcm_tests" \
-    --gtest_brief=1 --gtest_filter='Dispatch.*'
+  # Where this machine's kernel runs 32-bit binaries (IA32 emulation), the
+  # test binary runs natively as well as under qemu-i386; a static probe
+  # tells, since a dynamic one could also fail for want of 32-bit libraries.
+  runners=("qemu-i386")
+  if echo 'int main(void){return 0;}' |
+       gcc -m32 -static -x c - -o "$out/m32-static-probe" 2>/dev/null &&
+     "$out/m32-static-probe" 2>/dev/null; then
+    runners+=("native")
+  else
+    echo "this kernel does not run 32-bit x86 binaries: qemu-i386 only"
+  fi
+  for runner in "${runners[@]}"; do
+    if [ "$runner" = native ]; then run=(); else run=(qemu-i386); fi
+    # The test binary as a whole, once plainly and once asserting the
+    # portable 32-bit tier (bitsliced AES + ct32 GHASH).
+    echo "-- 32-bit test binary, run by: $runner"
+    "${run[@]}" "$out/m32/test/gcm_tests" --gtest_brief=1
+    LIBGCM_EXPECT_PAIR=ct/ct32 "${run[@]}" "$out/m32/test/gcm_tests" \
+      --gtest_brief=1 --gtest_filter='Dispatch.*'
+    echo "-- 32-bit test binary passed, run by: $runner"
+  done
 else
   echo "32-bit stage needs qemu-user, gcc-12-multilib/g++-12-multilib and libgtest-dev sources" >&2
   if [ "${CI:-}" = "true" ]; then exit 1; fi
 fi
 
-stage "3/4 sanitizers"
-if [ -x "$top/test/sanitizers.sh" ]; then
-  SAN_BUILD_DIR="$out/asan" TSAN_BUILD_DIR="$out/tsan" JOBS="$jobs" \
-    "$top/test/sanitizers.sh" all
-else
-  echo "test/sanitizers.sh not present"
-fi
+stage "3/4 sanitizers (gcc and clang)"
+for cc in gcc clang; do
+  case $cc in gcc) cxx=g++ ;; clang) cxx=clang++ ;; esac
+  echo "-- sanitizers with $cc"
+  CC=$cc CXX=$cxx SAN_BUILD_DIR="$out/asan-$cc" TSAN_BUILD_DIR="$out/tsan-$cc" \
+    JOBS="$jobs" "$top/test/sanitizers.sh" all -DLIBGCM_WERROR=ON
+done
 
 stage "4/4 fuzzers"
 if [ -x "$top/fuzz/run_fuzzers.sh" ]; then

@@ -28,6 +28,13 @@
 #include <gcm/gcm.h>
 #include <gtest/gtest.h>
 
+#if defined(_WIN32)
+#include <process.h>
+#define getpid _getpid
+#else
+#include <unistd.h>
+#endif
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -458,7 +465,10 @@ TEST(VectorFiles, ReaderRefusesMalformedCases) {
       {"bad RESULT",
        good + "\nKEY: 00\nNONCE:\nAAD:\nCT:\nTAG:\nRESULT: maybe\n", false},
   };
-  const std::string path = testing::TempDir() + "libgcm_vector_reader_test.txt";
+  // ctest runs this binary several times at once (the tier entries run it
+  // whole), so the scratch file's name is this process's own.
+  const std::string path = testing::TempDir() + "libgcm_vector_reader_test." +
+                           std::to_string(static_cast<long>(getpid())) + ".txt";
   for (const auto &in : inputs) {
     {
       std::ofstream f(path, std::ios::binary | std::ios::trunc);

@@ -176,7 +176,7 @@ static int choose(const char *kind, int (*at)(size_t, struct entry *),
 int dispatch_choose(const char *aes_name, const char *ghash_name,
                     const struct aes_impl **aes,
                     const struct ghash_impl **ghash) {
-  size_t a, g;
+  size_t a = 0, g = 0; /* set by choose() whenever it returns 1 */
   env_init();
   if (!choose("AES", aes_entry, &env_aes, aes_name, &a) ||
       !choose("GHASH", ghash_entry, &env_ghash, ghash_name, &g)) {
