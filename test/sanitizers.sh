@@ -16,7 +16,10 @@
 #
 # Usage: test/sanitizers.sh [asan|tsan|all]      (default: all)
 # Environment:
-#   CC, CXX          compilers (default: cc / c++; gcc and clang both work)
+#   CC, CXX          compilers (default: cc / c++; gcc and clang both work,
+#                    and test/run_all.sh runs both; with clang the shared
+#                    library leaves the sanitizer runtime's symbols to the
+#                    executable, see CMakeLists.txt)
 #   SAN_BUILD_DIR    ASan+UBSan build directory (default: build-san)
 #   TSAN_BUILD_DIR   TSan build directory (default: build-tsan)
 #   JOBS             parallel build and test jobs (default: 2)
