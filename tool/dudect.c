@@ -152,7 +152,7 @@ static int run(const struct options *o) {
   uint8_t classes[BATCH], key_bytes[16], tag[16];
   uint64_t *times = malloc(sizeof(uint64_t) * BATCH);
   gcm_key *key = aligned_alloc(64, sizeof(gcm_key));
-  uint64_t thresholds[CROPS];
+  uint64_t thresholds[CROPS] = {0}; /* set by batch -1, before any use */
   struct welch w[CROPS];
   long kept = 0;
 
