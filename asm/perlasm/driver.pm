@@ -24,13 +24,22 @@
 # The dialect (common to all architectures)
 # -----------------------------------------
 #   - One statement per line. `#` starts a comment, kept in the output.
+#     A comment `# public: REASON` on an instruction declares an exception
+#     to the secret-register check (a value the algorithm makes public);
+#     `perl KERNEL.pl ct-report` lists every one.
 #   - `name:` defines a label. Names starting with `.L` are private to the
 #     object file and are respelled in each flavour's local-label form.
 #   - Directives the driver knows, and no others:
 #       .text  .rodata                       switch section
 #       .align N                             align to N bytes (a power of 2)
 #       .byte/.short/.long/.quad v, ...      data, 1/2/4/8 bytes per value
-#       .function NAME args=N [frame=B]      start of a global function
+#       .function NAME args=N [frame=B] public=REG,...
+#                                            start of a global function; public=
+#                                            lists the general-purpose registers
+#                                            that never hold a secret, for the
+#                                            secret-register check (perlasm/
+#                                            ctcheck_x86.pm); test code that
+#                                            handles no secrets says secrets=none
 #       .endfunction                         its end (epilogue and return)
 #   - Everything else is an instruction: a mnemonic and comma-separated
 #     operands in the architecture's manual syntax (Intel order on x86).
@@ -122,17 +131,34 @@ sub parse {
         } elsif ($body =~ /^\.function\s+(\w+)\s*(.*)$/) {
             die "$where: nested .function\n" if $func;
             my ($name, $rest) = ($1, $2);
-            my %opts = (args => undef, frame => 0);
+            my %opts = (args => undef, frame => 0, public => undef,
+                        secrets => undef);
             for my $kv (split /\s+/, $rest) {
                 die "$where: expected key=value, got '$kv'\n"
                     unless $kv =~ /^(\w+)=(\S+)$/;
                 die "$where: unknown .function option '$1'\n"
                     unless exists $opts{$1};
+                if ($1 eq 'public') {
+                    $opts{public} = [split /,/, lc $2];
+                    next;
+                }
+                if ($1 eq 'secrets') {
+                    # Test code only: a function that handles no secrets at
+                    # all (the ABI trampolines); listed by ct-report.
+                    die "$where: secrets= only takes 'none'\n" unless $2 eq 'none';
+                    $opts{secrets} = 'none';
+                    next;
+                }
                 my $v = parse_number($2);
                 die "$where: '$1' wants a number\n" unless defined $v && $v >= 0;
                 $opts{$1} = $v;
             }
             die "$where: .function needs args=N\n" unless defined $opts{args};
+            die "$where: .function needs public=REG,... (the registers that "
+                . "never hold secrets; see the secret-register check)\n"
+                unless defined $opts{public} || defined $opts{secrets};
+            die "$where: public= and secrets=none exclude each other\n"
+                if defined $opts{public} && defined $opts{secrets};
             $func = { kind => 'function', name => $name, opts => \%opts,
                       body => [], where => $where };
             $opts{comment} = $comment if defined $comment;
@@ -155,6 +181,12 @@ sub parse {
         }
         $st->{where} = $where;
         $st->{comment} //= $comment if defined $comment && $st->{kind} ne 'comment';
+        # `# public: REASON` on an instruction: a declared exception to the
+        # secret-register check.
+        if ($st->{kind} eq 'insn' && defined $comment && $comment =~ /^public:\s*(.*)$/) {
+            die "$where: a 'public:' annotation needs a reason\n" if $1 eq '';
+            $st->{public_reason} = $1;
+        }
         if ($func) {
             die "$where: directives are not allowed inside a function\n"
                 if $st->{kind} eq 'directive' && $st->{name} !~ /^\.(align)$/;
@@ -184,6 +216,7 @@ sub translate {
                 $r = $backend->label($st->{name});
             } elsif ($k eq 'function') {
                 die "function outside .text\n" unless ($section // '') eq 'text';
+                $backend->check_secrets($st->{name}, $st->{opts}, $st->{body});
                 $r = $backend->function($st->{name}, $st->{opts}, $st->{body});
             } elsif ($k eq 'directive') {
                 $r = directive($backend, $st, \$section);
@@ -233,18 +266,53 @@ sub directive {
     die "unknown directive $name\n";
 }
 
+# The secret-register check's declared exceptions, one line each, for a
+# reviewer: "KERNEL FUNCTION: INSTRUCTION -- REASON". The check itself runs
+# too, so the report is only printed for a kernel that passes it.
+sub ct_report {
+    my ($backend, $source, $code) = @_;
+    my @lines;
+    for my $st (parse($code)) {
+        next unless $st->{kind} eq 'function';
+        if (defined $st->{opts}{secrets}) {
+            push @lines, "$source $st->{name}: handles no secrets (test code; "
+                         . "the check does not apply)";
+            next;
+        }
+        eval { $backend->check_secrets($st->{name}, $st->{opts}, $st->{body}); 1 }
+            or die "in .function $st->{name}: $@";
+        my @pub = @{ $st->{opts}{public} };
+        push @lines, "$source $st->{name}: public registers: @pub";
+        for my $i (grep { defined $_->{public_reason} } @{ $st->{body} }) {
+            my $insn = "$i->{mnemonic} " . join(', ', @{ $i->{operands} });
+            push @lines, "$source $st->{name}: $insn -- $i->{public_reason}";
+        }
+    }
+    return join("\n", @lines) . "\n";
+}
+
 # Entry point for kernels: perlasm::driver::finish($arch, $code).
 # Reads FLAVOUR [OUTPUT] from @ARGV; without OUTPUT writes to stdout.
+# FLAVOUR `ct-report` prints the secret-register check's declared
+# exceptions instead of assembly (see ct_report).
 sub finish {
     my ($arch, $code) = @_;
     my $module = "perlasm::$arch";
     eval "require $module; 1" or die "no backend for $arch: $@";
     my ($flavour, $output) = @ARGV;
     my @known = $module->flavours();
-    die "usage: $0 FLAVOUR [OUTPUT]   (FLAVOUR: @known)\n"
-        unless defined $flavour && grep { $_ eq $flavour } @known;
-    my $backend = $module->new($flavour);
-    my $text = translate($backend, basename($0), $code);
+    die "usage: $0 FLAVOUR [OUTPUT]   (FLAVOUR: @known ct-report)\n"
+        unless defined $flavour && grep { $_ eq $flavour } @known, 'ct-report';
+    my $text;
+    my $source = basename($0);
+    eval {
+        if ($flavour eq 'ct-report') {
+            $text = ct_report($module->new($known[0]), $source, $code);
+        } else {
+            $text = translate($module->new($flavour), $source, $code);
+        }
+        1;
+    } or die "$source: $@";    # errors name the kernel's file
     if (defined $output) {
         my $tmp = "$output.tmp$$";
         open(my $fh, '>', $tmp) or die "$tmp: $!\n";

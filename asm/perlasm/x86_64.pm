@@ -80,6 +80,7 @@ package perlasm::x86_64;
 use strict;
 use warnings;
 use perlasm::driver;
+use perlasm::ctcheck_x86;
 
 my %FLAVOURS = (
     'elf'       => { syntax => 'att',  obj => 'elf',   abi => 'sysv' },
@@ -367,6 +368,29 @@ sub label {
 }
 
 # Functions -----------------------------------------------------------------------
+# The secret-register check (perlasm/ctcheck_x86.pm) over one function.
+sub check_secrets {
+    my ($self, $name, $opts, $body) = @_;
+    return if defined $opts->{secrets};    # secrets=none: test code
+    my %public;
+    for my $r (@{ $opts->{public} }) {
+        die "public=$r is not a register\n"
+            unless exists $REG{$r};
+        die "public=$r: only general-purpose registers "
+            . "can be declared public\n"
+            unless perlasm::ctcheck_x86::is_gpr($REG{$r}[0]);
+        $public{ $REG{$r}[0] } = 1;
+    }
+    my $ops_of = sub {
+        my ($st) = @_;
+        my @ops = eval { map { parse_operand($_) } @{ $st->{operands} } };
+        die "$st->{where}: $@" if $@;
+        return @ops;
+    };
+    perlasm::ctcheck_x86::check(body => $body,
+                                ops => $ops_of, public => \%public);
+}
+
 sub function {
     my ($self, $name, $opts, $body) = @_;
     my $win64 = $self->{abi} eq 'win64';

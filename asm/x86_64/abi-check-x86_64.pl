@@ -68,7 +68,7 @@ ___
 my $code = <<___;
 .text
 # Frame: [rsp] regs, [rsp + 8] fn, [rsp + 16] scratch for the DF probe.
-.function abi_test_call_sysv args=3 frame=32
+.function abi_test_call_sysv args=3 frame=32 secrets=none
     mov       [rsp], rdx
     mov       [rsp + 8], rdi
     mov       r10, rsi
@@ -88,7 +88,7 @@ my $code = <<___;
 
 # Frame: [rsp .. rsp+32) shadow space for fn, [rsp + 32] and [rsp + 40]
 # arguments 5 and 6, [rsp + 48] regs, [rsp + 56] fn, [rsp + 64] scratch.
-.function abi_test_call_win64 args=3 frame=80
+.function abi_test_call_win64 args=3 frame=80 secrets=none
     mov       [rsp + 48], rdx
     mov       [rsp + 56], rdi
     mov       r10, rsi

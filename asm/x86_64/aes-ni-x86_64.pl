@@ -199,7 +199,7 @@ ___
 $code .= <<___;
 
 .text
-.function aes_x86_64_aesni_set_encrypt_key args=3   # (struct aes_schedule *s, const uint8_t *key, size_t key_len)
+.function aes_x86_64_aesni_set_encrypt_key args=3 public=rdi,rsi,rdx   # (struct aes_schedule *s, const uint8_t *key, size_t key_len)
     movdqu     xmm1, [rsi]
     movdqa     [rdi], xmm1              # rk[0]
     cmp        rdx, 24
@@ -235,8 +235,8 @@ ___
 
 $code .= <<___;
 
-.function aes_x86_64_aesni_encrypt_block args=3   # (const struct aes_schedule *s, const uint8_t in[16], uint8_t out[16])
-    mov        eax, [rdi + $ROUNDS]
+.function aes_x86_64_aesni_encrypt_block args=3 public=rdi,rsi,rdx,rax   # (const struct aes_schedule *s, const uint8_t in[16], uint8_t out[16])
+    mov        eax, [rdi + $ROUNDS]   # public: the round count follows from the key length
     movdqu     xmm0, [rsi]
     pxor       xmm0, [rdi]
 @{[ join '', map { "    aesenc     xmm0, [rdi + " . 16 * $_ . "]\n" } 1 .. 9 ]}
@@ -327,10 +327,10 @@ ___
 
 $code .= <<___;
 
-.function aes_x86_64_aesni_ctr32 args=5   # (const struct aes_schedule *s, const uint8_t *in, uint8_t *out, size_t blocks, const uint8_t ctr[16])
+.function aes_x86_64_aesni_ctr32 args=5 public=rdi,rsi,rdx,rcx,r8,r9,rax   # (const struct aes_schedule *s, const uint8_t *in, uint8_t *out, size_t blocks, const uint8_t ctr[16])
     test       $blocks, $blocks
     jz         .Lctr_return
-    mov        eax, [$key + $ROUNDS]
+    mov        eax, [$key + $ROUNDS]   # public: the round count follows from the key length
     shl        eax, 4                   # 16 * Nr
     lea        r9, [$key + rax]
     movdqa     xmm9, [.Lctr_swap]

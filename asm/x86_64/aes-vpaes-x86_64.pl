@@ -113,7 +113,10 @@
 #   r11     address of the permutation masks
 #   aes_x86_64_vpaes_set_encrypt_key(s = rdi, key = rsi, key_len = rdx)
 #     rcx word index i, r11 i mod Nk, r8 Nk, r9 Nr, r10 4*(Nr+1), rsi Rcon
-#     pointer, eax the word being made, xmm0-4 the S-box, xmm5 0x63 bytes.
+#     pointer, ebx the word being made (key material: the one general-purpose
+#     register here that is not declared public, and the epilogue restores
+#     the caller's rbx over it), edx Rcon and then a mask offset, rax the
+#     round key being converted, xmm0-4 the S-box, xmm5 0x63 bytes.
 #   aes_x86_64_vpaes_ctr32(s = rdi, in = rsi, out = rdx, blocks = rcx,
 #                          ctr = r8)
 # Every function clears the registers and stack slots that held key
@@ -638,7 +641,7 @@ $make_four .= "    pxor    xmm" . 4 * $_ . ", [rdi]\n" for 0 .. 3;
 $code .= <<___;
 
 .text
-.function aes_x86_64_vpaes_set_encrypt_key args=3   # (struct aes_schedule *s, const uint8_t *key, size_t key_len)
+.function aes_x86_64_vpaes_set_encrypt_key args=3 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax   # (struct aes_schedule *s, const uint8_t *key, size_t key_len)
 @{[ load_constants() ]}
     mov     r8, rdx
     shr     r8, 2                   # Nk = 4, 6 or 8
@@ -647,15 +650,15 @@ $code .= <<___;
     lea     r10, [4*r9 + 4]         # words to make: 4 * (Nr + 1)
     xor     ecx, ecx
 .Lks_copy:                          # w[0 .. Nk-1] = key
-    mov     eax, [rsi + 4*rcx]
-    mov     [rdi + 4*rcx], eax
+    mov     ebx, [rsi + 4*rcx]
+    mov     [rdi + 4*rcx], ebx
     inc     rcx
     cmp     rcx, r8
     jb      .Lks_copy
     lea     rsi, [.Lrcon]
     xor     r11d, r11d              # i mod Nk
 .Lks_word:                          # w[i], i = rcx
-    mov     eax, [rdi + 4*rcx - 4]  # temp = w[i-1]
+    mov     ebx, [rdi + 4*rcx - 4]  # temp = w[i-1]
     test    r11d, r11d
     jz      .Lks_sub
     cmp     r11d, 4
@@ -663,21 +666,21 @@ $code .= <<___;
     cmp     r8d, 8
     jne     .Lks_xor
 .Lks_sub:                           # SubWord (when i mod Nk = 0, or 4 for AES-256)
-    movd    xmm0, eax
+    movd    xmm0, ebx
 $subword
-    movd    eax, xmm0
-    xor     eax, 0x63636363
+    movd    ebx, xmm0
+    xor     ebx, 0x63636363
     test    r11d, r11d
     jnz     .Lks_xor
-    ror     eax, 8                  # RotWord after SubWord: the same thing
-    movzx   edx, byte [rsi]
-    xor     eax, edx                # Rcon
+    ror     ebx, 8                  # RotWord after SubWord: the same thing
+    movzx   edx, byte [rsi]     # public: Rcon, a constant of FIPS 197
+    xor     ebx, edx                # Rcon
     inc     rsi
 .Lks_xor:
     mov     rdx, rcx
     sub     rdx, r8
-    xor     eax, [rdi + 4*rdx]      # w[i] = w[i-Nk] ^ temp
-    mov     [rdi + 4*rcx], eax
+    xor     ebx, [rdi + 4*rdx]      # w[i] = w[i-Nk] ^ temp
+    mov     [rdi + 4*rcx], ebx
     inc     r11d
     cmp     r11d, r8d
     jne     .Lks_next
@@ -707,14 +710,13 @@ $to_tower_key
     pxor    xmm0, xmm5
     pshufb  xmm0, [r11 + rdx + 48]  # SR^-Nr
     movdqa  [rax], xmm0
-    xor     eax, eax
 @{[ clear(map { "xmm$_" } 0 .. 5) ]}
 .endfunction
 
-.function aes_x86_64_vpaes_encrypt_block args=3   # (const struct aes_schedule *s, const uint8_t in[16], uint8_t out[16])
+.function aes_x86_64_vpaes_encrypt_block args=3 public=rdi,rsi,rdx,r9,r10,r11,rax   # (const struct aes_schedule *s, const uint8_t in[16], uint8_t out[16])
 @{[ load_constants() ]}
     lea     r11, [.Lmasks]
-    mov     r9d, [rdi + $ROUNDS]
+    mov     r9d, [rdi + $ROUNDS]   # public: the round count follows from the key length
     shl     r9d, 4                  # 16 * Nr
     movdqu  xmm0, [rsi]
     pxor    xmm0, [rdi]
@@ -723,14 +725,14 @@ $to_tower_key
 @{[ clear(map { "xmm$_" } 0 .. 4) ]}
 .endfunction
 
-.function aes_x86_64_vpaes_ctr32 args=5 frame=144   # (const struct aes_schedule *s, const uint8_t *in, uint8_t *out, size_t blocks, const uint8_t ctr[16])
+.function aes_x86_64_vpaes_ctr32 args=5 frame=144 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax   # (const struct aes_schedule *s, const uint8_t *in, uint8_t *out, size_t blocks, const uint8_t ctr[16])
     test    rcx, rcx
     jz      .Lctr_done
     movdqu  xmm0, [r8]
     pshufb  xmm0, [.Lctr_swap]      # counter as a little-endian dword 3
     movdqa  $CTR_SLOT, xmm0
     lea     r11, [.Lmasks]
-    mov     r9d, [rdi + $ROUNDS]
+    mov     r9d, [rdi + $ROUNDS]   # public: the round count follows from the key length
     shl     r9d, 4                  # 16 * Nr
     cmp     rcx, 1
     je      .Lctr_one

@@ -164,7 +164,7 @@ ___
 $code .= <<___;
 
 .text
-.function ghash_x86_64_clmul_init args=2   # (struct ghash_key *key, const uint8_t H[16])
+.function ghash_x86_64_clmul_init args=2 public=rdi,rsi,rcx,rax   # (struct ghash_key *key, const uint8_t H[16])
     movdqu    xmm0, [rsi]
     pshufb    xmm0, [.Lbswap_mask]      # H, reflected
     pshufd    xmm1, xmm0, 0xff
@@ -217,7 +217,7 @@ for my $j (0 .. 7) {
 
 $code .= <<___;
 
-.function ghash_x86_64_clmul_blocks args=4   # (uint8_t Xi[16], const struct ghash_key *key, const uint8_t *in, size_t blocks)
+.function ghash_x86_64_clmul_blocks args=4 public=rdi,rsi,rdx,rcx,r8,rax   # (uint8_t Xi[16], const struct ghash_key *key, const uint8_t *in, size_t blocks)
     movdqa    xmm10, [.Lbswap_mask]
     movdqu    xmm0, [$Xi]
     pshufb    xmm0, xmm10               # Y, reflected

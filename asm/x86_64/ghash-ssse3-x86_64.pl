@@ -201,7 +201,7 @@ my $single = multiply([0, $hi1, $lo1]);
 $code .= <<___;
 
 .text
-.function ghash_x86_64_ssse3_blocks args=4   # (uint8_t Xi[16], const struct ghash_key *key, const uint8_t *in, size_t blocks)
+.function ghash_x86_64_ssse3_blocks args=4 public=rdi,rsi,rdx,rcx   # (uint8_t Xi[16], const struct ghash_key *key, const uint8_t *in, size_t blocks)
     test      $blocks, $blocks
     jz        .Lssse3_return
     movdqa    $bswap, [.Lbswap_mask]

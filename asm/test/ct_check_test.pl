@@ -1,0 +1,155 @@
+#!/usr/bin/env perl
+# asm/test/ct_check_test.pl: the secret-register check (asm/perlasm/
+# ctcheck_x86.pm) refuses what it promises to refuse.
+#
+# Each case is a tiny kernel written to a scratch file and translated by a
+# separate perl process exactly as the build translates a kernel
+# (`perl KERNEL.pl elf OUTPUT`). A planted violation must make that fail,
+# with no output file and a message naming the rule and the instruction; the
+# clean controls must translate, so the check is not simply refusing
+# everything. Usage: perl ct_check_test.pl SCRATCH_DIR
+use strict;
+use warnings;
+use FindBin;
+use File::Spec;
+
+my $perlasm_lib = File::Spec->rel2abs("$FindBin::Bin/..");
+my $dir = shift @ARGV or die "usage: $0 SCRATCH_DIR\n";
+mkdir $dir unless -d $dir;
+
+# [name, function body, expected message (undef: must translate), options]
+my @cases = (
+    # Controls.
+    ['clean', <<'___', undef],
+    movdqu  xmm0, [rsi]
+    pxor    xmm0, xmm1
+    movdqu  [rdi], xmm0
+    add     rsi, 16
+    sub     rdx, 1
+    jnz     .Lclean_done
+.Lclean_done:
+___
+    ['annotated load', <<'___', undef],
+    mov     eax, [rdi + 240]     # public: a round count
+    cmp     eax, 10
+    je      .Lann_done
+.Lann_done:
+___
+    # address
+    ['secret base', <<'___', qr/\(address\).*mov +rax, \[r11\]'.*'r11'/],
+    movq    r11, xmm0
+    mov     rax, [r11]
+___
+    ['secret index', <<'___', qr/\(address\).*'r11'/],
+    pextrb  r11d, xmm2, 3
+    movdqu  xmm1, [rsi + 8*r11]
+___
+    ['secret lea', <<'___', qr/\(address\).*lea/],
+    movd    r11d, xmm0
+    lea     rsi, [rsi + r11]
+___
+    # leak
+    ['vector to public', <<'___', qr/\(leak\).*'rax' from xmm3/],
+    movq    rax, xmm3
+___
+    ['load to public', <<'___', qr/\(leak\).*'rcx' from memory/],
+    mov     rcx, [rsi]
+___
+    ['arith with secret', <<'___', qr/\(leak\).*'rdx' from r11/],
+    movd    r11d, xmm0
+    add     rdx, r11
+___
+    ['mul into public', <<'___', qr/\(leak\).*'rax'/],
+    movq    r11, xmm0
+    mul     r11
+___
+    # flags
+    ['branch on secret', <<'___', qr/\(flags\).*jz uses flags set by 'test r11, r11'/],
+    movq    r11, xmm0
+    test    r11, r11
+    jz      .Lb_done
+.Lb_done:
+___
+    ['ptest branch', <<'___', qr/\(flags\).*jnz.*ptest/],
+    ptest   xmm0, xmm0
+    jnz     .Lp_done
+.Lp_done:
+___
+    ['cmov on secret', <<'___', qr/\(flags\).*cmovne/],
+    movq    r11, xmm0
+    cmp     r11, 5
+    cmovne  r10, r9
+___
+    ['setcc on secret', <<'___', qr/\(flags\).*sete/],
+    movq    r11, xmm0
+    cmp     r11, rdx
+    sete    r10b
+___
+    ['flags across a label', <<'___', qr/\(flags\).*since the last label/],
+    cmp     rdx, 0
+.Lx_top:
+    jne     .Lx_top
+___
+    ['loop on secret rcx', <<'___', qr/\(flags\).*loop branches on rcx/, 'rdi,rsi,rdx'],
+    movq    rcx, xmm0
+.Ll_top:
+    loop    .Ll_top
+___
+    # jump
+    ['call through secret', <<'___', qr/\(jump\).*call through r11/],
+    movq    r11, xmm0
+    call    r11
+___
+    ['jump through memory', <<'___', qr/\(jump\).*jmp through memory/],
+    jmp     qword [rsi]
+___
+    # timing
+    ['div of secret', <<'___', qr/\(timing\).*div on r11/],
+    movq    r11, xmm0
+    div     r11
+___
+    # declarations
+    ['no declaration', <<'___', qr/needs public=/, 'none'],
+    pxor    xmm0, xmm0
+___
+    ['vector declared public', <<'___', qr/only general-purpose registers/, 'xmm0'],
+    pxor    xmm0, xmm0
+___
+    ['annotation without reason', <<'___', qr/needs a reason/],
+    mov     eax, [rdi]      # public:
+___
+);
+
+my ($pass, $fail) = (0, 0);
+my $n = 0;
+for my $c (@cases) {
+    my ($name, $body, $want, $public) = @$c;
+    $public //= 'rdi,rsi,rdx,rcx,rax,r8,r9,r10';
+    my $decl = $public eq 'none' ? '' : " public=$public";
+    $n++;
+    my $pl = "$dir/case$n.pl";
+    my $out = "$dir/case$n.S";
+    unlink $out;
+    open(my $fh, '>', $pl) or die "$pl: $!\n";
+    print $fh "use lib '$perlasm_lib';\nuse perlasm::driver;\n"
+        . "my \$code = <<'CODE';\n.text\n.function ct_case args=4$decl\n"
+        . $body . ".endfunction\nCODE\n"
+        . "perlasm::driver::finish('x86_64', \$code);\n";
+    close $fh;
+    my $msg = `"$^X" "$pl" elf "$out" 2>&1`;
+    my $status = $?;
+    my $ok;
+    if (!defined $want) {
+        $ok = $status == 0 && -s $out;
+        print(($ok ? 'ok' : 'FAIL') . "   $name: translates" . ($ok ? '' : ": $msg") . "\n");
+    } else {
+        $ok = $status != 0 && !-e $out && $msg =~ $want
+              && $msg =~ /^case$n\.pl: /;
+        chomp $msg;
+        print(($ok ? 'ok' : 'FAIL') . "   $name: refused"
+              . ($ok ? " ($msg)" : "; wanted $want, got status $status: $msg") . "\n");
+    }
+    $ok ? $pass++ : $fail++;
+}
+print "$pass passed, $fail failed\n";
+exit($fail ? 1 : 0);
