@@ -124,6 +124,31 @@ OPENSSL_EXPORT const EVP_AEAD *EVP_aead_aes_256_gcm(void);
 OPENSSL_EXPORT const EVP_AEAD *EVP_aead_aes_128_gcm_randnonce(void);
 OPENSSL_EXPORT const EVP_AEAD *EVP_aead_aes_256_gcm_randnonce(void);
 
+/* Returns 1 when AES-GCM runs on dedicated hardware instructions and is
+ * constant-time here, 0 otherwise; it never fails. A TLS stack uses it to
+ * choose between AES-GCM and ChaCha20-Poly1305: where it returns 0, a
+ * software ChaCha20-Poly1305 is faster.
+ *
+ * It reports on the pair of backends a key set up with the defaults gets
+ * (gcm_default_backends in <gcm/gcm.h>): the CPU's features after any
+ * OPENSSL_ia32cap mask, and LIBGCM_AES / LIBGCM_GHASH when they are set.
+ * The result is 1 exactly when both halves of that pair use dedicated
+ * instructions: today on x86_64 AES `aesni` with GHASH `clmul` (AES-NI and
+ * PCLMULQDQ); future VAES and ARMv8 AES + PMULL backends will count too.
+ * The other tiers return 0:
+ *
+ *   - vpaes + ssse3 (SSSE3, no AES-NI / PCLMULQDQ) and the portable
+ *     ct + ct64 / ct32: constant-time, but several times slower than
+ *     AES-NI and slower than ChaCha20-Poly1305 in software, so a TLS stack
+ *     should prefer ChaCha20-Poly1305 there;
+ *   - any pair with a variable-time backend (the 4bit GHASH, only ever
+ *     chosen by name) or a mixed pair such as aesni + ssse3;
+ *   - environment variables naming a backend that does not exist or cannot
+ *     run (key set-up with the defaults would fail too).
+ *
+ * The value is the same for the whole life of the process. */
+OPENSSL_EXPORT int EVP_has_aes_hardware(void);
+
 /* AES-GCM for TLS 1.2 records (RFC 5288). The nonce must be 12 bytes: a
  * 4-byte salt followed by an 8-byte big-endian explicit part. Each seal
  * checks the explicit part (the last 8 bytes read as a big-endian number)
