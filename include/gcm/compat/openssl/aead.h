@@ -31,7 +31,8 @@
  * from <gcm/gcm.h>, called on the same thread, say why: for instance
  * GCM_ERR_AUTH for a wrong tag, GCM_ERR_OUTPUT_TOO_SMALL for a short
  * buffer, GCM_ERR_OVERLAP for overlapping buffers, GCM_ERR_NONCE_ORDER for a
- * TLS nonce that did not increase.
+ * TLS nonce that did not increase, GCM_ERR_RANDOM when a randnonce seal
+ * could not get random bytes from the operating system.
  *
  * A failed seal or open never leaves partial results: each output buffer the
  * call was handed is filled with zeros (the exact extent is given with each
