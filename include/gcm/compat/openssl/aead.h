@@ -88,13 +88,13 @@ OPENSSL_EXPORT const EVP_AEAD *EVP_aead_aes_256_gcm(void);
 /* AES-128 and AES-256 in Galois/Counter Mode with the nonce made inside:
  * every seal draws a fresh 12-byte nonce from the operating system
  * (getrandom or /dev/urandom; BCryptGenRandom on Windows) and appends it to
- * the GCM tag. For the purposes of this API the tag is therefore 28 bytes,
- * the 16-byte GCM tag followed by the nonce:
+ * the GCM tag. For the purposes of this API the tag is therefore 28 bytes
+ * (with the default tag length), the 16-byte GCM tag followed by the nonce:
  *
  *   seal output:  ciphertext || GCM tag (16) || nonce (12)
  *
  * and the output is plain AES-GCM under that nonce: EVP_aead_aes_*_gcm
- * opens it when given the last 12 bytes as the nonce and the 16 before
+ * opens it when given the last 12 bytes as the nonce and the GCM tag before
  * them as the tag. EVP_AEAD_nonce_length reports 0, and the nonce argument
  * of every seal and open must be empty (nonce_len 0; any other length fails
  * with GCM_ERR_NONCE_LENGTH); opening reads the nonce from the end of the
@@ -108,7 +108,8 @@ OPENSSL_EXPORT const EVP_AEAD *EVP_aead_aes_256_gcm(void);
  * All seal forms work: seal_scatter puts the ciphertext of extra_in first
  * in out_tag, then the 28-byte tag; sealv writes the 28-byte tag to
  * out_tag. All open forms work with the 28-byte tag where the plain AEADs
- * take the 16-byte one: at the end of `in` (open), at `in_tag` (open_gather,
+ * take the 16-byte one (tag_len bytes in both cases when a shorter tag was
+ * chosen at init): at the end of `in` (open), at `in_tag` (open_gather,
  * openv_detached, which need in_tag_len == the context's tag length), or at
  * the end of the pieces (openv). A changed nonce byte fails like a changed
  * tag byte, with GCM_ERR_AUTH.
