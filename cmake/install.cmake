@@ -42,6 +42,12 @@ install(FILES
 # `cmake --install --prefix` works without reconfiguring.
 file(RELATIVE_PATH LIBGCM_PC_TO_PREFIX
   "/prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/prefix")
+# A static link also needs the threads library, and on Windows bcrypt (the
+# randnonce AEADs' random source, crypto/rand/os_random.c).
+set(LIBGCM_PC_LIBS_PRIVATE "-lpthread")
+if(WIN32)
+  string(APPEND LIBGCM_PC_LIBS_PRIVATE " -lbcrypt")
+endif()
 foreach(pc libgcm libgcm-compat)
   configure_file(cmake/${pc}.pc.in ${CMAKE_CURRENT_BINARY_DIR}/${pc}.pc @ONLY)
   install(FILES ${CMAKE_CURRENT_BINARY_DIR}/${pc}.pc

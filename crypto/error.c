@@ -51,6 +51,8 @@ const char *gcm_error_string(gcm_error err) {
       return "TLS nonce reused or not increasing";
     case GCM_ERR_INVALID_ARGUMENT:
       return "invalid argument";
+    case GCM_ERR_RANDOM:
+      return "the operating system's random source failed";
   }
   return "unknown error";
 }

@@ -7,6 +7,9 @@
  *
  * Known answer: McGrew and Viega, "The Galois/Counter Mode of Operation",
  * test case 4 (AES-128, 96-bit IV, 60-byte plaintext, 20 bytes of AAD).
+ * Then the randnonce AEAD (its output opened by the plain AEAD under the
+ * appended nonce) and EVP_has_aes_hardware, as a BoringSSL program would
+ * use them to pick a cipher.
  * Exits 0 when every check passes.
  */
 #include <stdio.h>
@@ -57,6 +60,69 @@ static int all_zero(const uint8_t *p, size_t n) {
     if (p[i] != 0) return 0;
   }
   return 1;
+}
+
+/* EVP_aead_aes_128_gcm_randnonce: no nonce in, ciphertext || tag || nonce
+ * out, and that is plain AES-GCM under the nonce at the end. */
+static void randnonce_checks(void) {
+  const EVP_AEAD *aead = EVP_aead_aes_128_gcm_randnonce();
+  uint8_t sealed[sizeof(kPlaintext) + EVP_AEAD_MAX_OVERHEAD];
+  uint8_t again[sizeof(sealed)], opened[sizeof(sealed)];
+  size_t sealed_len = 0, again_len = 0, opened_len = 0;
+  const size_t overhead = EVP_AEAD_max_overhead(aead);
+
+  check(EVP_AEAD_nonce_length(aead) == 0, "randnonce takes no nonce");
+  check(overhead == 28 && EVP_AEAD_max_tag_len(aead) == 28,
+        "randnonce tag is 16 + 12 bytes");
+
+  EVP_AEAD_CTX *ctx = EVP_AEAD_CTX_new(aead, kKey, sizeof(kKey),
+                                       EVP_AEAD_DEFAULT_TAG_LENGTH);
+  check(ctx != NULL, "randnonce EVP_AEAD_CTX_new");
+  if (ctx == NULL) return;
+  check(EVP_AEAD_CTX_seal(ctx, sealed, &sealed_len, sizeof(sealed), NULL, 0,
+                          kPlaintext, sizeof(kPlaintext), kAad, sizeof(kAad)),
+        "randnonce seal");
+  check(sealed_len == sizeof(kPlaintext) + overhead, "randnonce sealed length");
+  check(EVP_AEAD_CTX_open(ctx, opened, &opened_len, sizeof(opened), NULL, 0,
+                          sealed, sealed_len, kAad, sizeof(kAad)) &&
+            opened_len == sizeof(kPlaintext) &&
+            memcmp(opened, kPlaintext, sizeof(kPlaintext)) == 0,
+        "randnonce open");
+
+  /* The plain AEAD opens it, given the last 12 bytes as the nonce. */
+  EVP_AEAD_CTX plain;
+  EVP_AEAD_CTX_zero(&plain);
+  check(EVP_AEAD_CTX_init(&plain, EVP_aead_aes_128_gcm(), kKey, sizeof(kKey),
+                          EVP_AEAD_DEFAULT_TAG_LENGTH, NULL),
+        "plain init");
+  memset(opened, 0, sizeof(opened));
+  check(EVP_AEAD_CTX_open(&plain, opened, &opened_len, sizeof(opened),
+                          sealed + sealed_len - 12, 12, sealed,
+                          sealed_len - 12, kAad, sizeof(kAad)) &&
+            memcmp(opened, kPlaintext, sizeof(kPlaintext)) == 0,
+        "plain AES-GCM opens a randnonce seal under the appended nonce");
+  EVP_AEAD_CTX_cleanup(&plain);
+
+  /* A second seal of the same message uses another nonce. */
+  check(EVP_AEAD_CTX_seal(ctx, again, &again_len, sizeof(again), NULL, 0,
+                          kPlaintext, sizeof(kPlaintext), kAad, sizeof(kAad)) &&
+            again_len == sealed_len &&
+            memcmp(again + again_len - 12, sealed + sealed_len - 12, 12) != 0,
+        "two randnonce seals use different nonces");
+
+  /* A changed nonce byte fails, leaving zeros; a nonce argument is refused. */
+  sealed[sealed_len - 1] ^= 0x80;
+  memset(opened, 0xaa, sizeof(opened));
+  check(!EVP_AEAD_CTX_open(ctx, opened, &opened_len, sizeof(opened), NULL, 0,
+                           sealed, sealed_len, kAad, sizeof(kAad)) &&
+            opened_len == 0 && all_zero(opened, sizeof(opened)),
+        "randnonce open of a changed nonce fails and zeroes the output");
+  check(!EVP_AEAD_CTX_seal(ctx, again, &again_len, sizeof(again), kNonce,
+                           sizeof(kNonce), kPlaintext, sizeof(kPlaintext),
+                           NULL, 0) &&
+            all_zero(again, sizeof(again)),
+        "randnonce seal refuses a nonce argument");
+  EVP_AEAD_CTX_free(ctx);
 }
 
 int main(void) {
@@ -136,6 +202,14 @@ int main(void) {
           "seal with EVP_AEAD_CTX_new");
     EVP_AEAD_CTX_free(heap);
   }
+
+  randnonce_checks();
+
+  /* What a TLS stack asks before preferring AES-GCM over ChaCha20-Poly1305. */
+  int hw = EVP_has_aes_hardware();
+  check(hw == 0 || hw == 1, "EVP_has_aes_hardware is 0 or 1");
+  check(EVP_has_aes_hardware() == hw, "EVP_has_aes_hardware is stable");
+  printf("EVP_has_aes_hardware: %d\n", hw);
 
   if (failures != 0) {
     fprintf(stderr, "%d check(s) failed\n", failures);

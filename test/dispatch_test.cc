@@ -6,15 +6,27 @@
 // OPENSSL_ia32cap masks, each time with LIBGCM_EXPECT_PAIR=<aes>/<ghash>
 // (see test/CMakeLists.txt). Without that variable the tier check has no
 // expectation to test and says so as a skip; the invariants below always run.
+//
+// The same expectation decides what the compat layer's EVP_has_aes_hardware
+// must say in that tier (1 only for the pairs kHardwarePairs lists, as
+// <openssl/aead.h> documents), so it is checked in every tier run too.
+#include <openssl/aead.h>
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <cstring>
+#include <set>
 #include <string>
 
 #include "test_util.h"
 
 namespace {
+
+// The default pairs for which EVP_has_aes_hardware must return 1: both
+// halves on dedicated instructions (AES-NI, PCLMULQDQ). Every other tier,
+// vpaes/ssse3 and the portable ct/ct64 and ct/ct32 included, must give 0.
+const std::set<std::string> kHardwarePairs = {"aesni/clmul"};
 
 TEST(Dispatch, ExpectedTierForThisCpu) {
   const char *expect = std::getenv("LIBGCM_EXPECT_PAIR");
@@ -32,6 +44,25 @@ TEST(Dispatch, ExpectedTierForThisCpu) {
   ASSERT_EQ(1, gcm_key_init(&k, raw, sizeof(raw)));
   EXPECT_EQ(std::string(expect),
             std::string(gcm_key_aes_backend(&k)) + "/" + gcm_key_ghash_backend(&k));
+  gcm_key_cleanup(&k);
+
+  // BoringSSL's "is AES-GCM fast and constant-time here" follows the tier.
+  EXPECT_EQ(kHardwarePairs.count(expect) ? 1 : 0, EVP_has_aes_hardware())
+      << "tier " << expect;
+}
+
+// Outside the tier runs: EVP_has_aes_hardware agrees with the default pair
+// whatever it is here, and is stable; naming other backends for one key
+// does not change it (it describes the defaults).
+TEST(Dispatch, HasAesHardwareDescribesTheDefaultPair) {
+  const char *aes = nullptr, *ghash = nullptr;
+  ASSERT_EQ(1, gcm_default_backends(&aes, &ghash)) << gcm_last_error_message();
+  const int want = kHardwarePairs.count(std::string(aes) + "/" + ghash) ? 1 : 0;
+  EXPECT_EQ(want, EVP_has_aes_hardware()) << aes << "/" << ghash;
+  const uint8_t raw[16] = {0};
+  gcm_key k;
+  ASSERT_EQ(1, gcm_key_init_with_backends(&k, raw, sizeof(raw), "ct", "ct64"));
+  EXPECT_EQ(want, EVP_has_aes_hardware());
   gcm_key_cleanup(&k);
 }
 

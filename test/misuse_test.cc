@@ -57,6 +57,11 @@
 //    and a refused nonce leaving the counter where it was.
 // 12. Backend names: api_test (unknown and unusable by name), the env.*
 //    tests (by environment). Here: queries for unknown names.
+// 13. randnonce AEADs: a nonce argument that is not empty
+//    (NONCE_LENGTH) and tag lengths 1..12 and 29+ (TAG_LENGTH) in
+//    compat_randnonce_test, in every seal and open form; the OS random
+//    source failing (RANDOM, outputs zeroed) in random_failure.c. Here:
+//    their wrong key lengths, with the other AEADs'.
 #include <openssl/aead.h>
 
 #include <gcm/gcm.h>
@@ -252,10 +257,11 @@ TEST(MisuseCompat, NullPointers) {
 
 TEST(MisuseCompat, EveryAeadRefusesEveryWrongKeyLength) {
   const EVP_AEAD *aeads[] = {
-      EVP_aead_aes_128_gcm(),       EVP_aead_aes_192_gcm(),
-      EVP_aead_aes_256_gcm(),       EVP_aead_aes_128_gcm_tls12(),
-      EVP_aead_aes_256_gcm_tls12(), EVP_aead_aes_128_gcm_tls13(),
-      EVP_aead_aes_256_gcm_tls13()};
+      EVP_aead_aes_128_gcm(),           EVP_aead_aes_192_gcm(),
+      EVP_aead_aes_256_gcm(),           EVP_aead_aes_128_gcm_tls12(),
+      EVP_aead_aes_256_gcm_tls12(),     EVP_aead_aes_128_gcm_tls13(),
+      EVP_aead_aes_256_gcm_tls13(),     EVP_aead_aes_128_gcm_randnonce(),
+      EVP_aead_aes_256_gcm_randnonce()};
   const uint8_t raw[40] = {0};
   for (const EVP_AEAD *aead : aeads) {
     for (size_t len : {0, 1, 15, 16, 17, 24, 31, 32, 33, 40}) {

@@ -23,7 +23,8 @@
  *      seal_scatter (with extra_in), open_gather, sealv, openv,
  *      openv_detached (several pieces, so the streaming paths run),
  *      tag_len, the TLS nonce rules, failing calls, cleanup: no
- *      allocation;
+ *      allocation; the randnonce AEADs' seals (the OS random source) and
+ *      opens in every form: no allocation;
  *   5. EVP_AEAD_CTX_new allocates and EVP_AEAD_CTX_free frees exactly
  *      once, which the counter sees (the library's own allocation is
  *      caught too), and the context's memory is all zeros when free
@@ -394,6 +395,35 @@ static void compat_round(const EVP_AEAD *aead, int *ok) {
 #undef NEXT_NONCE
 }
 
+/* The randnonce AEADs: every seal asks the OS for a nonce (a system call or
+ * a read of /dev/urandom, never the heap). */
+static void randnonce_round(const EVP_AEAD *aead, int *ok) {
+  EVP_AEAD_CTX ctx;
+  size_t len, tag_len;
+  uint8_t tag[8 + 28];
+  EVP_AEAD_CTX_zero(&ctx);
+  *ok &= EVP_AEAD_CTX_init(&ctx, aead, kKey, EVP_AEAD_key_length(aead),
+                           EVP_AEAD_DEFAULT_TAG_LENGTH, NULL);
+  *ok &= EVP_AEAD_CTX_seal(&ctx, out, &len, sizeof(out), NULL, 0, pt, BIG,
+                           aad, sizeof(aad));
+  *ok &= EVP_AEAD_CTX_open(&ctx, ct, &len, sizeof(ct), NULL, 0, out, BIG + 28,
+                           aad, sizeof(aad));
+  *ok &= EVP_AEAD_CTX_seal_scatter(&ctx, out, tag, &tag_len, sizeof(tag), NULL,
+                                   0, pt, 1000, pt + 1000, 8, aad, sizeof(aad));
+  CRYPTO_IOVEC two[2] = {{ct, out, 1000}, {ct + 1000, tag, 8}};
+  CRYPTO_IVEC one_aad = {aad, sizeof(aad)};
+  *ok &= EVP_AEAD_CTX_openv_detached(&ctx, two, 2, NULL, 0, tag + 8, 28,
+                                     &one_aad, 1);
+  CRYPTO_IOVEC iov[2] = {{out, pt, 5}, {out + 5, pt + 5, 2000}};
+  *ok &= EVP_AEAD_CTX_sealv(&ctx, iov, 2, out + 2005, &tag_len, 28, NULL, 0,
+                            &one_aad, 1);
+  CRYPTO_IOVEC back[2] = {{ct, out, 1500}, {ct + 1500, out + 1500, 533}};
+  *ok &= EVP_AEAD_CTX_openv(&ctx, back, 2, &len, NULL, 0, &one_aad, 1);
+  *ok &= !EVP_AEAD_CTX_seal(&ctx, out, &len, sizeof(out), kNonce, 12, pt, 10,
+                            NULL, 0);
+  EVP_AEAD_CTX_cleanup(&ctx);
+}
+
 static void compat_checks(void) {
   const EVP_AEAD *aeads[] = {
       EVP_aead_aes_128_gcm(),       EVP_aead_aes_192_gcm(),
@@ -407,6 +437,17 @@ static void compat_checks(void) {
     NO_ALLOC(what, compat_round(aeads[i], &ok));
     if (!ok) {
       fprintf(stderr, "no_alloc: FAIL: %s: a call gave a wrong result\n", what);
+      failures++;
+    }
+  }
+  const EVP_AEAD *randnonce[] = {EVP_aead_aes_128_gcm_randnonce(),
+                                 EVP_aead_aes_256_gcm_randnonce()};
+  for (size_t i = 0; i < 2; i++) {
+    int ok = 1;
+    NO_ALLOC("compat API, randnonce AEAD", randnonce_round(randnonce[i], &ok));
+    if (!ok) {
+      fprintf(stderr, "no_alloc: FAIL: randnonce AEAD #%zu: a call gave a "
+                      "wrong result\n", i);
       failures++;
     }
   }

@@ -13,6 +13,12 @@
  * openv finds the tag at the end of its pieces and then decrypts the rest.
  * The public wrappers only add BoringSSL's "zero every output on failure"
  * promise, each for the exact buffers it documents.
+ *
+ * The randnonce AEADs differ from plain AES-GCM in one place each: seal_core
+ * draws the 12-byte nonce from the OS (crypto/rand) and appends it to the
+ * GCM tag, and the opens take it back off the end of the tag they are given
+ * (gcm_nonce_and_tag). What the API calls the tag is therefore the GCM tag
+ * followed by the nonce, and ctx->tag_len counts both.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +30,7 @@
 
 #include "../error.h"
 #include "../internal.h"
+#include "../rand/os_random.h"
 
 /* ---------------------------------------------------------------------------
  * Algorithm descriptors
@@ -33,7 +40,9 @@
 enum nonce_rule {
   NONCE_ANY,   /* plain AES-GCM: any non-empty nonce, no state */
   NONCE_TLS12, /* explicit part strictly increasing */
-  NONCE_TLS13  /* sequence number (nonce XOR first nonce) strictly increasing */
+  NONCE_TLS13, /* sequence number (nonce XOR first nonce) strictly increasing */
+  NONCE_RANDOM /* randnonce: no nonce argument; a fresh random one per seal,
+                  appended to the tag */
 };
 
 struct evp_aead_st {
@@ -48,6 +57,11 @@ struct evp_aead_st {
 #define TLS_NONCE_LEN 12
 #define TLS_COUNTER_OFFSET 4
 
+/* randnonce: the nonce each seal draws, and the tag as the API counts it
+ * (the full GCM tag followed by that nonce). */
+#define RANDOM_NONCE_LEN 12
+#define RANDNONCE_TAG_LEN (GCM_TAG_LEN + RANDOM_NONCE_LEN)
+
 static const struct evp_aead_st aead_aes_128_gcm = {16, 12, 16, 16, NONCE_ANY};
 static const struct evp_aead_st aead_aes_192_gcm = {24, 12, 16, 16, NONCE_ANY};
 static const struct evp_aead_st aead_aes_256_gcm = {32, 12, 16, 16, NONCE_ANY};
@@ -59,6 +73,12 @@ static const struct evp_aead_st aead_aes_128_gcm_tls13 = {16, 12, 16, 16,
                                                           NONCE_TLS13};
 static const struct evp_aead_st aead_aes_256_gcm_tls13 = {32, 12, 16, 16,
                                                           NONCE_TLS13};
+/* As in BoringSSL: nonce length 0 (the caller passes none), and both the
+ * overhead and the largest tag are the GCM tag plus the appended nonce. */
+static const struct evp_aead_st aead_aes_128_gcm_randnonce = {
+    16, 0, RANDNONCE_TAG_LEN, RANDNONCE_TAG_LEN, NONCE_RANDOM};
+static const struct evp_aead_st aead_aes_256_gcm_randnonce = {
+    32, 0, RANDNONCE_TAG_LEN, RANDNONCE_TAG_LEN, NONCE_RANDOM};
 
 const EVP_AEAD *EVP_aead_aes_128_gcm(void) { return &aead_aes_128_gcm; }
 const EVP_AEAD *EVP_aead_aes_192_gcm(void) { return &aead_aes_192_gcm; }
@@ -75,6 +95,39 @@ const EVP_AEAD *EVP_aead_aes_128_gcm_tls13(void) {
 const EVP_AEAD *EVP_aead_aes_256_gcm_tls13(void) {
   return &aead_aes_256_gcm_tls13;
 }
+const EVP_AEAD *EVP_aead_aes_128_gcm_randnonce(void) {
+  return &aead_aes_128_gcm_randnonce;
+}
+const EVP_AEAD *EVP_aead_aes_256_gcm_randnonce(void) {
+  return &aead_aes_256_gcm_randnonce;
+}
+
+/* The backends that run on dedicated AES or carry-less-multiply
+ * instructions, as opposed to vector permutes (vpaes, ssse3) or plain
+ * integer code (ct, ct64, ct32). EVP_has_aes_hardware reports 1 only when
+ * the default pair is one backend from each list. A backend added for VAES /
+ * VPCLMULQDQ or for ARMv8 AES / PMULL joins its list here. */
+static const char *const hardware_aes_backends[] = {"aesni"};
+static const char *const hardware_ghash_backends[] = {"clmul"};
+
+static int listed(const char *name, const char *const *list, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    if (strcmp(name, list[i]) == 0) return 1;
+  }
+  return 0;
+}
+
+int EVP_has_aes_hardware(void) {
+  const char *aes, *ghash;
+  /* The pair a key set up with the defaults would get: the CPU after
+   * OPENSSL_ia32cap, and LIBGCM_AES / LIBGCM_GHASH if they are set. */
+  if (!gcm_default_backends(&aes, &ghash)) return 0;
+  return listed(aes, hardware_aes_backends,
+                sizeof(hardware_aes_backends) / sizeof(hardware_aes_backends[0])) &&
+         listed(ghash, hardware_ghash_backends,
+                sizeof(hardware_ghash_backends) /
+                    sizeof(hardware_ghash_backends[0]));
+}
 
 size_t EVP_AEAD_key_length(const EVP_AEAD *aead) { return aead->key_len; }
 size_t EVP_AEAD_nonce_length(const EVP_AEAD *aead) { return aead->nonce_len; }
@@ -85,9 +138,11 @@ size_t EVP_AEAD_max_tag_len(const EVP_AEAD *aead) { return aead->max_tag_len; }
  * Contexts
  * ------------------------------------------------------------------------- */
 
-/* Buffers sized with EVP_AEAD_MAX_OVERHEAD must hold a full GCM tag. */
-_Static_assert(GCM_TAG_LEN <= EVP_AEAD_MAX_OVERHEAD,
-               "EVP_AEAD_MAX_OVERHEAD too small for a GCM tag");
+/* Buffers sized with EVP_AEAD_MAX_OVERHEAD must hold the longest tag. */
+_Static_assert(RANDNONCE_TAG_LEN <= EVP_AEAD_MAX_OVERHEAD,
+               "EVP_AEAD_MAX_OVERHEAD too small for a randnonce tag");
+/* ctx->tag_len is a uint8_t. */
+_Static_assert(RANDNONCE_TAG_LEN <= 255, "tag length must fit in a byte");
 
 /* Resets everything but the key bytes to the empty state. */
 static void ctx_clear_fields(EVP_AEAD_CTX *ctx) {
@@ -117,6 +172,15 @@ int EVP_AEAD_CTX_init(EVP_AEAD_CTX *ctx, const EVP_AEAD *aead,
     return error_setf(GCM_ERR_TAG_LENGTH,
                       "tag length %zu is over the maximum of %u", tag_len,
                       (unsigned)aead->max_tag_len);
+  }
+  /* A randnonce tag is a GCM tag of 1..16 bytes and then the nonce. (For 12,
+   * a GCM tag of nothing, BoringSSL happens to fall back to the default of
+   * 28; refusing it is safer than silently writing more than was asked.) */
+  if (aead->rule == NONCE_RANDOM && tag_len <= RANDOM_NONCE_LEN) {
+    return error_setf(GCM_ERR_TAG_LENGTH,
+                      "a randnonce tag is a 1..16-byte GCM tag followed by "
+                      "the %u-byte nonce, so 13..28 bytes; got %zu",
+                      (unsigned)RANDOM_NONCE_LEN, tag_len);
   }
   /* On failure gcm_key_init records the reason and leaves the key zeroed. */
   if (!gcm_key_init(&ctx->key, key, key_len)) return 0;
@@ -353,19 +417,30 @@ static int check_call(const EVP_AEAD_CTX *ctx, const struct call_buffers *b,
   return check_overlap(b);
 }
 
-/* The TLS nonce rules, applied before a seal. On success the context has
- * recorded the nonce, so it can never be used again; like BoringSSL, this
- * happens before the seal itself, so a seal that fails afterwards (for
- * instance for a short tag buffer) still uses up its nonce. The context
- * is logically const for the plain AEADs only; the TLS ones are documented
+/* The randnonce AEADs take no nonce from the caller, in either direction. */
+static int check_no_nonce(size_t nonce_len) {
+  if (nonce_len == 0) return 1;
+  return error_setf(GCM_ERR_NONCE_LENGTH,
+                    "randnonce AEADs make their own nonce: the nonce "
+                    "argument must be empty, got %zu bytes",
+                    nonce_len);
+}
+
+/* The nonce rules, applied before a seal: randnonce wants no nonce, and the
+ * TLS AEADs want an increasing one. On success a TLS context has recorded
+ * the nonce, so it can never be used again; like BoringSSL, this happens
+ * before the seal itself, so a seal that fails afterwards (for instance for
+ * a short tag buffer) still uses up its nonce. The context is logically
+ * const for the plain and randnonce AEADs only; the TLS ones are documented
  * as stateful and need the caller's lock. */
-static int tls_check_nonce(const EVP_AEAD_CTX *cctx, const uint8_t *nonce,
-                           size_t nonce_len) {
+static int check_seal_nonce(const EVP_AEAD_CTX *cctx, const uint8_t *nonce,
+                            size_t nonce_len) {
   EVP_AEAD_CTX *ctx = (EVP_AEAD_CTX *)cctx;
   enum nonce_rule rule = ctx->aead->rule;
   uint64_t value;
 
   if (rule == NONCE_ANY) return 1;
+  if (rule == NONCE_RANDOM) return check_no_nonce(nonce_len);
   if (nonce_len != TLS_NONCE_LEN) {
     return error_setf(GCM_ERR_NONCE_LENGTH,
                       "TLS AES-GCM needs a 12-byte nonce, got %zu bytes",
@@ -402,28 +477,37 @@ static int tls_check_nonce(const EVP_AEAD_CTX *cctx, const uint8_t *nonce,
 
 /* Seals the pieces and writes ctx->tag_len tag bytes to out_tag. The one
  * piece, one AAD case goes straight to gcm_seal; anything else is streamed
- * piece by piece, which gives the same result for any split. Does not zero
- * anything on failure; the public wrappers do. */
+ * piece by piece, which gives the same result for any split. A randnonce
+ * seal uses a nonce fresh from the OS and writes it after the GCM tag. Does
+ * not zero anything on failure; the public wrappers do. */
 static int seal_core(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iov,
                      size_t n_iov, uint8_t *out_tag, size_t *out_tag_len,
                      size_t max_out_tag_len, const uint8_t *nonce,
                      size_t nonce_len, const CRYPTO_IVEC *aad, size_t n_aad) {
   struct call_buffers b = {iov,  n_iov, aad,     n_aad,          nonce,
                            nonce_len, NULL, 0, out_tag, max_out_tag_len};
-  size_t total;
+  size_t total, gcm_tag_len;
+  uint8_t fresh_nonce[RANDOM_NONCE_LEN];
   gcm_stream s;
   int ok;
 
   if (!check_call(ctx, &b, &total)) return 0;
-  if (!tls_check_nonce(ctx, nonce, nonce_len)) return 0;
+  if (!check_seal_nonce(ctx, nonce, nonce_len)) return 0;
   if (max_out_tag_len < ctx->tag_len) {
     return error_setf(GCM_ERR_OUTPUT_TOO_SMALL,
                       "tag buffer holds %zu bytes, the tag needs %u",
                       max_out_tag_len, (unsigned)ctx->tag_len);
   }
+  gcm_tag_len = ctx->tag_len;
+  if (ctx->aead->rule == NONCE_RANDOM) {
+    if (!os_random_bytes(fresh_nonce, sizeof(fresh_nonce))) return 0;
+    nonce = fresh_nonce;
+    nonce_len = sizeof(fresh_nonce);
+    gcm_tag_len -= RANDOM_NONCE_LEN;
+  }
 
   if (n_iov <= 1 && n_aad <= 1) {
-    ok = gcm_seal(&ctx->key, n_iov ? iov[0].out : NULL, out_tag, ctx->tag_len,
+    ok = gcm_seal(&ctx->key, n_iov ? iov[0].out : NULL, out_tag, gcm_tag_len,
                   nonce, nonce_len, n_iov ? iov[0].in : NULL,
                   n_iov ? iov[0].len : 0, n_aad ? aad[0].in : NULL,
                   n_aad ? aad[0].len : 0);
@@ -436,28 +520,50 @@ static int seal_core(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iov,
     for (size_t i = 0; ok && i < n_iov; i++) {
       ok = gcm_stream_update(&s, iov[i].out, iov[i].in, iov[i].len);
     }
-    if (ok) ok = gcm_stream_finish_seal(&s, out_tag, ctx->tag_len);
+    if (ok) ok = gcm_stream_finish_seal(&s, out_tag, gcm_tag_len);
     gcm_stream_cleanup(&s);
+  }
+  if (ok && ctx->aead->rule == NONCE_RANDOM) {
+    memcpy(out_tag + gcm_tag_len, fresh_nonce, RANDOM_NONCE_LEN);
   }
   if (ok) *out_tag_len = ctx->tag_len;
   return ok;
 }
 
+/* Where an open finds the GCM nonce and tag, given the caller's nonce and
+ * the ctx->tag_len bytes at `tag` that the API calls the tag. For the plain
+ * and TLS AEADs both are the caller's. For randnonce the caller's nonce must
+ * be empty and the API tag is the GCM tag followed by the nonce, so an
+ * altered nonce changes the J0 the tag is checked under and fails as a
+ * wrong tag would. */
+static int gcm_nonce_and_tag(const EVP_AEAD_CTX *ctx, const uint8_t **nonce,
+                             size_t *nonce_len, const uint8_t *tag,
+                             size_t *gcm_tag_len) {
+  *gcm_tag_len = ctx->tag_len;
+  if (ctx->aead->rule != NONCE_RANDOM) return 1;
+  if (!check_no_nonce(*nonce_len)) return 0;
+  *gcm_tag_len = (size_t)ctx->tag_len - RANDOM_NONCE_LEN;
+  *nonce = tag + *gcm_tag_len;
+  *nonce_len = RANDOM_NONCE_LEN;
+  return 1;
+}
+
 /* Decrypts the first data_len bytes of the pieces (the rest, if any, is the
- * tag openv found at the end) and checks `tag`, which must already be
- * outside every output. The one-piece, one-AAD case uses gcm_open, which
- * writes nothing unless the tag is right. Otherwise the pieces are streamed
- * into their outputs and the caller zeroes them all when this fails. */
+ * tag openv found at the end) and checks the tag_len-byte GCM `tag`, which
+ * must already be outside every output. The one-piece, one-AAD case uses
+ * gcm_open, which writes nothing unless the tag is right. Otherwise the
+ * pieces are streamed into their outputs and the caller zeroes them all
+ * when this fails. */
 static int decrypt_pieces(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iov,
                           size_t n_iov, size_t data_len, const uint8_t *nonce,
-                          size_t nonce_len, const uint8_t *tag,
+                          size_t nonce_len, const uint8_t *tag, size_t tag_len,
                           const CRYPTO_IVEC *aad, size_t n_aad) {
   gcm_stream s;
   int ok;
 
   if (n_aad <= 1 && (data_len == 0 || iov[0].len >= data_len)) {
     return gcm_open(&ctx->key, data_len ? iov[0].out : NULL, nonce, nonce_len,
-                    data_len ? iov[0].in : NULL, data_len, tag, ctx->tag_len,
+                    data_len ? iov[0].in : NULL, data_len, tag, tag_len,
                     n_aad ? aad[0].in : NULL, n_aad ? aad[0].len : 0);
   }
   memset(&s, 0, sizeof(s));
@@ -471,7 +577,7 @@ static int decrypt_pieces(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iov,
     ok = gcm_stream_update(&s, iov[i].out, iov[i].in, take);
     left -= take;
   }
-  if (ok) ok = gcm_stream_finish_open(&s, tag, ctx->tag_len);
+  if (ok) ok = gcm_stream_finish_open(&s, tag, tag_len);
   gcm_stream_cleanup(&s);
   return ok;
 }
@@ -483,7 +589,7 @@ static int open_core(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iov,
                      const CRYPTO_IVEC *aad, size_t n_aad) {
   struct call_buffers b = {iov,   n_iov,      aad,  n_aad, nonce,
                            nonce_len, in_tag, in_tag_len, NULL, 0};
-  size_t total;
+  size_t total, gcm_tag_len;
 
   if (!check_call(ctx, &b, &total)) return 0;
   if (in_tag_len != ctx->tag_len) {
@@ -491,8 +597,11 @@ static int open_core(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iov,
                       "tag is %zu bytes, this context expects %u", in_tag_len,
                       (unsigned)ctx->tag_len);
   }
-  return decrypt_pieces(ctx, iov, n_iov, total, nonce, nonce_len, in_tag, aad,
-                        n_aad);
+  if (!gcm_nonce_and_tag(ctx, &nonce, &nonce_len, in_tag, &gcm_tag_len)) {
+    return 0;
+  }
+  return decrypt_pieces(ctx, iov, n_iov, total, nonce, nonce_len, in_tag,
+                        gcm_tag_len, aad, n_aad);
 }
 
 /* ---------------------------------------------------------------------------
@@ -652,8 +761,8 @@ int EVP_AEAD_CTX_openv(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iovec,
                        const CRYPTO_IVEC *aadvec, size_t num_aadvec) {
   struct call_buffers b = {iovec, num_iovec, aadvec, num_aadvec, nonce,
                            nonce_len, NULL, 0, NULL, 0};
-  uint8_t tag[GCM_TAG_LEN];
-  size_t total = 0;
+  uint8_t tag[RANDNONCE_TAG_LEN]; /* the longest tag of any AEAD here */
+  size_t total = 0, gcm_tag_len = 0;
   int ok = 0;
 
   if (out_total_bytes == NULL) {
@@ -667,8 +776,9 @@ int EVP_AEAD_CTX_openv(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iovec,
       /* Take the tag out of the pieces before anything is written, so an
        * in-place piece cannot change it. */
       copy_input_tail(tag, ctx->tag_len, iovec, num_iovec);
-      ok = decrypt_pieces(ctx, iovec, num_iovec, total - ctx->tag_len, nonce,
-                          nonce_len, tag, aadvec, num_aadvec);
+      ok = gcm_nonce_and_tag(ctx, &nonce, &nonce_len, tag, &gcm_tag_len) &&
+           decrypt_pieces(ctx, iovec, num_iovec, total - ctx->tag_len, nonce,
+                          nonce_len, tag, gcm_tag_len, aadvec, num_aadvec);
       if (ok) *out_total_bytes = total - ctx->tag_len;
     }
   }

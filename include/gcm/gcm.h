@@ -88,7 +88,10 @@ typedef enum gcm_error {
   GCM_ERR_NOT_INITIALIZED,   /* the key or stream was never initialised or
                                 has been cleaned up */
   GCM_ERR_NONCE_ORDER,       /* TLS AEADs: nonce reused or decreased */
-  GCM_ERR_INVALID_ARGUMENT   /* any other bad argument */
+  GCM_ERR_INVALID_ARGUMENT,  /* any other bad argument */
+  GCM_ERR_RANDOM             /* the operating system's random source failed
+                                (only the compat layer's randnonce AEADs
+                                ask it for bytes) */
 } gcm_error;
 
 /* Returns the reason for the last failure on the calling thread, or GCM_OK.

@@ -18,6 +18,7 @@ if [ -n "$bad" ]; then
   printf '  %s\n' $bad >&2
   exit 1
 fi
-for must in gcm_key_init gcm_seal gcm_open gcm_stream_update EVP_AEAD_CTX_seal EVP_aead_aes_128_gcm; do
+for must in gcm_key_init gcm_seal gcm_open gcm_stream_update EVP_AEAD_CTX_seal EVP_aead_aes_128_gcm \
+    EVP_aead_aes_128_gcm_randnonce EVP_aead_aes_256_gcm_randnonce EVP_has_aes_hardware; do
   printf '%s\n' "$syms" | grep -qx "$must" || { echo "missing export: $must" >&2; exit 1; }
 done

@@ -19,8 +19,9 @@
  *
  * Every message sealed under one key needs its own nonce. Reusing a nonce
  * with AES-GCM reveals the XOR of the two plaintexts and lets an attacker
- * forge messages. The TLS variants below refuse reused nonces; the plain
- * ones cannot know, so the caller must guarantee it.
+ * forge messages. The TLS variants below refuse reused nonces, and the
+ * randnonce variants draw a random one for every seal; the plain ones
+ * cannot know, so the caller must guarantee it.
  *
  * Errors
  * ------
@@ -30,7 +31,8 @@
  * from <gcm/gcm.h>, called on the same thread, say why: for instance
  * GCM_ERR_AUTH for a wrong tag, GCM_ERR_OUTPUT_TOO_SMALL for a short
  * buffer, GCM_ERR_OVERLAP for overlapping buffers, GCM_ERR_NONCE_ORDER for a
- * TLS nonce that did not increase.
+ * TLS nonce that did not increase, GCM_ERR_RANDOM when a randnonce seal
+ * could not get random bytes from the operating system.
  *
  * A failed seal or open never leaves partial results: each output buffer the
  * call was handed is filled with zeros (the exact extent is given with each
@@ -46,9 +48,9 @@
  *
  * Threads
  * -------
- * For EVP_aead_aes_{128,192,256}_gcm, seal and open only read the context,
- * so any number of threads may seal and open with one shared EVP_AEAD_CTX at
- * once. The TLS variants keep nonce state in the context, as in BoringSSL:
+ * For EVP_aead_aes_{128,192,256}_gcm and the randnonce AEADs, seal and
+ * open only read the context, so any number of threads may seal and open
+ * with one shared EVP_AEAD_CTX at once. The TLS variants keep nonce state in the context, as in BoringSSL:
  * their seal functions update it, so two seals on one TLS context must not
  * run at the same time (use a lock, or one context per direction and
  * thread). Their open functions do not touch that state.
@@ -83,6 +85,72 @@ OPENSSL_EXPORT const EVP_AEAD *EVP_aead_aes_128_gcm(void);
 OPENSSL_EXPORT const EVP_AEAD *EVP_aead_aes_192_gcm(void);
 OPENSSL_EXPORT const EVP_AEAD *EVP_aead_aes_256_gcm(void);
 
+/* AES-128 and AES-256 in Galois/Counter Mode with the nonce made inside:
+ * every seal draws a fresh 12-byte nonce from the operating system
+ * (getrandom or /dev/urandom; BCryptGenRandom on Windows) and appends it to
+ * the GCM tag. For the purposes of this API the tag is therefore 28 bytes
+ * (with the default tag length), the 16-byte GCM tag followed by the nonce:
+ *
+ *   seal output:  ciphertext || GCM tag (16) || nonce (12)
+ *
+ * and the output is plain AES-GCM under that nonce: EVP_aead_aes_*_gcm
+ * opens it when given the last 12 bytes as the nonce and the GCM tag before
+ * them as the tag. EVP_AEAD_nonce_length reports 0, and the nonce argument
+ * of every seal and open must be empty (nonce_len 0; any other length fails
+ * with GCM_ERR_NONCE_LENGTH); opening reads the nonce from the end of the
+ * tag. EVP_AEAD_max_overhead and EVP_AEAD_max_tag_len report 28.
+ *
+ * tag_len at init: EVP_AEAD_DEFAULT_TAG_LENGTH means 28; 13..28 keep a GCM
+ * tag of tag_len - 12 bytes (shorter tags make forgeries easier). 1..12 and
+ * anything over 28 are refused with GCM_ERR_TAG_LENGTH (BoringSSL takes 12
+ * to mean 28; libgcm refuses it rather than write more than was asked).
+ *
+ * All seal forms work: seal_scatter puts the ciphertext of extra_in first
+ * in out_tag, then the 28-byte tag; sealv writes the 28-byte tag to
+ * out_tag. All open forms work with the 28-byte tag where the plain AEADs
+ * take the 16-byte one (tag_len bytes in both cases when a shorter tag was
+ * chosen at init): at the end of `in` (open), at `in_tag` (open_gather,
+ * openv_detached, which need in_tag_len == the context's tag length), or at
+ * the end of the pieces (openv). A changed nonce byte fails like a changed
+ * tag byte, with GCM_ERR_AUTH.
+ *
+ * If the OS random source fails, the seal fails with GCM_ERR_RANDOM and its
+ * outputs are zeroed as for any other failure; nothing is ever sealed under
+ * a nonce that is not fresh. Seals never allocate.
+ *
+ * Limit: random 96-bit nonces collide with probability about n^2 / 2^97
+ * after n seals, so, as BoringSSL states, one key must not be used for more
+ * than 2^32 seals. Rekey before that. BoringSSL offers these AEADs for FIPS
+ * 140 purposes (a module-generated IV); elsewhere the plain AEADs with a
+ * counter nonce give more control over nonce storage. */
+OPENSSL_EXPORT const EVP_AEAD *EVP_aead_aes_128_gcm_randnonce(void);
+OPENSSL_EXPORT const EVP_AEAD *EVP_aead_aes_256_gcm_randnonce(void);
+
+/* Returns 1 when AES-GCM runs on dedicated hardware instructions and is
+ * constant-time here, 0 otherwise; it never fails. A TLS stack uses it to
+ * choose between AES-GCM and ChaCha20-Poly1305: where it returns 0, a
+ * software ChaCha20-Poly1305 is faster.
+ *
+ * It reports on the pair of backends a key set up with the defaults gets
+ * (gcm_default_backends in <gcm/gcm.h>): the CPU's features after any
+ * OPENSSL_ia32cap mask, and LIBGCM_AES / LIBGCM_GHASH when they are set.
+ * The result is 1 exactly when both halves of that pair use dedicated
+ * instructions: today on x86_64 AES `aesni` with GHASH `clmul` (AES-NI and
+ * PCLMULQDQ); future VAES and ARMv8 AES + PMULL backends will count too.
+ * The other tiers return 0:
+ *
+ *   - vpaes + ssse3 (SSSE3, no AES-NI / PCLMULQDQ) and the portable
+ *     ct + ct64 / ct32: constant-time, but several times slower than
+ *     AES-NI and slower than ChaCha20-Poly1305 in software, so a TLS stack
+ *     should prefer ChaCha20-Poly1305 there;
+ *   - any pair with a variable-time backend (the 4bit GHASH, only ever
+ *     chosen by name) or a mixed pair such as aesni + ssse3;
+ *   - environment variables naming a backend that does not exist or cannot
+ *     run (key set-up with the defaults would fail too).
+ *
+ * The value is the same for the whole life of the process. */
+OPENSSL_EXPORT int EVP_has_aes_hardware(void);
+
 /* AES-GCM for TLS 1.2 records (RFC 5288). The nonce must be 12 bytes: a
  * 4-byte salt followed by an 8-byte big-endian explicit part. Each seal
  * checks the explicit part (the last 8 bytes read as a big-endian number)
@@ -113,16 +181,18 @@ OPENSSL_EXPORT const EVP_AEAD *EVP_aead_aes_256_gcm_tls13(void);
 /* The key size of `aead` in bytes (16, 24 or 32). */
 OPENSSL_EXPORT size_t EVP_AEAD_key_length(const EVP_AEAD *aead);
 
-/* The nonce size of `aead` in bytes: 12 for every AEAD here. */
+/* The nonce size of `aead` in bytes: 12 for every AEAD here except the
+ * randnonce ones, which take no nonce (0). */
 OPENSSL_EXPORT size_t EVP_AEAD_nonce_length(const EVP_AEAD *aead);
 
-/* The most bytes sealing can add to a message: 16 for every AEAD here. A
- * seal output buffer of in_len + EVP_AEAD_max_overhead(aead) bytes is
- * always large enough. */
+/* The most bytes sealing can add to a message: 16 for every AEAD here
+ * except the randnonce ones (28: tag and nonce). A seal output buffer of
+ * in_len + EVP_AEAD_max_overhead(aead) bytes is always large enough. */
 OPENSSL_EXPORT size_t EVP_AEAD_max_overhead(const EVP_AEAD *aead);
 
 /* The longest tag `aead` can produce, which is also the largest tag_len
- * EVP_AEAD_CTX_init accepts: 16 for every AEAD here. */
+ * EVP_AEAD_CTX_init accepts: 16 for every AEAD here except the randnonce
+ * ones (28, the GCM tag and the appended nonce). */
 OPENSSL_EXPORT size_t EVP_AEAD_max_tag_len(const EVP_AEAD *aead);
 
 /* Upper bounds over every AEAD BoringSSL defines (not only the ones here),
@@ -132,7 +202,7 @@ OPENSSL_EXPORT size_t EVP_AEAD_max_tag_len(const EVP_AEAD *aead);
 #define EVP_AEAD_MAX_OVERHEAD 64
 
 /* Passed as tag_len to EVP_AEAD_CTX_init to ask for the algorithm's full
- * tag (16 bytes for AES-GCM). */
+ * tag (16 bytes for AES-GCM, 28 for the randnonce AEADs). */
 #define EVP_AEAD_DEFAULT_TAG_LENGTH 0
 
 /* ---------------------------------------------------------------------------
@@ -153,7 +223,8 @@ struct evp_aead_ctx_st {
   uint64_t tls_next;
   uint64_t tls_mask;
   uint8_t tls_started;
-  /* The tag length chosen at init (1..16); 0 when not initialised. */
+  /* The tag length chosen at init (1..16; 13..28 for randnonce, counting
+   * the appended nonce); 0 when not initialised. */
   uint8_t tag_len;
 };
 
@@ -164,9 +235,10 @@ OPENSSL_EXPORT void EVP_AEAD_CTX_zero(EVP_AEAD_CTX *ctx);
 /* Sets up `ctx` to use `aead` with the key_len-byte `key`. key_len must
  * equal EVP_AEAD_key_length(aead). tag_len is the length of the tags to
  * produce and expect: EVP_AEAD_DEFAULT_TAG_LENGTH (0) means 16, and 1..16
- * are accepted. Short tags make forgeries easier; SP 800-38D allows 12..16
- * generally, and 4 or 8 only under the limits of its appendix C. `impl`
- * is ignored and should be NULL.
+ * are accepted (for the randnonce AEADs: 0 means 28, and 13..28 are
+ * accepted; see there). Short tags make forgeries easier; SP 800-38D allows
+ * 12..16 generally, and 4 or 8 only under the limits of its appendix C.
+ * `impl` is ignored and should be NULL.
  *
  * `ctx` need not be zeroed beforehand, but it must not hold a key that has
  * not been cleaned up (the old key would not be wiped). Returns 1 on
@@ -212,9 +284,11 @@ OPENSSL_EXPORT const EVP_AEAD *EVP_AEAD_CTX_aead(const EVP_AEAD_CTX *ctx);
  *
  * On failure returns 0, sets *out_len to 0 and fills all max_out_len bytes
  * of `out` with zeros. Reasons: GCM_ERR_OUTPUT_TOO_SMALL, GCM_ERR_OVERLAP,
- * GCM_ERR_NONCE_LENGTH (empty nonce, or not 12 bytes for a TLS AEAD),
- * GCM_ERR_NONCE_ORDER (TLS AEADs), GCM_ERR_TOO_LONG (over the GCM limits),
- * GCM_ERR_NOT_INITIALIZED, GCM_ERR_NULL_POINTER. */
+ * GCM_ERR_NONCE_LENGTH (empty nonce, not 12 bytes for a TLS AEAD, or not
+ * empty for a randnonce AEAD), GCM_ERR_NONCE_ORDER (TLS AEADs),
+ * GCM_ERR_RANDOM (randnonce AEADs: the OS random source failed),
+ * GCM_ERR_TOO_LONG (over the GCM limits), GCM_ERR_NOT_INITIALIZED,
+ * GCM_ERR_NULL_POINTER. */
 OPENSSL_EXPORT int EVP_AEAD_CTX_seal(const EVP_AEAD_CTX *ctx, uint8_t *out,
                                      size_t *out_len, size_t max_out_len,
                                      const uint8_t *nonce, size_t nonce_len,
