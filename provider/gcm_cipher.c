@@ -331,9 +331,7 @@ static int tls_record(struct gcm_ctx *c, uint8_t *out, size_t *outl,
                   tag, TLS_TAG_LEN, c->tls_aad, TLS_AAD_LEN);
     if (ok) {
       libgcm_count(LIBGCM_COUNT_OPEN);
-      /* The whole record, as OpenSSL's own provider reports it; the
-       * caller knows the payload is 24 bytes shorter. */
-      *outl = inl;
+      *outl = plen;
     } else {
       if (gcm_last_error() == GCM_ERR_AUTH) {
         libgcm_count(LIBGCM_COUNT_OPEN_FAIL);
@@ -415,7 +413,14 @@ static int ctx_final(void *vctx, unsigned char *out, size_t *outl,
 static int ctx_cipher(void *vctx, unsigned char *out, size_t *outl,
                       size_t outsize, const unsigned char *in, size_t inl) {
   struct gcm_ctx *c = vctx;
-  if (c->tls_aad_len != 0) return tls_record(c, out, outl, outsize, in, inl);
+  if (c->tls_aad_len != 0) {
+    /* Through update a record reports its payload's length when opened
+     * (libssl relies on it); through EVP_Cipher it reports the whole
+     * record either way, as OpenSSL's own provider does. */
+    if (!tls_record(c, out, outl, outsize, in, inl)) return 0;
+    *outl = inl;
+    return 1;
+  }
   if (in == NULL) return ctx_final(c, out, outl, outsize);
   return ctx_update(c, out, outl, outsize, in, inl);
 }

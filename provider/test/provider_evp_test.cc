@@ -523,10 +523,11 @@ EVP_CIPHER_CTX *TlsCtx(const EVP_CIPHER *c, int enc, const Bytes &key,
 }
 
 // Seals or opens one record in place: `rec` is explicit nonce || payload ||
-// tag. Returns EVP_Cipher's result. As in libssl, the header's length is the
+// tag. Returns EVP_Cipher's result, or with `update` EVP_CipherUpdate's
+// output length (libssl's way), or a negative number on failure. As in libssl, the header's length is the
 // record's without the tag when sealing (the tag is not there yet) and the
 // whole record's when opening.
-int TlsRecord(EVP_CIPHER_CTX *ctx, uint64_t seq, Bytes *rec) {
+int TlsRecord(EVP_CIPHER_CTX *ctx, uint64_t seq, Bytes *rec, bool update) {
   size_t len = rec->size() - (EVP_CIPHER_CTX_is_encrypting(ctx) ? 16 : 0);
   uint8_t aad[EVP_AEAD_TLS1_AAD_LEN];
   for (int i = 0; i < 8; i++) aad[i] = static_cast<uint8_t>(seq >> (56 - 8 * i));
@@ -537,6 +538,13 @@ int TlsRecord(EVP_CIPHER_CTX *ctx, uint64_t seq, Bytes *rec) {
   aad[12] = static_cast<uint8_t>(len);
   int pad = EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_TLS1_AAD, sizeof(aad), aad);
   if (pad != EVP_GCM_TLS_TAG_LEN) return -100;
+  if (update) {
+    int outl = 0;
+    if (!EVP_CipherUpdate(ctx, rec->data(), &outl, rec->data(),
+                          static_cast<int>(rec->size())))
+      return -1;
+    return outl;
+  }
   return EVP_Cipher(ctx, rec->data(), rec->data(), static_cast<unsigned>(rec->size()));
 }
 
@@ -565,16 +573,20 @@ int RunTls12() {
         Bytes pt = Random(rng, plen);
         Bytes rec(8 + plen + 16, 0);
         std::memcpy(rec.data() + 8, pt.data(), plen);
-        int n = TlsRecord(s, seq, &rec);
+        // Half the records go through EVP_Cipher, half through
+        // EVP_CipherUpdate as libssl sends them.
+        const bool update = (seq & 1) != 0;
+        int n = TlsRecord(s, seq, &rec, update);
         CHECK(n == static_cast<int>(rec.size()), "seal record %llu: %d",
               (unsigned long long)seq, n);
         Bytes nonce(rec.begin(), rec.begin() + 8);
         CHECK(nonce != prev_nonce, "explicit nonce repeated");
         prev_nonce = nonce;
         Bytes sealed = rec;
-        n = TlsRecord(o, seq, &rec);
-        // Both providers report the whole record's length.
-        CHECK(n == static_cast<int>(rec.size()) &&
+        n = TlsRecord(o, seq, &rec, update);
+        // Both providers report the whole record through EVP_Cipher and the
+        // payload through EVP_CipherUpdate.
+        CHECK(n == static_cast<int>(update ? plen : rec.size()) &&
                   std::memcmp(rec.data() + 8, pt.data(), plen) == 0,
               "open record %llu: %d", (unsigned long long)seq, n);
         records++;
@@ -583,7 +595,7 @@ int RunTls12() {
           Bytes forged = sealed;
           size_t bit = rng() % (forged.size() * 8);
           forged[bit / 8] ^= static_cast<uint8_t>(1u << (bit % 8));
-          n = TlsRecord(o, seq, &forged);
+          n = TlsRecord(o, seq, &forged, update);
           CHECK(n <= 0, "forged record accepted");
           if (oc == gcm.For(kl)) {
             // libgcm opened it: nothing of the forged record is left.
