@@ -13,8 +13,9 @@
  * Provider-level parameters (OSSL_PROVIDER_get_params) include counters of
  * the seal and open operations the module has run, and the backends a new
  * key would get; with LIBGCM_PROVIDER_STATS set in the environment the
- * counters are also printed when the provider is unloaded ("stderr" or "1"
- * for standard error, anything else is a file name to append to). Tests use
+ * counters are also printed when the module is unloaded or the process
+ * exits ("stderr" or "1" for standard error, anything else is a file name
+ * to append to). Tests use
  * both to prove that libgcm, not OpenSSL's default provider, did the work.
  */
 #include <stdarg.h>
@@ -87,8 +88,18 @@ uint64_t libgcm_counter_value(enum libgcm_counter which) {
   return atomic_load_explicit(&counters[which], memory_order_relaxed);
 }
 
-/* Prints the counters where LIBGCM_PROVIDER_STATS says, if it is set. */
+/* Prints the counters where LIBGCM_PROVIDER_STATS says, if it is set and
+ * the provider was initialised in this process. Runs when the module is
+ * unloaded or the process exits: not every program tears its providers
+ * down (the openssl command does not for -provider), and one line per
+ * process is what a reader wants anyway. */
+static _Atomic int provider_was_initialised;
+
+#if defined(__GNUC__)
+__attribute__((destructor))
+#endif
 static void print_stats(void) {
+  if (!atomic_load(&provider_was_initialised)) return;
   const char *where = getenv("LIBGCM_PROVIDER_STATS");
   if (where == NULL || where[0] == '\0') return;
   FILE *f = stderr;
@@ -198,10 +209,7 @@ static const OSSL_ITEM *provider_reason_strings(void *provctx) {
   return reason_strings;
 }
 
-static void provider_teardown(void *provctx) {
-  print_stats();
-  free(provctx);
-}
+static void provider_teardown(void *provctx) { free(provctx); }
 
 static const OSSL_DISPATCH provider_functions[] = {
     {OSSL_FUNC_PROVIDER_TEARDOWN, (void (*)(void))provider_teardown},
@@ -251,5 +259,6 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
   }
   *out = provider_functions;
   *provctx = pc;
+  atomic_store(&provider_was_initialised, 1);
   return 1;
 }

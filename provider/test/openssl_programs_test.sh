@@ -146,7 +146,7 @@ check_stats() {
     [ ! -s "$file" ] || fail "$file: libgcm ran in a program that should not load it: $(cat "$file")"
     return 0
   fi
-  [ -s "$file" ] || fail "$file: no libgcm counters (the provider was not loaded, or not unloaded cleanly)"
+  [ -s "$file" ] || fail "$file: no libgcm counters (the provider was not loaded)"
   local line seal open
   line=$(tail -n 1 "$file")
   seal=$(sed -n 's/.* seal=\([0-9]*\).*/\1/p' <<<"$line")
