@@ -108,9 +108,12 @@ static struct shared_key *key_new(void) {
   return sk;
 }
 
-/* Drops any running native stream. */
-static void stream_reset(struct gcm_ctx *c) {
-  gcm_stream_cleanup(&c->stream);
+/* Wipes the native stream if a message is under way on it, and moves to
+ * `next`. A finished or failed stream was already wiped by libgcm, so the
+ * per-message path (new IV, data, final) wipes nothing twice. */
+static void stream_drop(struct gcm_ctx *c, enum iv_state next) {
+  if (c->iv_state == IV_ACTIVE) gcm_stream_cleanup(&c->stream);
+  c->iv_state = next;
 }
 
 /* Starts the native stream on the buffered IV if it is not running yet. */
@@ -147,8 +150,7 @@ static int stream_ready(struct gcm_ctx *c) {
 /* Ends the message after a failed native call and reports it. */
 static int stream_failed(struct gcm_ctx *c) {
   LIBGCM_ERR(c->pc, LIBGCM_R_OPERATION_FAILED, "%s", gcm_last_error_message());
-  stream_reset(c);
-  c->iv_state = IV_FINISHED;
+  stream_drop(c, IV_FINISHED);
   return 0;
 }
 
@@ -248,8 +250,7 @@ static int ctx_init(struct gcm_ctx *c, int enc, const unsigned char *key,
   if (c->enc != enc || iv != NULL || key != NULL) {
     /* The running message (if any) is over; with the same IV and a new
      * key or direction it starts again from the IV. */
-    if (c->iv_state == IV_ACTIVE) c->iv_state = IV_BUFFERED;
-    stream_reset(c);
+    if (c->iv_state == IV_ACTIVE) stream_drop(c, IV_BUFFERED);
     c->tag_ready = 0;
   }
   c->enc = enc;
@@ -344,7 +345,7 @@ static int tls_record(struct gcm_ctx *c, uint8_t *out, size_t *outl,
     wipe(tag, sizeof(tag));
   }
   wipe(nonce, sizeof(nonce));
-  c->iv_state = IV_FINISHED;
+  stream_drop(c, IV_FINISHED);
   return ok;
 }
 
@@ -403,7 +404,7 @@ static int ctx_final(void *vctx, unsigned char *out, size_t *outl,
                  gcm_last_error_message());
     }
   }
-  stream_reset(c);
+  /* libgcm ended (and wiped) the stream either way. */
   c->iv_state = IV_FINISHED;
   return ok;
 }
@@ -532,8 +533,7 @@ static int tls_iv_gen(struct gcm_ctx *c, OSSL_PARAM *p) {
   }
   size_t n = p->data_size;
   if (n == 0 || n > c->ivlen) n = c->ivlen;
-  c->iv_state = IV_BUFFERED;
-  stream_reset(c);
+  stream_drop(c, IV_BUFFERED);
   if (!stream_ready(c)) return 0;
   memcpy(p->data, c->iv + c->ivlen - n, n);
   p->return_size = n;
@@ -541,50 +541,92 @@ static int tls_iv_gen(struct gcm_ctx *c, OSSL_PARAM *p) {
   return 1;
 }
 
+/* Context parameters by name. EVP asks for one or two at a time, several
+ * times per message (the IV length at every init, the tag after every
+ * final), so the parameter list is walked once and each name is matched by
+ * its length first, instead of one OSSL_PARAM_locate (a string compare per
+ * entry) per known name. */
+enum ctx_param {
+  P_UNKNOWN,
+  P_KEYLEN,
+  P_IVLEN,
+  P_IV,
+  P_TAGLEN,
+  P_TAG,
+  P_TLS_AAD,
+  P_TLS_AAD_PAD,
+  P_TLS_IV_FIXED,
+  P_TLS_IV_GEN,
+  P_TLS_IV_INV,
+  P_AES_BACKEND,
+  P_GHASH_BACKEND,
+};
+
+#define NAME_IS(key, len, name) \
+  ((len) == sizeof(name) - 1 && memcmp((key), (name), sizeof(name) - 1) == 0)
+
+static enum ctx_param param_id(const char *key) {
+  size_t n = strlen(key);
+  if (NAME_IS(key, n, OSSL_CIPHER_PARAM_KEYLEN)) return P_KEYLEN;
+  if (NAME_IS(key, n, OSSL_CIPHER_PARAM_IVLEN)) return P_IVLEN;
+  if (NAME_IS(key, n, OSSL_CIPHER_PARAM_AEAD_TAG)) return P_TAG;
+  if (NAME_IS(key, n, OSSL_CIPHER_PARAM_AEAD_TAGLEN)) return P_TAGLEN;
+  if (NAME_IS(key, n, OSSL_CIPHER_PARAM_IV) ||
+      NAME_IS(key, n, OSSL_CIPHER_PARAM_UPDATED_IV))
+    return P_IV;
+  if (NAME_IS(key, n, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD)) return P_TLS_AAD;
+  if (NAME_IS(key, n, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD)) return P_TLS_AAD_PAD;
+  if (NAME_IS(key, n, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED)) return P_TLS_IV_FIXED;
+  if (NAME_IS(key, n, OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN)) return P_TLS_IV_GEN;
+  if (NAME_IS(key, n, OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV)) return P_TLS_IV_INV;
+  if (NAME_IS(key, n, PARAM_AES_BACKEND)) return P_AES_BACKEND;
+  if (NAME_IS(key, n, PARAM_GHASH_BACKEND)) return P_GHASH_BACKEND;
+  return P_UNKNOWN;
+}
+
+static int get_one(struct gcm_ctx *c, OSSL_PARAM *p) {
+  switch (param_id(p->key)) {
+    case P_KEYLEN:
+      return OSSL_PARAM_set_size_t(p, c->keylen);
+    case P_IVLEN:
+      return OSSL_PARAM_set_size_t(p, c->ivlen);
+    case P_TAGLEN:
+      return OSSL_PARAM_set_size_t(p, c->taglen != 0 ? c->taglen : GCM_TAG_LEN);
+    case P_IV:
+      if (c->iv_state == IV_NONE || p->data_size < c->ivlen) {
+        LIBGCM_ERR(c->pc, LIBGCM_R_BAD_IV_LENGTH, "no IV, or too small a buffer");
+        return 0;
+      }
+      return set_octets(p, c->iv, c->ivlen);
+    case P_TAG:
+      if (!c->enc || !c->tag_ready || p->data_size == 0 ||
+          p->data_size > GCM_TAG_LEN || p->data_type != OSSL_PARAM_OCTET_STRING) {
+        LIBGCM_ERR(c->pc, LIBGCM_R_BAD_TAG,
+                   "the tag is readable after an encrypting final, 1..16 bytes");
+        return 0;
+      }
+      return OSSL_PARAM_set_octet_string(p, c->tag, p->data_size);
+    case P_TLS_AAD_PAD:
+      return OSSL_PARAM_set_size_t(p, TLS_TAG_LEN);
+    case P_TLS_IV_GEN:
+      return tls_iv_gen(c, p);
+    case P_AES_BACKEND:
+      return OSSL_PARAM_set_utf8_ptr(
+          p, c->key != NULL ? gcm_key_aes_backend(&c->key->key) : "none");
+    case P_GHASH_BACKEND:
+      return OSSL_PARAM_set_utf8_ptr(
+          p, c->key != NULL ? gcm_key_ghash_backend(&c->key->key) : "none");
+    default:
+      return 1; /* not gettable here: left alone, as OpenSSL does */
+  }
+}
+
 static int ctx_get_params(void *vctx, OSSL_PARAM params[]) {
   struct gcm_ctx *c = vctx;
-  OSSL_PARAM *p;
-  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN);
-  if (p != NULL && !OSSL_PARAM_set_size_t(p, c->keylen)) return 0;
-  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN);
-  if (p != NULL && !OSSL_PARAM_set_size_t(p, c->ivlen)) return 0;
-  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAGLEN);
-  if (p != NULL &&
-      !OSSL_PARAM_set_size_t(p, c->taglen != 0 ? c->taglen : GCM_TAG_LEN))
-    return 0;
-  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IV);
-  if (p == NULL) p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_UPDATED_IV);
-  if (p != NULL) {
-    if (c->iv_state == IV_NONE || p->data_size < c->ivlen) {
-      LIBGCM_ERR(c->pc, LIBGCM_R_BAD_IV_LENGTH, "no IV, or too small a buffer");
-      return 0;
-    }
-    if (!set_octets(p, c->iv, c->ivlen)) return 0;
+  if (params == NULL) return 1;
+  for (OSSL_PARAM *p = params; p->key != NULL; p++) {
+    if (!get_one(c, p)) return 0;
   }
-  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG);
-  if (p != NULL) {
-    if (!c->enc || !c->tag_ready || p->data_size == 0 ||
-        p->data_size > GCM_TAG_LEN || p->data_type != OSSL_PARAM_OCTET_STRING) {
-      LIBGCM_ERR(c->pc, LIBGCM_R_BAD_TAG,
-                 "the tag is readable after an encrypting final, 1..16 bytes");
-      return 0;
-    }
-    if (!OSSL_PARAM_set_octet_string(p, c->tag, p->data_size)) return 0;
-  }
-  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD);
-  if (p != NULL && !OSSL_PARAM_set_size_t(p, TLS_TAG_LEN)) return 0;
-  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN);
-  if (p != NULL && !tls_iv_gen(c, p)) return 0;
-  p = OSSL_PARAM_locate(params, PARAM_AES_BACKEND);
-  if (p != NULL &&
-      !OSSL_PARAM_set_utf8_ptr(
-          p, c->key != NULL ? gcm_key_aes_backend(&c->key->key) : "none"))
-    return 0;
-  p = OSSL_PARAM_locate(params, PARAM_GHASH_BACKEND);
-  if (p != NULL &&
-      !OSSL_PARAM_set_utf8_ptr(
-          p, c->key != NULL ? gcm_key_ghash_backend(&c->key->key) : "none"))
-    return 0;
   return 1;
 }
 
@@ -636,9 +678,8 @@ static int set_tls_iv_fixed(struct gcm_ctx *c, const OSSL_PARAM *p) {
       return 0;
     }
   }
-  stream_reset(c);
+  stream_drop(c, IV_BUFFERED);
   c->iv_gen = 1;
-  c->iv_state = IV_BUFFERED;
   return 1;
 }
 
@@ -652,55 +693,58 @@ static int set_tls_iv_inv(struct gcm_ctx *c, const OSSL_PARAM *p) {
     return 0;
   }
   memcpy(c->iv + c->ivlen - p->data_size, p->data, p->data_size);
-  stream_reset(c);
-  c->iv_state = IV_BUFFERED;
+  stream_drop(c, IV_BUFFERED);
   return 1;
+}
+
+static int set_one(struct gcm_ctx *c, const OSSL_PARAM *p) {
+  size_t n;
+  switch (param_id(p->key)) {
+    case P_KEYLEN:
+      if (!OSSL_PARAM_get_size_t(p, &n) || n != c->keylen) {
+        LIBGCM_ERR(c->pc, LIBGCM_R_BAD_KEY_LENGTH,
+                   "this cipher's key is %zu bytes", c->keylen);
+        return 0;
+      }
+      return 1;
+    case P_IVLEN:
+      if (!OSSL_PARAM_get_size_t(p, &n) || n == 0 || n > MAX_IV_LEN) {
+        LIBGCM_ERR(c->pc, LIBGCM_R_BAD_IV_LENGTH, "ivlen must be 1..%d",
+                   MAX_IV_LEN);
+        return 0;
+      }
+      if (n != c->ivlen) {
+        c->ivlen = n;
+        stream_drop(c, IV_NONE);
+      }
+      return 1;
+    case P_TAG:
+      if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data_size == 0 ||
+          p->data_size > GCM_TAG_LEN || (p->data != NULL && c->enc)) {
+        LIBGCM_ERR(c->pc, LIBGCM_R_BAD_TAG,
+                   "a tag of 1..16 bytes, given only when decrypting");
+        return 0;
+      }
+      if (p->data != NULL) memcpy(c->tag, p->data, p->data_size);
+      c->taglen = p->data_size;
+      return 1;
+    case P_TLS_AAD:
+      return set_tls_aad(c, p);
+    case P_TLS_IV_FIXED:
+      return set_tls_iv_fixed(c, p);
+    case P_TLS_IV_INV:
+      return set_tls_iv_inv(c, p);
+    default:
+      return 1; /* unknown or not settable: ignored, as providers do */
+  }
 }
 
 static int ctx_set_params(void *vctx, const OSSL_PARAM params[]) {
   struct gcm_ctx *c = vctx;
-  const OSSL_PARAM *p;
   if (params == NULL) return 1;
-  p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_KEYLEN);
-  if (p != NULL) {
-    size_t n;
-    if (!OSSL_PARAM_get_size_t(p, &n) || n != c->keylen) {
-      LIBGCM_ERR(c->pc, LIBGCM_R_BAD_KEY_LENGTH, "this cipher's key is %zu bytes",
-                 c->keylen);
-      return 0;
-    }
+  for (const OSSL_PARAM *p = params; p->key != NULL; p++) {
+    if (!set_one(c, p)) return 0;
   }
-  p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_IVLEN);
-  if (p != NULL) {
-    size_t n;
-    if (!OSSL_PARAM_get_size_t(p, &n) || n == 0 || n > MAX_IV_LEN) {
-      LIBGCM_ERR(c->pc, LIBGCM_R_BAD_IV_LENGTH, "ivlen must be 1..%d",
-                 MAX_IV_LEN);
-      return 0;
-    }
-    if (n != c->ivlen) {
-      c->ivlen = n;
-      stream_reset(c);
-      c->iv_state = IV_NONE;
-    }
-  }
-  p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TAG);
-  if (p != NULL) {
-    if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data_size == 0 ||
-        p->data_size > GCM_TAG_LEN || (p->data != NULL && c->enc)) {
-      LIBGCM_ERR(c->pc, LIBGCM_R_BAD_TAG,
-                 "a tag of 1..16 bytes, given only when decrypting");
-      return 0;
-    }
-    if (p->data != NULL) memcpy(c->tag, p->data, p->data_size);
-    c->taglen = p->data_size;
-  }
-  p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD);
-  if (p != NULL && !set_tls_aad(c, p)) return 0;
-  p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED);
-  if (p != NULL && !set_tls_iv_fixed(c, p)) return 0;
-  p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV);
-  if (p != NULL && !set_tls_iv_inv(c, p)) return 0;
   return 1;
 }
 
