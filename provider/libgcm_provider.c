@@ -109,9 +109,12 @@ static void print_stats(void) {
     if (f == NULL) return;
     close_it = 1;
   }
+  const char *aes = "unavailable", *ghash = "unavailable";
+  (void)gcm_default_backends(&aes, &ghash);
   fprintf(f,
-          "libgcm provider: pid=%ld seal=%llu open=%llu open-fail=%llu\n",
-          (long)getpid(),
+          "libgcm provider: pid=%ld backends=%s/%s seal=%llu open=%llu "
+          "open-fail=%llu\n",
+          (long)getpid(), aes, ghash,
           (unsigned long long)libgcm_counter_value(LIBGCM_COUNT_SEAL),
           (unsigned long long)libgcm_counter_value(LIBGCM_COUNT_OPEN),
           (unsigned long long)libgcm_counter_value(LIBGCM_COUNT_OPEN_FAIL));

@@ -19,7 +19,9 @@
 #                                program with libgcm must report (through
 #                                LIBGCM_PROVIDER_STATS) that libgcm sealed
 #                                and opened the records; the others must not
-#                                have loaded it at all.
+#                                have loaded it at all. With
+#                                LIBGCM_EXPECT_PAIR=aes/ghash set, the
+#                                backends libgcm ran on must be those.
 #   curl                         curl fetches a few MiB over HTTPS from
 #                                `openssl s_server -WWW`, libgcm on both sides
 #   cli                          `openssl list -cipher-algorithms -provider
@@ -154,6 +156,10 @@ check_stats() {
   [ -n "$seal" ] && [ -n "$open" ] || fail "$file: unreadable: $line"
   [ "$seal" -ge "$min_seal" ] || fail "$file: libgcm sealed $seal records, expected >= $min_seal"
   [ "$open" -ge "$min_open" ] || fail "$file: libgcm opened $open records, expected >= $min_open"
+  if [ -n "${LIBGCM_EXPECT_PAIR:-}" ]; then
+    grep -q " backends=$LIBGCM_EXPECT_PAIR " <<<"$line" ||
+      fail "$file: expected libgcm's backends $LIBGCM_EXPECT_PAIR: $line"
+  fi
   echo "  $file: $line"
 }
 
