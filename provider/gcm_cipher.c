@@ -1,0 +1,776 @@
+/*
+ * provider/gcm_cipher.c: AES-128/192/256-GCM as OpenSSL 3 cipher
+ * algorithms, implemented only with libgcm's public API <gcm/gcm.h>.
+ *
+ * A cipher context is what EVP_CIPHER_CTX drives (provider-cipher(7)):
+ *
+ *  - Key: expanded once with gcm_key_init (libgcm's dispatcher picks the
+ *    backends per key; LIBGCM_AES, LIBGCM_GHASH and OPENSSL_ia32cap apply).
+ *    The expanded key lives in a reference-counted block so that a
+ *    duplicated context (dupctx) shares it, read-only, and a stream copied
+ *    mid-message keeps pointing at a live key. Re-keying a shared key
+ *    expands into a fresh block; the last reference wipes it.
+ *  - IV: any length from 1 byte (the `ivlen` parameter), given at init or
+ *    later. It is buffered and the native stream starts lazily at the first
+ *    AAD, data or final call, so a new IV on the same key costs one
+ *    gcm_stream_init and no key expansion (TLS 1.3 does this per record).
+ *  - Streaming: AAD is an update with NULL output; data updates of any size;
+ *    final writes the 16-byte tag (read back with the `tag` parameter, any
+ *    1..16-byte prefix) or checks the tag set beforehand (1..16 bytes).
+ *    As with OpenSSL's own provider, a decrypting stream releases plaintext
+ *    before final has checked the tag.
+ *  - TLS 1.2 record layer: `tlsaad` (the 13-byte record header),
+ *    `tlsivfixed` (the implicit 4-byte salt; on encrypt the 8-byte explicit
+ *    part starts random), `tlsivgen` / `tlsivinv`. With `tlsaad` set, the
+ *    next update/cipher call is one whole record, explicit nonce || payload
+ *    || tag, sealed or opened in one gcm_seal / gcm_open: all or nothing,
+ *    and a record that fails authentication leaves the whole buffer zeroed.
+ */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include <openssl/core_names.h>
+#include <openssl/evp.h>
+#include <openssl/params.h>
+
+#include <gcm/gcm.h>
+
+#include "provider.h"
+
+/* IVs up to this many bytes (OpenSSL's own provider takes up to 128). */
+#define MAX_IV_LEN 1024
+/* TLS 1.2 GCM record layout (RFC 5288). */
+#define TLS_AAD_LEN EVP_AEAD_TLS1_AAD_LEN           /* 13 */
+#define TLS_FIXED_IV_LEN EVP_GCM_TLS_FIXED_IV_LEN   /* 4 */
+#define TLS_EXPLICIT_IV_LEN EVP_GCM_TLS_EXPLICIT_IV_LEN /* 8 */
+#define TLS_TAG_LEN EVP_GCM_TLS_TAG_LEN             /* 16 */
+
+/* Cipher-context parameters that say which libgcm backends the key uses. */
+#define PARAM_AES_BACKEND "libgcm-aes-backend"
+#define PARAM_GHASH_BACKEND "libgcm-ghash-backend"
+
+/* An expanded key shared by a context and its duplicates. */
+struct shared_key {
+  gcm_key key;
+  _Atomic unsigned refs;
+};
+
+enum iv_state {
+  IV_NONE,      /* no IV yet */
+  IV_BUFFERED,  /* IV set, native stream not started */
+  IV_ACTIVE,    /* native stream running on this IV */
+  IV_FINISHED,  /* message finished; a new IV is needed */
+};
+
+struct gcm_ctx {
+  gcm_stream stream;
+  const struct libgcm_provctx *pc;
+  struct shared_key *key;  /* NULL until a key is set */
+  size_t keylen;           /* fixed by the algorithm */
+  int enc;
+  enum iv_state iv_state;
+  size_t ivlen;
+  size_t taglen;           /* expected tag length (decrypt), 0 = not set */
+  int tag_ready;           /* encrypt: final ran, `tag` holds the tag */
+  uint8_t tag[GCM_TAG_LEN];
+  /* TLS 1.2 */
+  int iv_gen;              /* tlsivfixed given: TLS nonce rules apply */
+  size_t tls_aad_len;      /* 0, or TLS_AAD_LEN while a record is pending */
+  uint8_t tls_aad[TLS_AAD_LEN];
+  uint8_t iv[MAX_IV_LEN];
+};
+
+/* ---- helpers -------------------------------------------------------------- */
+
+static void wipe(void *p, size_t n) {
+  volatile uint8_t *v = p;
+  while (n--) *v++ = 0;
+}
+
+static void key_release(struct shared_key *sk) {
+  if (sk == NULL) return;
+  if (atomic_fetch_sub(&sk->refs, 1) == 1) {
+    gcm_key_cleanup(&sk->key);
+    free(sk);
+  }
+}
+
+static struct shared_key *key_new(void) {
+  struct shared_key *sk = aligned_alloc(
+      _Alignof(struct shared_key),
+      (sizeof(struct shared_key) + _Alignof(struct shared_key) - 1) /
+          _Alignof(struct shared_key) * _Alignof(struct shared_key));
+  if (sk == NULL) return NULL;
+  memset(sk, 0, sizeof(*sk));
+  atomic_init(&sk->refs, 1);
+  return sk;
+}
+
+/* Wipes the native stream if a message is under way on it, and moves to
+ * `next`. A finished or failed stream was already wiped by libgcm, so the
+ * per-message path (new IV, data, final) wipes nothing twice. */
+static void stream_drop(struct gcm_ctx *c, enum iv_state next) {
+  if (c->iv_state == IV_ACTIVE) gcm_stream_cleanup(&c->stream);
+  c->iv_state = next;
+}
+
+/* Starts the native stream on the buffered IV if it is not running yet. */
+static int stream_ready(struct gcm_ctx *c) {
+  if (c->key == NULL) {
+    LIBGCM_ERR(c->pc, LIBGCM_R_NO_KEY, "set a key first");
+    return 0;
+  }
+  switch (c->iv_state) {
+    case IV_ACTIVE:
+      return 1;
+    case IV_BUFFERED:
+      if (!gcm_stream_init(&c->stream, &c->key->key,
+                           c->enc ? GCM_ENCRYPT : GCM_DECRYPT, c->iv,
+                           c->ivlen)) {
+        LIBGCM_ERR(c->pc, LIBGCM_R_OPERATION_FAILED, "%s",
+                   gcm_last_error_message());
+        return 0;
+      }
+      c->iv_state = IV_ACTIVE;
+      c->tag_ready = 0;
+      return 1;
+    case IV_FINISHED:
+      LIBGCM_ERR(c->pc, LIBGCM_R_NO_IV,
+                 "the message is finished; set a new IV");
+      return 0;
+    case IV_NONE:
+    default:
+      LIBGCM_ERR(c->pc, LIBGCM_R_NO_IV, "set an IV first");
+      return 0;
+  }
+}
+
+/* Ends the message after a failed native call and reports it. */
+static int stream_failed(struct gcm_ctx *c) {
+  LIBGCM_ERR(c->pc, LIBGCM_R_OPERATION_FAILED, "%s", gcm_last_error_message());
+  stream_drop(c, IV_FINISHED);
+  return 0;
+}
+
+static int set_key(struct gcm_ctx *c, const uint8_t *key, size_t keylen) {
+  if (keylen != c->keylen) {
+    LIBGCM_ERR(c->pc, LIBGCM_R_BAD_KEY_LENGTH, "expected %zu bytes, got %zu",
+               c->keylen, keylen);
+    return 0;
+  }
+  struct shared_key *sk = c->key;
+  if (sk != NULL && atomic_load(&sk->refs) == 1) {
+    gcm_key_cleanup(&sk->key);
+  } else {
+    key_release(sk);
+    c->key = NULL;
+    sk = key_new();
+    if (sk == NULL) {
+      LIBGCM_ERR(c->pc, LIBGCM_R_OUT_OF_MEMORY, "expanded key");
+      return 0;
+    }
+  }
+  c->key = sk;
+  if (!gcm_key_init(&sk->key, key, keylen)) {
+    LIBGCM_ERR(c->pc, LIBGCM_R_KEY_SETUP_FAILED, "%s",
+               gcm_last_error_message());
+    key_release(sk);
+    c->key = NULL;
+    return 0;
+  }
+  return 1;
+}
+
+/* Adds one to the 64-bit big-endian counter at p (the TLS invocation
+ * field). */
+static void inc64(uint8_t *p) {
+  for (int i = 7; i >= 0; i--) {
+    if (++p[i] != 0) break;
+  }
+}
+
+static int fill_random(uint8_t *p, size_t n) {
+  while (n > 0) {
+    ssize_t got = getrandom(p, n, 0);
+    if (got <= 0) return 0;
+    p += got;
+    n -= (size_t)got;
+  }
+  return 1;
+}
+
+/* ---- context life cycle ---------------------------------------------------- */
+
+static void *ctx_new(void *provctx, size_t keylen) {
+  struct gcm_ctx *c = aligned_alloc(
+      _Alignof(struct gcm_ctx),
+      (sizeof(struct gcm_ctx) + _Alignof(struct gcm_ctx) - 1) /
+          _Alignof(struct gcm_ctx) * _Alignof(struct gcm_ctx));
+  if (c == NULL) return NULL;
+  memset(c, 0, sizeof(*c));
+  c->pc = provctx;
+  c->keylen = keylen;
+  c->ivlen = GCM_NONCE_LEN;
+  c->iv_state = IV_NONE;
+  return c;
+}
+
+static void *aes128_newctx(void *provctx) { return ctx_new(provctx, 16); }
+static void *aes192_newctx(void *provctx) { return ctx_new(provctx, 24); }
+static void *aes256_newctx(void *provctx) { return ctx_new(provctx, 32); }
+
+static void ctx_free(void *vctx) {
+  struct gcm_ctx *c = vctx;
+  if (c == NULL) return;
+  gcm_stream_cleanup(&c->stream);
+  key_release(c->key);
+  wipe(c, sizeof(*c));
+  free(c);
+}
+
+static void *ctx_dup(void *vctx) {
+  const struct gcm_ctx *src = vctx;
+  struct gcm_ctx *c = ctx_new((void *)src->pc, src->keylen);
+  if (c == NULL) return NULL;
+  /* The copied stream keeps pointing at the shared key, which the
+   * reference below keeps alive and which nobody modifies: re-keying a
+   * shared key expands into a new block (set_key). */
+  memcpy(c, src, sizeof(*c));
+  if (c->key != NULL) atomic_fetch_add(&c->key->refs, 1);
+  return c;
+}
+
+static int ctx_set_params(void *vctx, const OSSL_PARAM params[]);
+
+static int ctx_init(struct gcm_ctx *c, int enc, const unsigned char *key,
+                    size_t keylen, const unsigned char *iv, size_t ivlen,
+                    const OSSL_PARAM params[]) {
+  if (c->enc != enc || iv != NULL || key != NULL) {
+    /* The running message (if any) is over; with the same IV and a new
+     * key or direction it starts again from the IV. */
+    if (c->iv_state == IV_ACTIVE) stream_drop(c, IV_BUFFERED);
+    c->tag_ready = 0;
+  }
+  c->enc = enc;
+  if (iv != NULL) {
+    if (ivlen == 0 || ivlen > MAX_IV_LEN) {
+      LIBGCM_ERR(c->pc, LIBGCM_R_BAD_IV_LENGTH, "%zu bytes", ivlen);
+      return 0;
+    }
+    c->ivlen = ivlen;
+    memcpy(c->iv, iv, ivlen);
+    c->iv_state = IV_BUFFERED;
+  }
+  if (key != NULL && !set_key(c, key, keylen)) return 0;
+  return ctx_set_params(c, params);
+}
+
+static int ctx_einit(void *vctx, const unsigned char *key, size_t keylen,
+                     const unsigned char *iv, size_t ivlen,
+                     const OSSL_PARAM params[]) {
+  return ctx_init(vctx, 1, key, keylen, iv, ivlen, params);
+}
+
+static int ctx_dinit(void *vctx, const unsigned char *key, size_t keylen,
+                     const unsigned char *iv, size_t ivlen,
+                     const OSSL_PARAM params[]) {
+  return ctx_init(vctx, 0, key, keylen, iv, ivlen, params);
+}
+
+/* ---- TLS 1.2 records -------------------------------------------------------- */
+
+/* One TLS 1.2 record in `in` (inl bytes: explicit nonce, payload, tag), sealed
+ * or opened into `out` with the header given by `tlsaad`. */
+static int tls_record(struct gcm_ctx *c, uint8_t *out, size_t *outl,
+                      size_t outsize, const uint8_t *in, size_t inl) {
+  int ok = 0;
+  c->tls_aad_len = 0; /* one header, one record */
+  if (c->key == NULL) {
+    LIBGCM_ERR(c->pc, LIBGCM_R_NO_KEY, "set a key first");
+    return 0;
+  }
+  if (!c->iv_gen || c->ivlen != GCM_NONCE_LEN) {
+    LIBGCM_ERR(c->pc, LIBGCM_R_BAD_TLS_PARAM,
+               "a TLS record needs tlsivfixed and a 12-byte IV");
+    return 0;
+  }
+  if (out == NULL || in == NULL || inl < TLS_EXPLICIT_IV_LEN + TLS_TAG_LEN ||
+      outsize < inl) {
+    LIBGCM_ERR(c->pc, LIBGCM_R_BAD_TLS_PARAM,
+               "a TLS record of %zu bytes (output room %zu)", inl, outsize);
+    return 0;
+  }
+  size_t plen = inl - TLS_EXPLICIT_IV_LEN - TLS_TAG_LEN;
+  uint8_t nonce[GCM_NONCE_LEN];
+  if (c->enc) {
+    memcpy(nonce, c->iv, GCM_NONCE_LEN);
+    inc64(c->iv + TLS_FIXED_IV_LEN);
+    if (out != in) memmove(out, in, inl);
+    memcpy(out, nonce + TLS_FIXED_IV_LEN, TLS_EXPLICIT_IV_LEN);
+    uint8_t *payload = out + TLS_EXPLICIT_IV_LEN;
+    ok = gcm_seal(&c->key->key, payload, payload + plen, TLS_TAG_LEN, nonce,
+                  GCM_NONCE_LEN, payload, plen, c->tls_aad, TLS_AAD_LEN);
+    if (ok) {
+      libgcm_count(LIBGCM_COUNT_SEAL);
+      *outl = inl;
+    } else {
+      LIBGCM_ERR(c->pc, LIBGCM_R_OPERATION_FAILED, "%s",
+                 gcm_last_error_message());
+      wipe(out, inl);
+    }
+  } else {
+    memcpy(nonce, c->iv, TLS_FIXED_IV_LEN);
+    memcpy(nonce + TLS_FIXED_IV_LEN, in, TLS_EXPLICIT_IV_LEN);
+    memcpy(c->iv + TLS_FIXED_IV_LEN, in, TLS_EXPLICIT_IV_LEN);
+    uint8_t tag[TLS_TAG_LEN];
+    memcpy(tag, in + TLS_EXPLICIT_IV_LEN + plen, TLS_TAG_LEN);
+    if (out != in) memmove(out, in, inl);
+    uint8_t *payload = out + TLS_EXPLICIT_IV_LEN;
+    ok = gcm_open(&c->key->key, payload, nonce, GCM_NONCE_LEN, payload, plen,
+                  tag, TLS_TAG_LEN, c->tls_aad, TLS_AAD_LEN);
+    if (ok) {
+      libgcm_count(LIBGCM_COUNT_OPEN);
+      *outl = plen;
+    } else {
+      if (gcm_last_error() == GCM_ERR_AUTH) {
+        libgcm_count(LIBGCM_COUNT_OPEN_FAIL);
+      } else {
+        LIBGCM_ERR(c->pc, LIBGCM_R_OPERATION_FAILED, "%s",
+                   gcm_last_error_message());
+      }
+      wipe(out, inl);
+    }
+    wipe(tag, sizeof(tag));
+  }
+  wipe(nonce, sizeof(nonce));
+  stream_drop(c, IV_FINISHED);
+  return ok;
+}
+
+/* ---- streaming ---------------------------------------------------------------- */
+
+static int ctx_update(void *vctx, unsigned char *out, size_t *outl,
+                      size_t outsize, const unsigned char *in, size_t inl) {
+  struct gcm_ctx *c = vctx;
+  if (c->tls_aad_len != 0) return tls_record(c, out, outl, outsize, in, inl);
+  *outl = 0;
+  if (!stream_ready(c)) return 0;
+  if (inl == 0) return 1;
+  if (out == NULL) {
+    if (!gcm_stream_aad(&c->stream, in, inl)) return stream_failed(c);
+  } else {
+    if (outsize < inl) {
+      LIBGCM_ERR(c->pc, LIBGCM_R_OUTPUT_TOO_SMALL, "need %zu, have %zu", inl,
+                 outsize);
+      return 0;
+    }
+    if (!gcm_stream_update(&c->stream, out, in, inl)) return stream_failed(c);
+  }
+  *outl = inl;
+  return 1;
+}
+
+static int ctx_final(void *vctx, unsigned char *out, size_t *outl,
+                     size_t outsize) {
+  struct gcm_ctx *c = vctx;
+  (void)out;
+  (void)outsize;
+  *outl = 0;
+  if (!c->enc && c->taglen == 0) {
+    LIBGCM_ERR(c->pc, LIBGCM_R_BAD_TAG, "no tag set before final");
+    return 0;
+  }
+  if (!stream_ready(c)) return 0;
+  int ok;
+  if (c->enc) {
+    ok = gcm_stream_finish_seal(&c->stream, c->tag, GCM_TAG_LEN);
+    if (ok) {
+      c->tag_ready = 1;
+      libgcm_count(LIBGCM_COUNT_SEAL);
+    } else {
+      LIBGCM_ERR(c->pc, LIBGCM_R_OPERATION_FAILED, "%s",
+                 gcm_last_error_message());
+    }
+  } else {
+    ok = gcm_stream_finish_open(&c->stream, c->tag, c->taglen);
+    if (ok) {
+      libgcm_count(LIBGCM_COUNT_OPEN);
+    } else if (gcm_last_error() == GCM_ERR_AUTH) {
+      libgcm_count(LIBGCM_COUNT_OPEN_FAIL);
+    } else {
+      LIBGCM_ERR(c->pc, LIBGCM_R_OPERATION_FAILED, "%s",
+                 gcm_last_error_message());
+    }
+  }
+  /* libgcm ended (and wiped) the stream either way. */
+  c->iv_state = IV_FINISHED;
+  return ok;
+}
+
+/* EVP_Cipher: a TLS record when `tlsaad` is pending, else an update (in
+ * non-NULL) or final (in NULL). */
+static int ctx_cipher(void *vctx, unsigned char *out, size_t *outl,
+                      size_t outsize, const unsigned char *in, size_t inl) {
+  struct gcm_ctx *c = vctx;
+  if (c->tls_aad_len != 0) {
+    /* Through update a record reports its payload's length when opened
+     * (libssl relies on it); through EVP_Cipher it reports the whole
+     * record either way, as OpenSSL's own provider does. */
+    if (!tls_record(c, out, outl, outsize, in, inl)) return 0;
+    *outl = inl;
+    return 1;
+  }
+  if (in == NULL) return ctx_final(c, out, outl, outsize);
+  return ctx_update(c, out, outl, outsize, in, inl);
+}
+
+/* ---- parameters ------------------------------------------------------------------ */
+
+static int alg_get_params(OSSL_PARAM params[], size_t keylen) {
+  OSSL_PARAM *p;
+  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_MODE);
+  if (p != NULL && !OSSL_PARAM_set_uint(p, EVP_CIPH_GCM_MODE)) return 0;
+  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN);
+  if (p != NULL && !OSSL_PARAM_set_size_t(p, keylen)) return 0;
+  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN);
+  if (p != NULL && !OSSL_PARAM_set_size_t(p, GCM_NONCE_LEN)) return 0;
+  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_BLOCK_SIZE);
+  if (p != NULL && !OSSL_PARAM_set_size_t(p, 1)) return 0;
+  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD);
+  if (p != NULL && !OSSL_PARAM_set_int(p, 1)) return 0;
+  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_CUSTOM_IV);
+  if (p != NULL && !OSSL_PARAM_set_int(p, 1)) return 0;
+  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_CTS);
+  if (p != NULL && !OSSL_PARAM_set_int(p, 0)) return 0;
+  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK);
+  if (p != NULL && !OSSL_PARAM_set_int(p, 0)) return 0;
+  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_HAS_RAND_KEY);
+  if (p != NULL && !OSSL_PARAM_set_int(p, 0)) return 0;
+  return 1;
+}
+
+static int aes128_get_params(OSSL_PARAM params[]) {
+  return alg_get_params(params, 16);
+}
+static int aes192_get_params(OSSL_PARAM params[]) {
+  return alg_get_params(params, 24);
+}
+static int aes256_get_params(OSSL_PARAM params[]) {
+  return alg_get_params(params, 32);
+}
+
+static const OSSL_PARAM alg_gettable[] = {
+    OSSL_PARAM_uint(OSSL_CIPHER_PARAM_MODE, NULL),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_BLOCK_SIZE, NULL),
+    OSSL_PARAM_int(OSSL_CIPHER_PARAM_AEAD, NULL),
+    OSSL_PARAM_int(OSSL_CIPHER_PARAM_CUSTOM_IV, NULL),
+    OSSL_PARAM_int(OSSL_CIPHER_PARAM_CTS, NULL),
+    OSSL_PARAM_int(OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, NULL),
+    OSSL_PARAM_int(OSSL_CIPHER_PARAM_HAS_RAND_KEY, NULL),
+    OSSL_PARAM_END,
+};
+
+static const OSSL_PARAM *alg_gettable_params(void *provctx) {
+  (void)provctx;
+  return alg_gettable;
+}
+
+static const OSSL_PARAM ctx_gettable[] = {
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_TAGLEN, NULL),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_IV, NULL, 0),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV, NULL, 0),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, NULL, 0),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD, NULL),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN, NULL, 0),
+    OSSL_PARAM_utf8_ptr(PARAM_AES_BACKEND, NULL, 0),
+    OSSL_PARAM_utf8_ptr(PARAM_GHASH_BACKEND, NULL, 0),
+    OSSL_PARAM_END,
+};
+
+static const OSSL_PARAM *ctx_gettable_params(void *vctx, void *provctx) {
+  (void)vctx;
+  (void)provctx;
+  return ctx_gettable;
+}
+
+static const OSSL_PARAM ctx_settable[] = {
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, NULL, 0),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_AAD, NULL, 0),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED, NULL, 0),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV, NULL, 0),
+    OSSL_PARAM_END,
+};
+
+static const OSSL_PARAM *ctx_settable_params(void *vctx, void *provctx) {
+  (void)vctx;
+  (void)provctx;
+  return ctx_settable;
+}
+
+/* Puts `len` bytes at `p` into an octet-string or octet-pointer parameter. */
+static int set_octets(OSSL_PARAM *p, const void *data, size_t len) {
+  if (p->data_type == OSSL_PARAM_OCTET_PTR)
+    return OSSL_PARAM_set_octet_ptr(p, data, len);
+  return OSSL_PARAM_set_octet_string(p, data, len);
+}
+
+/* tlsivgen: hands out the explicit part of the current TLS nonce, starts a
+ * message on the whole nonce and moves the invocation counter on. */
+static int tls_iv_gen(struct gcm_ctx *c, OSSL_PARAM *p) {
+  if (!c->iv_gen || c->key == NULL || c->ivlen < TLS_EXPLICIT_IV_LEN ||
+      p->data == NULL) {
+    LIBGCM_ERR(c->pc, LIBGCM_R_BAD_TLS_PARAM,
+               "tlsivgen needs a key and tlsivfixed");
+    return 0;
+  }
+  size_t n = p->data_size;
+  if (n == 0 || n > c->ivlen) n = c->ivlen;
+  stream_drop(c, IV_BUFFERED);
+  if (!stream_ready(c)) return 0;
+  memcpy(p->data, c->iv + c->ivlen - n, n);
+  p->return_size = n;
+  inc64(c->iv + c->ivlen - TLS_EXPLICIT_IV_LEN);
+  return 1;
+}
+
+/* Context parameters by name. EVP asks for one or two at a time, several
+ * times per message (the IV length at every init, the tag after every
+ * final), so the parameter list is walked once and each name is matched by
+ * its length first, instead of one OSSL_PARAM_locate (a string compare per
+ * entry) per known name. */
+enum ctx_param {
+  P_UNKNOWN,
+  P_KEYLEN,
+  P_IVLEN,
+  P_IV,
+  P_TAGLEN,
+  P_TAG,
+  P_TLS_AAD,
+  P_TLS_AAD_PAD,
+  P_TLS_IV_FIXED,
+  P_TLS_IV_GEN,
+  P_TLS_IV_INV,
+  P_AES_BACKEND,
+  P_GHASH_BACKEND,
+};
+
+#define NAME_IS(key, len, name) \
+  ((len) == sizeof(name) - 1 && memcmp((key), (name), sizeof(name) - 1) == 0)
+
+static enum ctx_param param_id(const char *key) {
+  size_t n = strlen(key);
+  if (NAME_IS(key, n, OSSL_CIPHER_PARAM_KEYLEN)) return P_KEYLEN;
+  if (NAME_IS(key, n, OSSL_CIPHER_PARAM_IVLEN)) return P_IVLEN;
+  if (NAME_IS(key, n, OSSL_CIPHER_PARAM_AEAD_TAG)) return P_TAG;
+  if (NAME_IS(key, n, OSSL_CIPHER_PARAM_AEAD_TAGLEN)) return P_TAGLEN;
+  if (NAME_IS(key, n, OSSL_CIPHER_PARAM_IV) ||
+      NAME_IS(key, n, OSSL_CIPHER_PARAM_UPDATED_IV))
+    return P_IV;
+  if (NAME_IS(key, n, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD)) return P_TLS_AAD;
+  if (NAME_IS(key, n, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD)) return P_TLS_AAD_PAD;
+  if (NAME_IS(key, n, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED)) return P_TLS_IV_FIXED;
+  if (NAME_IS(key, n, OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN)) return P_TLS_IV_GEN;
+  if (NAME_IS(key, n, OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV)) return P_TLS_IV_INV;
+  if (NAME_IS(key, n, PARAM_AES_BACKEND)) return P_AES_BACKEND;
+  if (NAME_IS(key, n, PARAM_GHASH_BACKEND)) return P_GHASH_BACKEND;
+  return P_UNKNOWN;
+}
+
+static int get_one(struct gcm_ctx *c, OSSL_PARAM *p) {
+  switch (param_id(p->key)) {
+    case P_KEYLEN:
+      return OSSL_PARAM_set_size_t(p, c->keylen);
+    case P_IVLEN:
+      return OSSL_PARAM_set_size_t(p, c->ivlen);
+    case P_TAGLEN:
+      return OSSL_PARAM_set_size_t(p, c->taglen != 0 ? c->taglen : GCM_TAG_LEN);
+    case P_IV:
+      if (c->iv_state == IV_NONE || p->data_size < c->ivlen) {
+        LIBGCM_ERR(c->pc, LIBGCM_R_BAD_IV_LENGTH, "no IV, or too small a buffer");
+        return 0;
+      }
+      return set_octets(p, c->iv, c->ivlen);
+    case P_TAG:
+      if (!c->enc || !c->tag_ready || p->data_size == 0 ||
+          p->data_size > GCM_TAG_LEN || p->data_type != OSSL_PARAM_OCTET_STRING) {
+        LIBGCM_ERR(c->pc, LIBGCM_R_BAD_TAG,
+                   "the tag is readable after an encrypting final, 1..16 bytes");
+        return 0;
+      }
+      return OSSL_PARAM_set_octet_string(p, c->tag, p->data_size);
+    case P_TLS_AAD_PAD:
+      return OSSL_PARAM_set_size_t(p, TLS_TAG_LEN);
+    case P_TLS_IV_GEN:
+      return tls_iv_gen(c, p);
+    case P_AES_BACKEND:
+      return OSSL_PARAM_set_utf8_ptr(
+          p, c->key != NULL ? gcm_key_aes_backend(&c->key->key) : "none");
+    case P_GHASH_BACKEND:
+      return OSSL_PARAM_set_utf8_ptr(
+          p, c->key != NULL ? gcm_key_ghash_backend(&c->key->key) : "none");
+    default:
+      return 1; /* not gettable here: left alone, as OpenSSL does */
+  }
+}
+
+static int ctx_get_params(void *vctx, OSSL_PARAM params[]) {
+  struct gcm_ctx *c = vctx;
+  if (params == NULL) return 1;
+  for (OSSL_PARAM *p = params; p->key != NULL; p++) {
+    if (!get_one(c, p)) return 0;
+  }
+  return 1;
+}
+
+/* tlsaad: the 13-byte TLS 1.2 header (sequence number, type, version,
+ * length). The length it carries is the record's; the authenticated one is
+ * the payload's, without explicit nonce (and tag, when opening). */
+static int set_tls_aad(struct gcm_ctx *c, const OSSL_PARAM *p) {
+  if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data_size != TLS_AAD_LEN) {
+    LIBGCM_ERR(c->pc, LIBGCM_R_BAD_TLS_PARAM, "tlsaad must be 13 bytes");
+    return 0;
+  }
+  uint8_t aad[TLS_AAD_LEN];
+  memcpy(aad, p->data, TLS_AAD_LEN);
+  size_t len = (size_t)aad[TLS_AAD_LEN - 2] << 8 | aad[TLS_AAD_LEN - 1];
+  size_t overhead = TLS_EXPLICIT_IV_LEN + (c->enc ? 0 : TLS_TAG_LEN);
+  if (len < overhead) {
+    LIBGCM_ERR(c->pc, LIBGCM_R_BAD_TLS_PARAM, "record of %zu bytes is too short",
+               len);
+    return 0;
+  }
+  len -= overhead;
+  aad[TLS_AAD_LEN - 2] = (uint8_t)(len >> 8);
+  aad[TLS_AAD_LEN - 1] = (uint8_t)len;
+  memcpy(c->tls_aad, aad, TLS_AAD_LEN);
+  c->tls_aad_len = TLS_AAD_LEN;
+  return 1;
+}
+
+/* tlsivfixed: the whole IV, or its fixed leading part (at least 4 bytes,
+ * leaving at least 8 for the invocation field, which starts random when
+ * encrypting). */
+static int set_tls_iv_fixed(struct gcm_ctx *c, const OSSL_PARAM *p) {
+  size_t len = p->data_size;
+  if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data == NULL) {
+    LIBGCM_ERR(c->pc, LIBGCM_R_BAD_TLS_PARAM, "tlsivfixed: octet string");
+    return 0;
+  }
+  if (len == c->ivlen) {
+    memcpy(c->iv, p->data, len);
+  } else {
+    if (len < TLS_FIXED_IV_LEN || c->ivlen < len + TLS_EXPLICIT_IV_LEN) {
+      LIBGCM_ERR(c->pc, LIBGCM_R_BAD_TLS_PARAM,
+                 "tlsivfixed of %zu bytes with a %zu-byte IV", len, c->ivlen);
+      return 0;
+    }
+    memcpy(c->iv, p->data, len);
+    if (c->enc && !fill_random(c->iv + len, c->ivlen - len)) {
+      LIBGCM_ERR(c->pc, LIBGCM_R_RANDOM_FAILED, "getrandom failed");
+      return 0;
+    }
+  }
+  stream_drop(c, IV_BUFFERED);
+  c->iv_gen = 1;
+  return 1;
+}
+
+/* tlsivinv: the explicit nonce of a received record (decrypt only). */
+static int set_tls_iv_inv(struct gcm_ctx *c, const OSSL_PARAM *p) {
+  if (!c->iv_gen || c->key == NULL || c->enc ||
+      p->data_type != OSSL_PARAM_OCTET_STRING || p->data == NULL ||
+      p->data_size == 0 || p->data_size > c->ivlen) {
+    LIBGCM_ERR(c->pc, LIBGCM_R_BAD_TLS_PARAM,
+               "tlsivinv needs a decrypting context with tlsivfixed");
+    return 0;
+  }
+  memcpy(c->iv + c->ivlen - p->data_size, p->data, p->data_size);
+  stream_drop(c, IV_BUFFERED);
+  return 1;
+}
+
+static int set_one(struct gcm_ctx *c, const OSSL_PARAM *p) {
+  size_t n;
+  switch (param_id(p->key)) {
+    case P_KEYLEN:
+      if (!OSSL_PARAM_get_size_t(p, &n) || n != c->keylen) {
+        LIBGCM_ERR(c->pc, LIBGCM_R_BAD_KEY_LENGTH,
+                   "this cipher's key is %zu bytes", c->keylen);
+        return 0;
+      }
+      return 1;
+    case P_IVLEN:
+      if (!OSSL_PARAM_get_size_t(p, &n) || n == 0 || n > MAX_IV_LEN) {
+        LIBGCM_ERR(c->pc, LIBGCM_R_BAD_IV_LENGTH, "ivlen must be 1..%d",
+                   MAX_IV_LEN);
+        return 0;
+      }
+      if (n != c->ivlen) {
+        c->ivlen = n;
+        stream_drop(c, IV_NONE);
+      }
+      return 1;
+    case P_TAG:
+      if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data_size == 0 ||
+          p->data_size > GCM_TAG_LEN || (p->data != NULL && c->enc)) {
+        LIBGCM_ERR(c->pc, LIBGCM_R_BAD_TAG,
+                   "a tag of 1..16 bytes, given only when decrypting");
+        return 0;
+      }
+      if (p->data != NULL) memcpy(c->tag, p->data, p->data_size);
+      c->taglen = p->data_size;
+      return 1;
+    case P_TLS_AAD:
+      return set_tls_aad(c, p);
+    case P_TLS_IV_FIXED:
+      return set_tls_iv_fixed(c, p);
+    case P_TLS_IV_INV:
+      return set_tls_iv_inv(c, p);
+    default:
+      return 1; /* unknown or not settable: ignored, as providers do */
+  }
+}
+
+static int ctx_set_params(void *vctx, const OSSL_PARAM params[]) {
+  struct gcm_ctx *c = vctx;
+  if (params == NULL) return 1;
+  for (const OSSL_PARAM *p = params; p->key != NULL; p++) {
+    if (!set_one(c, p)) return 0;
+  }
+  return 1;
+}
+
+/* ---- dispatch tables ------------------------------------------------------------- */
+
+#define LIBGCM_CIPHER_FUNCTIONS(bits)                                          \
+  const OSSL_DISPATCH libgcm_aes##bits##gcm_functions[] = {                    \
+      {OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))aes##bits##_newctx},           \
+      {OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))ctx_free},                    \
+      {OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))ctx_dup},                      \
+      {OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))ctx_einit},              \
+      {OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))ctx_dinit},              \
+      {OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))ctx_update},                   \
+      {OSSL_FUNC_CIPHER_FINAL, (void (*)(void))ctx_final},                     \
+      {OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))ctx_cipher},                   \
+      {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))aes##bits##_get_params},   \
+      {OSSL_FUNC_CIPHER_GETTABLE_PARAMS, (void (*)(void))alg_gettable_params}, \
+      {OSSL_FUNC_CIPHER_GET_CTX_PARAMS, (void (*)(void))ctx_get_params},       \
+      {OSSL_FUNC_CIPHER_SET_CTX_PARAMS, (void (*)(void))ctx_set_params},       \
+      {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS,                                   \
+       (void (*)(void))ctx_gettable_params},                                   \
+      {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS,                                   \
+       (void (*)(void))ctx_settable_params},                                   \
+      {0, NULL},                                                               \
+  }
+
+LIBGCM_CIPHER_FUNCTIONS(128);
+LIBGCM_CIPHER_FUNCTIONS(192);
+LIBGCM_CIPHER_FUNCTIONS(256);

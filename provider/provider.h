@@ -1,0 +1,75 @@
+/*
+ * provider/provider.h: what the parts of libgcm's OpenSSL 3 provider share.
+ *
+ * The provider is two files: libgcm_provider.c (the module's entry point,
+ * provider-level parameters, the operation counters and error reporting)
+ * and gcm_cipher.c (the AES-GCM cipher contexts: EVP parameters in, native
+ * <gcm/gcm.h> calls out). Nothing here is exported from the module; only
+ * OSSL_provider_init is.
+ */
+#ifndef LIBGCM_PROVIDER_H
+#define LIBGCM_PROVIDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <openssl/core.h>
+#include <openssl/core_dispatch.h>
+
+/* The provider's name, as OpenSSL configuration and property queries see it
+ * (`provider=libgcm`). */
+#define LIBGCM_PROVIDER_NAME "libgcm"
+
+/* The provider context handed to every algorithm: the core's handle, for
+ * error reporting. */
+struct libgcm_provctx {
+  const OSSL_CORE_HANDLE *handle;
+};
+
+/* Reason codes this provider raises (its reason strings are listed in
+ * libgcm_provider.c). */
+enum libgcm_provider_reason {
+  LIBGCM_R_KEY_SETUP_FAILED = 1, /* gcm_key_init refused: names the reason */
+  LIBGCM_R_BAD_KEY_LENGTH,
+  LIBGCM_R_BAD_IV_LENGTH,
+  LIBGCM_R_NO_KEY,
+  LIBGCM_R_NO_IV,
+  LIBGCM_R_BAD_TAG,             /* tag length or set/get in the wrong direction */
+  LIBGCM_R_BAD_STATE,           /* call out of order (e.g. AAD after data) */
+  LIBGCM_R_OUTPUT_TOO_SMALL,
+  LIBGCM_R_BAD_TLS_PARAM,       /* tlsaad / tlsivfixed / tlsivgen / tlsivinv */
+  LIBGCM_R_OPERATION_FAILED,    /* a native call failed: names the reason */
+  LIBGCM_R_OUT_OF_MEMORY,
+  LIBGCM_R_BAD_PARAMETER,
+  LIBGCM_R_RANDOM_FAILED,
+};
+
+/* Raises an OpenSSL error with this provider as its library, `reason`, and
+ * a printf-style detail message (may be NULL). */
+void libgcm_prov_error(const struct libgcm_provctx *pc, int reason,
+                       const char *file, int line, const char *func,
+                       const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+#define LIBGCM_ERR(pc, reason, ...) \
+  libgcm_prov_error((pc), (reason), __FILE__, __LINE__, __func__, __VA_ARGS__)
+
+/* Operation counters for the whole module (all provider instances), so
+ * tests and users can prove that libgcm did the work. */
+enum libgcm_counter {
+  LIBGCM_COUNT_SEAL = 0,   /* messages sealed (streaming final or TLS record) */
+  LIBGCM_COUNT_OPEN,       /* messages whose tag was checked and was right */
+  LIBGCM_COUNT_OPEN_FAIL,  /* messages whose tag was wrong */
+  LIBGCM_COUNT_N
+};
+void libgcm_count(enum libgcm_counter which);
+uint64_t libgcm_counter_value(enum libgcm_counter which);
+
+/* The cipher algorithms (gcm_cipher.c). */
+extern const OSSL_DISPATCH libgcm_aes128gcm_functions[];
+extern const OSSL_DISPATCH libgcm_aes192gcm_functions[];
+extern const OSSL_DISPATCH libgcm_aes256gcm_functions[];
+
+#endif /* LIBGCM_PROVIDER_H */
