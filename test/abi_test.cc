@@ -11,8 +11,19 @@
 // must survive, so the win64 prologues and epilogues run here too. The
 // results must match a direct call.
 //
+// Upper vector state: on CPUs where XGETBV takes ECX=1 (XINUSE), the
+// trampoline cleans the upper state before the call and reads XINUSE after
+// it; a kernel must return with YMM_Hi128 and ZMM_Hi256 in their initial
+// state (VZEROUPPER does that; the translator emits it for every function
+// that names a ymm or zmm register) and Hi16_ZMM too (no kernel uses
+// zmm16-31; one that did would have to zero them). Only the components
+// XCR0 enables are checked.
+//
 // Adding a kernel: add a row to Kernels() (GHASH) or AesKernels() (AES)
 // below.
+#if defined(__GNUC__)
+#include <cpuid.h>
+#endif
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
@@ -38,9 +49,35 @@ struct AbiRegs {
   uint64_t gp[8];  // rbx, rbp, r12, r13, r14, r15, rdi, rsi
   uint8_t xmm[10][16];  // xmm6 .. xmm15
   int64_t df_step;  // +1 when the direction flag was clear after the call
+  uint64_t xinuse_probe;  // in: nonzero to read XINUSE around the call
+  uint64_t xinuse;        // out: XGETBV(ECX=1) right after the call
 };
 static_assert(offsetof(AbiRegs, xmm) == 64, "layout");
 static_assert(offsetof(AbiRegs, df_step) == 224, "layout");
+static_assert(offsetof(AbiRegs, xinuse) == 240, "layout");
+
+// XINUSE bits that must be clear when a kernel returns: YMM_Hi128 (2),
+// ZMM_Hi256 (6), Hi16_ZMM (7), as far as XCR0 enables them; 0 when this
+// CPU cannot report XINUSE (then nothing is checked).
+uint64_t UpperStateMask() {
+#if defined(__GNUC__)
+  static const uint64_t mask = [] {
+    unsigned a, b, c, d;
+    if (__get_cpuid_max(0, nullptr) < 0xd) return uint64_t{0};
+    __cpuid_count(1, 0, a, b, c, d);
+    if (!(c & (1u << 27))) return uint64_t{0};  // OSXSAVE
+    __cpuid_count(0xd, 1, a, b, c, d);
+    if (!(a & (1u << 2))) return uint64_t{0};  // XGETBV with ECX=1
+    uint32_t lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    const uint64_t xcr0 = (static_cast<uint64_t>(hi) << 32) | lo;
+    return xcr0 & ((1u << 2) | (1u << 6) | (1u << 7));
+  }();
+  return mask;
+#else
+  return 0;
+#endif
+}
 
 const char *const kGpNames[8] = {"rbx", "rbp", "r12", "r13",
                                  "r14", "r15", "rdi", "rsi"};
@@ -82,6 +119,9 @@ uint64_t CheckedCall(Abi abi, const void *fn, const uint64_t args[6],
   for (auto &x : in.xmm)
     for (auto &b : x) b = static_cast<uint8_t>(rng());
   in.df_step = 0;
+  const uint64_t upper = UpperStateMask();
+  in.xinuse_probe = upper != 0;
+  in.xinuse = 0;
   out = in;
   uint64_t ret = abi == Abi::kSysV ? abi_test_call_sysv(fn, args, &out)
                                    : abi_test_call_win64(fn, args, &out);
@@ -97,6 +137,9 @@ uint64_t CheckedCall(Abi abi, const void *fn, const uint64_t args[6],
     }
   }
   EXPECT_EQ(1, out.df_step) << what << ": direction flag left set";
+  EXPECT_EQ(0u, out.xinuse & upper)
+      << what << ": upper vector state left in use (XINUSE 0x" << std::hex
+      << out.xinuse << std::dec << "): missing VZEROUPPER";
   return ret;
 }
 
@@ -330,6 +373,14 @@ __attribute__((naked)) void abi_test_bad_xmm6(void) {
 __attribute__((naked)) void abi_test_bad_rsi(void) {
   __asm__(ABI_TEST_ENDBR "xorl %esi, %esi\n ret\n");
 }
+// Leaves the upper halves of ymm0 non-zero (no VZEROUPPER).
+__attribute__((naked)) void abi_test_bad_upper(void) {
+  __asm__(ABI_TEST_ENDBR "vpcmpeqd %ymm0, %ymm0, %ymm0\n ret\n");
+}
+// The same, cleaned up: must pass.
+__attribute__((naked)) void abi_test_good_upper(void) {
+  __asm__(ABI_TEST_ENDBR "vpcmpeqd %ymm0, %ymm0, %ymm0\n vzeroupper\n ret\n");
+}
 
 // Counts the failures CheckedCall reports for fn.
 int Violations(Abi abi, void (*fn)(void)) {
@@ -354,6 +405,18 @@ TEST(AbiChecker, CatchesViolations) {
   EXPECT_EQ(1, Violations(Abi::kWin64, abi_test_bad_xmm6));
   EXPECT_EQ(1, Violations(Abi::kWin64, abi_test_bad_rsi));
   EXPECT_EQ(1, Violations(Abi::kWin64, abi_test_bad_rbx));
+}
+
+TEST(AbiChecker, CatchesDirtyUpperState) {
+  // YMM state enabled in XCR0 means the CPU has AVX (whatever
+  // OPENSSL_ia32cap says: the checker's own test runs the instructions).
+  if ((UpperStateMask() & (1u << 2)) == 0) {
+    GTEST_SKIP() << "this CPU cannot report XINUSE, or has no AVX state";
+  }
+  EXPECT_EQ(1, Violations(Abi::kSysV, abi_test_bad_upper));
+  EXPECT_EQ(1, Violations(Abi::kWin64, abi_test_bad_upper));
+  EXPECT_EQ(0, Violations(Abi::kSysV, abi_test_good_upper));
+  EXPECT_EQ(0, Violations(Abi::kWin64, abi_test_good_upper));
 }
 #endif
 
