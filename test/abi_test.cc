@@ -92,6 +92,8 @@ uint64_t abi_test_call_win64(const void *fn, const uint64_t args[6],
 void ghash_x86_64_clmul_init_msabi(void);
 void ghash_x86_64_clmul_blocks_msabi(void);
 void ghash_x86_64_ssse3_blocks_msabi(void);
+void ghash_x86_64_vpclmul_avx2_init_msabi(void);
+void ghash_x86_64_vpclmul_avx2_blocks_msabi(void);
 void aes_x86_64_aesni_set_encrypt_key_msabi(void);
 void aes_x86_64_aesni_encrypt_block_msabi(void);
 void aes_x86_64_aesni_ctr32_msabi(void);
@@ -168,7 +170,17 @@ std::vector<GhashKernels> Kernels() {
                reinterpret_cast<const void *>(ghash_ssse3.init),
                reinterpret_cast<const void *>(&ghash_x86_64_ssse3_blocks),
                ghash_ssse3.init, ghash_x86_64_ssse3_blocks});
+  k.push_back(
+      {"vpclmul_avx2", kNativeAbi,
+       reinterpret_cast<const void *>(&ghash_x86_64_vpclmul_avx2_init),
+       reinterpret_cast<const void *>(&ghash_x86_64_vpclmul_avx2_blocks),
+       ghash_x86_64_vpclmul_avx2_init, ghash_x86_64_vpclmul_avx2_blocks});
 #if defined(LIBGCM_ABI_TEST_MSABI)
+  k.push_back(
+      {"vpclmul_avx2_msabi", Abi::kWin64,
+       reinterpret_cast<const void *>(&ghash_x86_64_vpclmul_avx2_init_msabi),
+       reinterpret_cast<const void *>(&ghash_x86_64_vpclmul_avx2_blocks_msabi),
+       ghash_x86_64_vpclmul_avx2_init, ghash_x86_64_vpclmul_avx2_blocks});
   k.push_back({"clmul_msabi", Abi::kWin64,
                reinterpret_cast<const void *>(&ghash_x86_64_clmul_init_msabi),
                reinterpret_cast<const void *>(
