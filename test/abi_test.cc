@@ -19,8 +19,8 @@
 // zmm16-31; one that did would have to zero them). Only the components
 // XCR0 enables are checked.
 //
-// Adding a kernel: add a row to Kernels() (GHASH) or AesKernels() (AES)
-// below.
+// Adding a kernel: add a row to Kernels() (GHASH), AesKernelList() (AES)
+// or FusedKernelList() (fused AES-CTR + GHASH) below.
 #if defined(__GNUC__)
 #include <cpuid.h>
 #endif
@@ -40,6 +40,7 @@
 #include <gcm/gcm.h>
 
 #include "../crypto/aes/aes_asm.h"
+#include "../crypto/fused/fused_asm.h"
 #include "../crypto/ghash/ghash_asm.h"
 
 namespace {
@@ -92,6 +93,8 @@ uint64_t abi_test_call_win64(const void *fn, const uint64_t args[6],
 void ghash_x86_64_clmul_init_msabi(void);
 void ghash_x86_64_clmul_blocks_msabi(void);
 void ghash_x86_64_ssse3_blocks_msabi(void);
+void aes_gcm_x86_64_vaes_avx2_seal_msabi(void);
+void aes_gcm_x86_64_vaes_avx2_open_msabi(void);
 void ghash_x86_64_vpclmul_avx2_init_msabi(void);
 void ghash_x86_64_vpclmul_avx2_blocks_msabi(void);
 void aes_x86_64_aesni_set_encrypt_key_msabi(void);
@@ -360,6 +363,88 @@ TEST_P(AesAbiTest, PreservesRegistersAndMatchesDirectCall) {
 INSTANTIATE_TEST_SUITE_P(
     X86_64, AesAbiTest, ::testing::ValuesIn(AesKernelList()),
     [](const ::testing::TestParamInfo<AesKernels> &info) {
+      return std::string(info.param.name);
+    });
+
+// A fused kernel pair (seal, open) as built for one calling convention:
+// six arguments, so on win64 the fifth and sixth come from the stack.
+struct FusedKernels {
+  const char *name;  // the fused descriptor's name (+ "_msabi")
+  Abi abi;
+  const void *seal;
+  const void *open;
+  const fused_impl *ref;  // the descriptor, for the key set-up and results
+};
+
+std::vector<FusedKernels> FusedKernelList() {
+  std::vector<FusedKernels> k;
+  k.push_back({"vaes_avx2", kNativeAbi,
+               reinterpret_cast<const void *>(&aes_gcm_x86_64_vaes_avx2_seal),
+               reinterpret_cast<const void *>(&aes_gcm_x86_64_vaes_avx2_open),
+               &fused_vaes_avx2});
+#if defined(LIBGCM_ABI_TEST_MSABI)
+  k.push_back(
+      {"vaes_avx2_msabi", Abi::kWin64,
+       reinterpret_cast<const void *>(&aes_gcm_x86_64_vaes_avx2_seal_msabi),
+       reinterpret_cast<const void *>(&aes_gcm_x86_64_vaes_avx2_open_msabi),
+       &fused_vaes_avx2});
+#endif
+  return k;
+}
+
+void PrintTo(const FusedKernels &k, std::ostream *os) { *os << k.name; }
+
+class FusedAbiTest : public ::testing::TestWithParam<FusedKernels> {};
+
+// Every key size; the first batch, the stitched loop and each tail length.
+TEST_P(FusedAbiTest, PreservesRegistersAndMatchesDirectCall) {
+  const FusedKernels &k = GetParam();
+  if (!k.ref->usable()) {
+    GTEST_SKIP() << k.name << " needs " << k.ref->requires;
+  }
+  std::mt19937 rng(13);
+  uint8_t raw[32], ctr[16], xi0[16];
+  for (auto &b : raw) b = static_cast<uint8_t>(rng());
+  for (auto &b : ctr) b = static_cast<uint8_t>(rng());
+  for (auto &b : xi0) b = static_cast<uint8_t>(rng());
+  std::vector<uint8_t> in(16 * 40 + 1);
+  for (auto &b : in) b = static_cast<uint8_t>(rng());
+  for (size_t key_len : {16, 24, 32}) {
+    aes_schedule s;
+    ghash_key g;
+    fused_key f;
+    memset(&f, 0, sizeof(f));
+    k.ref->aes->set_encrypt_key(&s, raw, key_len);
+    uint8_t zero[16] = {0}, H[16];
+    k.ref->aes->encrypt_block(&s, zero, H);
+    k.ref->ghash->init(&g, H);
+    const fused_keys keys = {k.ref->aes, &s, k.ref->ghash, &g, &f};
+    for (size_t n : {1, 2, 7, 8, 9, 15, 16, 17, 23, 24, 40}) {
+      for (int seal = 0; seal < 2; seal++) {
+        std::vector<uint8_t> ref(16 * n + 1), got(16 * n + 1);
+        uint8_t ref_xi[16], got_xi[16];
+        memcpy(ref_xi, xi0, 16);
+        memcpy(got_xi, xi0, 16);
+        const uint8_t *p = in.data() + 1;
+        (seal ? k.ref->seal : k.ref->open)(&keys, ref.data() + 1, p, n, ctr,
+                                           ref_xi);
+        uint64_t args[6] = {Arg(&keys), Arg(got.data() + 1), Arg(p), n,
+                            Arg(ctr), Arg(got_xi)};
+        const std::string what = std::string(k.name) +
+                                 (seal ? " seal" : " open") + " key_len=" +
+                                 std::to_string(key_len) +
+                                 " n=" + std::to_string(n);
+        CheckedCall(k.abi, seal ? k.seal : k.open, args, what);
+        EXPECT_EQ(ref, got) << what;
+        EXPECT_EQ(0, memcmp(ref_xi, got_xi, 16)) << what;
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    X86_64, FusedAbiTest, ::testing::ValuesIn(FusedKernelList()),
+    [](const ::testing::TestParamInfo<FusedKernels> &info) {
       return std::string(info.param.name);
     });
 
