@@ -28,9 +28,10 @@
 #
 # GHASH. The field arithmetic is the vpclmul_avx2 GHASH kernel's
 # (asm/x86_64/ghash-vpclmul-avx2-x86_64.pl explains it): blocks byte-
-# reversed into the reflected form, two per ymm register, schoolbook
+# reversed into the reflected form, two per ymm register, Karatsuba
 # VPCLMULQDQ products lane by lane with powers H^m of the GHASH key (stored
-# as H*x^-1 powers, entry e at byte 16*e being H^(16-e)), lo/mid/hi
+# as H*x^-1 powers, entry e at byte 16*e being H^(16-e), its half sum at
+# 256 + 16*e), lo/mid/hi
 # accumulated over a group, lanes folded, one Montgomery reduction with the
 # constant 0xC2<<56 per group. A group of eight blocks X1..X8 gives
 #     Y' = (Y ^ X1)*H^8 ^ X2*H^7 ^ ... ^ X8*H
@@ -72,7 +73,7 @@
 #     ymm6 ymm7 ymm8   GHASH lo, mid, hi accumulators
 #     ymm9        a data pair for GHASH (byte-reversed); in the last round,
 #                 rk[Nr] ^ data
-#     ymm10 ymm11 product temporaries
+#     ymm10 ymm11 half-sum and product temporaries
 #     ymm12       per-lane byte-reversal mask;  ymm13 counter byte swap
 #     ymm14       Y, the running hash, reflected, in the low lane (the high
 #                 lane is zero, so XORing ymm14 into a pair adds Y to its
@@ -131,32 +132,33 @@ my ($aes, $gkey, $rklast) = qw(r10 r11 r8);
 # ---------------------------------------------------------------------------
 # GHASH pieces (same arithmetic as ghash-vpclmul-avx2-x86_64.pl).
 
-# mul_acc(first, data, pow, lo, mid, hi, t0, t1): schoolbook products of
-# data with pow, XORed into (or, when first, written to) lo/mid/hi.
+# mul_acc(first, data, pow, half, lo, mid, hi, t0, t1): Karatsuba
+# products of data with pow (and pow's half sums at `half`), XORed into
+# (or, when first, written to) lo/mid/hi; mid is completed by $fixup.
 sub mul_acc {
-    my ($first, $d, $p, $lo, $mid, $hi, $t0, $t1) = @_;
+    my ($first, $d, $p, $k, $lo, $mid, $hi, $t0, $t1) = @_;
+    my $s = <<___;
+    vpshufd    $t0, $d, 0x4e
+    vpxor      $t0, $t0, $d                 # q0: a0 ^ a1
+___
     if ($first) {
-        return <<___;
+        return $s . <<___;
     vpclmulqdq $lo, $d, $p, 0x00
     vpclmulqdq $hi, $d, $p, 0x11
-    vpclmulqdq $mid, $d, $p, 0x01
-    vpclmulqdq $t0, $d, $p, 0x10
-    vpxor      $mid, $mid, $t0
+    vpclmulqdq $mid, $t0, $k, 0x00
 ___
     }
-    return <<___;
-    vpclmulqdq $t0, $d, $p, 0x00
-    vpxor      $lo, $lo, $t0
+    return $s . <<___;
+    vpclmulqdq $t1, $d, $p, 0x00
+    vpxor      $lo, $lo, $t1
     vpclmulqdq $t1, $d, $p, 0x11
     vpxor      $hi, $hi, $t1
-    vpclmulqdq $t0, $d, $p, 0x01
+    vpclmulqdq $t0, $t0, $k, 0x00
     vpxor      $mid, $mid, $t0
-    vpclmulqdq $t1, $d, $p, 0x10
-    vpxor      $mid, $mid, $t1
 ___
 }
 
-my $fold = <<___;
+my $fold_lanes = <<___;
     vextracti128 xmm10, ymm6, 1
     vpxor      xmm6, xmm6, xmm10
     vextracti128 xmm10, ymm7, 1
@@ -164,6 +166,11 @@ my $fold = <<___;
     vextracti128 xmm10, ymm8, 1
     vpxor      xmm8, xmm8, xmm10
 ___
+my $fixup = <<___;
+    vpxor      xmm7, xmm7, xmm6                # Karatsuba: mid ^= lo ^ hi
+    vpxor      xmm7, xmm7, xmm8
+___
+my $fold = $fold_lanes . $fixup;
 my $reduce1 = <<___;
     vpclmulqdq xmm10, xmm6, [.Lpoly], 0x10  # phase 1: lo.q0 * 0xC2<<56
     vpshufd    xmm6, xmm6, 0x4e
@@ -184,6 +191,7 @@ sub ghash_pair {
     my $s = "    vmovdqu    ymm9, [$src]\n    vpshufb    ymm9, ymm9, ymm12\n";
     $s .= "    vpxor      ymm9, ymm9, ymm14\n" if $j == 0;
     $s .= mul_acc($j == 0, 'ymm9', "[$gkey + " . (128 + 32 * $j) . "]",
+                  "[$gkey + " . (384 + 32 * $j) . "]",
                   'ymm6', 'ymm7', 'ymm8', 'ymm10', 'ymm11');
     return $s;
 }
@@ -207,21 +215,22 @@ sub ghash_run {
     vpshufb    ymm9, ymm9, ymm12
     vpxor      ymm9, ymm9, ymm14
     vpxor      xmm14, xmm14, xmm14             # Y is in; later XORs add nothing
-@{[ mul_acc(0, 'ymm9', '[rbp]', 'ymm6', 'ymm7', 'ymm8', 'ymm10', 'ymm11') ]}
+@{[ mul_acc(0, 'ymm9', '[rbp]', '[rbp + 256]', 'ymm6', 'ymm7', 'ymm8', 'ymm10', 'ymm11') ]}
     add        rbx, 32
     add        rbp, 32
     sub        rdi, 2
     cmp        rdi, 2
     jae        .L${tag}_pairs
-$fold
+$fold_lanes
     test       rdi, rdi
     jz         .L${tag}_reduce
 .L${tag}_one:
     vmovdqu    xmm9, [rbx]
     vpshufb    xmm9, xmm9, xmm12
     vpxor      xmm9, xmm9, xmm14
-@{[ mul_acc(0, 'xmm9', '[rbp]', 'xmm6', 'xmm7', 'xmm8', 'xmm10', 'xmm11') ]}
+@{[ mul_acc(0, 'xmm9', '[rbp]', '[rbp + 256]', 'xmm6', 'xmm7', 'xmm8', 'xmm10', 'xmm11') ]}
 .L${tag}_reduce:
+$fixup
 $reduce1
 $reduce2
 ___

@@ -7,7 +7,7 @@
  * comment explains it: eight counter blocks in flight in four ymm registers
  * (two blocks per register, VAESENC on both lanes), the GHASH of eight
  * ciphertext blocks stitched between their rounds with the vpclmul_avx2
- * backend's powers H^8..H^1 (schoolbook VPCLMULQDQ, one reduction per
+ * backend's powers H^8..H^1 (Karatsuba VPCLMULQDQ, one reduction per
  * eight blocks), a per-lane 32-bit counter that wraps modulo 2^32 exactly,
  * and a tail of 1..7 blocks that reads and writes only the blocks that
  * exist. Seal hashes the previous batch's output while encrypting the next;

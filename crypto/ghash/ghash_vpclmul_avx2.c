@@ -4,7 +4,7 @@
  *
  * The work is done by asm/x86_64/ghash-vpclmul-avx2-x86_64.pl, whose
  * opening comment explains the algorithm: two blocks per ymm register,
- * schoolbook products with VPCLMULQDQ in both 128-bit lanes, powers
+ * Karatsuba products with VPCLMULQDQ in both 128-bit lanes, powers
  * H..H^16 precomputed at init, sixteen blocks per reduction, and the clmul
  * kernel's Montgomery reduction in GCM's reflected bit order. Its key
  * layout is the one the fused kernel crypto/fused/fused_vaes_avx2.c reads.
