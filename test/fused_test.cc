@@ -8,7 +8,8 @@
 // kernels. Covered: every run of 1..300 blocks, runs around 1 KiB and
 // 256 KiB of blocks, the three key sizes, random data, counter and running
 // hash, odd alignments of in and out, in == out, the 32-bit counter
-// wrapping at every position of an eight- or sixteen-block batch, and no
+// wrapping at every position of a batch (the kernels' batches are 8 or 16
+// blocks, their tails 1..15), and no
 // write outside out[0, 16 * blocks).
 //
 // Adding a kernel: one line in FusedImpls(). A kernel this CPU cannot run
@@ -219,7 +220,7 @@ TEST_P(FusedTest, CounterWrapsModulo2To32AtEveryPosition) {
     Bytes raw = RandomBytes(rng, key_len);
     MakeKey(&k, raw.data(), key_len);
     for (uint32_t start = 0xFFFFFFF0u; start != 0; start++) {
-      for (size_t blocks : {1u, 5u, 8u, 13u, 16u, 24u, 40u}) {
+      for (size_t blocks : {1u, 5u, 8u, 13u, 16u, 17u, 24u, 31u, 32u, 40u, 48u}) {
         Bytes data = RandomBytes(rng, 16 * blocks);
         Bytes ctr = RandomBytes(rng, 16), xi = RandomBytes(rng, 16);
         ctr[12] = static_cast<uint8_t>(start >> 24);

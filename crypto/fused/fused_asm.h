@@ -21,7 +21,7 @@ extern "C" {
 /* asm/x86_64/aes-gcm-vaes-avx2-x86_64.pl: VAES + VPCLMULQDQ on ymm
  * ("vaes_avx2"), for the pair (aesni, vpclmul_avx2). Reads k->aes_key and
  * k->ghash_key at the offsets FUSED_KEYS_AES_KEY_OFFSET and
- * FUSED_KEYS_GHASH_KEY_OFFSET; eight blocks in flight. */
+ * FUSED_KEYS_GHASH_KEY_OFFSET; sixteen blocks in flight. */
 #define FUSED_KEYS_AES_KEY_OFFSET 8
 #define FUSED_KEYS_GHASH_KEY_OFFSET 24
 GCM_HIDDEN void aes_gcm_x86_64_vaes_avx2_seal(const struct fused_keys *k,
