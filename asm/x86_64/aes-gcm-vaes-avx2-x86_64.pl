@@ -39,15 +39,17 @@
 # with the pairs (H^16,H^15) .. (H^2,H^1): the whole table.
 #
 # Stitching. Each iteration of the main loop runs the middle rounds of the
-# next sixteen counter blocks and, between them, the multiplies of one pair
-# of ciphertext blocks after each of rounds 1..8, the lane folds after
-# round 8 and the reduction after round 9 (every key size has rounds 1..9).
+# next sixteen counter blocks and, spread between their VAESENCs, the
+# multiplies of one pair of ciphertext blocks in each of rounds 1..8, the
+# lane folds in round 8 and the reduction in round 9 (every key size has
+# rounds 1..9).
 # The only chain across iterations is Y (the reduction result feeds the
 # next group's first block), which is short next to the AES rounds.
 #   seal: ciphertext exists only after the rounds, so an iteration hashes
 #         the previous iteration's sixteen output blocks (re-read from out,
-#         where they were just stored). The first batch is encrypted alone
-#         and the last one is hashed alone after the loop.
+#         where they were just stored). The first batch is encrypted
+#         alone; the last one is hashed during the rounds of the tail, or
+#         alone when there is no tail.
 #   open: the ciphertext is the input, so an iteration hashes its own
 #         sixteen input blocks during the rounds, and they are read before
 #         any output of the iteration is written: in == out works.
@@ -254,14 +256,32 @@ sub round {
     return $s;
 }
 
+# spread(round, hook): the round's instructions with the hook's spread
+# evenly between its VAESENCs (after the key broadcast), so that the
+# decoder hands the scheduler a mix of AES and carry-less multiplies rather
+# than a burst of each. The two streams use disjoint registers; each keeps
+# its own order.
+sub spread {
+    my ($round, $hook) = @_;
+    my @h = grep { /\S/ } split /\n/, $hook;
+    my ($bcast, @a) = grep { /\S/ } split /\n/, $round;
+    my $per = int((@h + @a - 1) / @a);
+    my $s = "$bcast\n";
+    for my $x (@a) {
+        $s .= "$x\n";
+        for (1 .. $per) { $s .= shift(@h) . "\n" if @h; }
+    }
+    return $s;
+}
+
 # rounds(n, tag, hooks): rounds 1 .. Nr-1 on ymm0..n-1 with hooks->{r}
-# after round r (r = 1..9, present for every key size), then ymm8 = rk[Nr].
+# inside round r (r = 1..9, present for every key size), then ymm8 = rk[Nr].
 sub rounds {
     my ($n, $tag, $hooks) = @_;
     my $s = '';
     for my $r (1 .. 9) {
-        $s .= round($n, $r);
-        $s .= $hooks->{$r} if $hooks && $hooks->{$r};
+        $s .= $hooks && $hooks->{$r} ? spread(round($n, $r), $hooks->{$r})
+                                     : round($n, $r);
     }
     $s .= "    cmp        eax, 10\n    je         .L${tag}_last\n";
     $s .= round($n, 10) . round($n, 11);
@@ -312,19 +332,20 @@ ___
     return $s;
 }
 
-# tail(tag): encrypt the last 1..15 blocks with four or eight registers.
+# tail(tag, hooks): encrypt the last 1..15 blocks with four or eight
+# registers, with optional round hooks (seal hashes its pending batch there).
 sub tail {
-    my ($tag) = @_;
+    my ($tag, $hooks) = @_;
     return <<___;
     cmp        $blocks, 8
     ja         .L${tag}_wide
 @{[ counters(4) ]}
-@{[ rounds(4, "${tag}_narrow") ]}
+@{[ rounds(4, "${tag}_narrow", $hooks) ]}
 @{[ tail_store(4, "${tag}_narrow") ]}
     jmp        .L${tag}_end
 .L${tag}_wide:
 @{[ counters(8) ]}
-@{[ rounds(8, "${tag}_wide") ]}
+@{[ rounds(8, "${tag}_wide", $hooks) ]}
 @{[ tail_store(8, "${tag}_wide") ]}
 .L${tag}_end:
 ___
@@ -354,13 +375,19 @@ my $exit = <<___;
     vzeroall
 ___
 
-# Stitched iteration: GHASH of sixteen blocks at `src` inside the rounds.
-sub stitched {
-    my ($tag, $src) = @_;
+# The round hooks that hash sixteen blocks at `src` during rounds 1..9.
+sub group_hooks {
+    my ($src) = @_;
     my %hooks = map { ($_ => ghash_pair($_ - 1, $src)) } 1 .. 8;
     $hooks{8} .= $fold_lanes . $fixup;
     $hooks{9} = $reduce;
-    return counters(8) . rounds(8, $tag, \%hooks) . $last16;
+    return \%hooks;
+}
+
+# Stitched iteration: GHASH of sixteen blocks at `src` inside the rounds.
+sub stitched {
+    my ($tag, $src) = @_;
+    return counters(8) . rounds(8, $tag, group_hooks($src)) . $last16;
 }
 
 # ---------------------------------------------------------------------------
@@ -388,13 +415,18 @@ $last16
     sub        $blocks, 16
     jmp        .Lseal_loop
 .Lseal_pending:
-    lea        rbx, [$out - 256]
+    test       $blocks, $blocks
+    jnz        .Lseal_pending_tail
+    lea        rbx, [$out - 256]            # no tail: hash the last batch alone
     mov        rdi, 16
 @{[ ghash_run('seal_pending') ]}
-    test       $blocks, $blocks
-    jz         .Lseal_done
-.Lseal_tail:                                # 1..15 blocks left
+    jmp        .Lseal_done
+.Lseal_pending_tail:                        # 1..15 left: the tail's rounds hash the last batch
+@{[ tail('seal_ptail', group_hooks("$out - 256")) ]}
+    jmp        .Lseal_tail_hash
+.Lseal_tail:                                # 1..15 blocks in all
 @{[ tail('seal_tail') ]}
+.Lseal_tail_hash:
     mov        rbx, $out
     mov        rdi, $blocks
 @{[ ghash_run('seal_tail_hash') ]}
