@@ -73,8 +73,10 @@
 #     xmm0 current power, xmm1 H', xmm5 its half sum, xmm2-xmm4 products,
 #     xmm6 temporary
 # Every register that held H, a power, Y or data is cleared before return
-# (VZEROALL); on win64 the translator saves and restores xmm6 and xmm7
-# (rdi, rsi always).
+# (a VEX XOR of each xmm clears its whole ymm; the translator's VZEROUPPER
+# follows). Not VZEROALL: on win64 that would make the translator save and
+# restore all of xmm6-15 on every call, where this way it saves xmm6 and
+# xmm7 only (rdi, rsi always).
 #
 # Secrets and constant time
 # =========================
@@ -162,6 +164,9 @@ sub fold {
 ___
 }
 
+# clear(list): zero the whole ymm registers of the list.
+sub clear { return join '', map { "    vpxor      xmm$_, xmm$_, xmm$_\n" } @_ }
+
 # init: H' = H*x^-1, then H'^2 .. H'^16.
 $code .= <<___;
 
@@ -195,7 +200,7 @@ $code .= <<___;
     sub        rax, 16
     dec        ecx
     jnz        .Linit_loop
-    vzeroall
+@{[ clear(0 .. 6) ]}
 .endfunction
 ___
 
@@ -272,7 +277,7 @@ $sixteen
 .Lblocks_done:
     vpshufb    xmm0, xmm0, xmm7
     vmovdqu    [$Xi], xmm0
-    vzeroall
+@{[ clear(0 .. 6) ]}
 .Lblocks_return:
 .endfunction
 ___
