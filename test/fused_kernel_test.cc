@@ -1,4 +1,4 @@
-// test/fused_test.cc: every fused AES-CTR + GHASH kernel against the two
+// test/fused_kernel_test.cc: every fused AES-CTR + GHASH kernel against the two
 // passes it replaces.
 //
 // A fused kernel (crypto/fused/fused.h) is called directly through its
@@ -54,7 +54,7 @@ struct FusedKey {
   fused_keys keys;
 };
 
-class FusedTest : public ::testing::TestWithParam<const fused_impl *> {
+class FusedKernelDirect : public ::testing::TestWithParam<const fused_impl *> {
  protected:
   const fused_impl *impl() const { return GetParam(); }
 
@@ -142,7 +142,7 @@ class FusedTest : public ::testing::TestWithParam<const fused_impl *> {
   }
 };
 
-TEST_P(FusedTest, Descriptor) {
+TEST_P(FusedKernelDirect, Descriptor) {
   ASSERT_NE(impl()->name, nullptr);
   ASSERT_NE(impl()->requires, nullptr);
   ASSERT_NE(impl()->seal, nullptr);
@@ -157,7 +157,7 @@ TEST_P(FusedTest, Descriptor) {
   EXPECT_TRUE(impl()->ghash->usable());
 }
 
-TEST_P(FusedTest, EveryCountUpTo300AllKeySizes) {
+TEST_P(FusedKernelDirect, EveryCountUpTo300AllKeySizes) {
   std::mt19937_64 rng(0x510e527fade682d1ull);
   for (size_t key_len : {16, 24, 32}) {
     FusedKey k;
@@ -175,7 +175,7 @@ TEST_P(FusedTest, EveryCountUpTo300AllKeySizes) {
   }
 }
 
-TEST_P(FusedTest, LargeCounts) {
+TEST_P(FusedKernelDirect, LargeCounts) {
   std::mt19937_64 rng(0x9b05688c2b3e6c1full);
   FusedKey k;
   Bytes raw = RandomBytes(rng, 16);
@@ -191,7 +191,7 @@ TEST_P(FusedTest, LargeCounts) {
   }
 }
 
-TEST_P(FusedTest, OddAlignmentsAndInPlace) {
+TEST_P(FusedKernelDirect, OddAlignmentsAndInPlace) {
   std::mt19937_64 rng(0x1f83d9abfb41bd6bull);
   FusedKey k;
   Bytes raw = RandomBytes(rng, 32);
@@ -213,7 +213,7 @@ TEST_P(FusedTest, OddAlignmentsAndInPlace) {
 // The counter's low word wraps from 0xFFFFFFFF to 0 (bytes 0..11 stay) at
 // every position of a batch: start values 0xFFFFFFF0..0xFFFFFFFF, with runs
 // that reach the wrap in the first batch, a later batch and the tail.
-TEST_P(FusedTest, CounterWrapsModulo2To32AtEveryPosition) {
+TEST_P(FusedKernelDirect, CounterWrapsModulo2To32AtEveryPosition) {
   std::mt19937_64 rng(0x5be0cd19137e2179ull);
   for (size_t key_len : {16, 24, 32}) {
     FusedKey k;
@@ -239,7 +239,7 @@ TEST_P(FusedTest, CounterWrapsModulo2To32AtEveryPosition) {
 
 // Sealing then opening the result gives the data back and the same Xi;
 // chained calls over a split run equal one call over the whole.
-TEST_P(FusedTest, RoundTripAndChaining) {
+TEST_P(FusedKernelDirect, RoundTripAndChaining) {
   std::mt19937_64 rng(0x6a09e667bb67ae85ull);
   FusedKey k;
   Bytes raw = RandomBytes(rng, 16);
@@ -287,8 +287,8 @@ std::string ImplName(const ::testing::TestParamInfo<const fused_impl *> &info) {
   return name;
 }
 
-GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(FusedTest);
-INSTANTIATE_TEST_SUITE_P(All, FusedTest, ::testing::ValuesIn(FusedImpls()),
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(FusedKernelDirect);
+INSTANTIATE_TEST_SUITE_P(All, FusedKernelDirect, ::testing::ValuesIn(FusedImpls()),
                          ImplName);
 
 }  // namespace
