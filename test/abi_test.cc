@@ -11,8 +11,19 @@
 // must survive, so the win64 prologues and epilogues run here too. The
 // results must match a direct call.
 //
-// Adding a kernel: add a row to Kernels() (GHASH) or AesKernels() (AES)
-// below.
+// Upper vector state: on CPUs where XGETBV takes ECX=1 (XINUSE), the
+// trampoline cleans the upper state before the call and reads XINUSE after
+// it; a kernel must return with YMM_Hi128 and ZMM_Hi256 in their initial
+// state (VZEROUPPER does that; the translator emits it for every function
+// that names a ymm or zmm register) and Hi16_ZMM too (no kernel uses
+// zmm16-31; one that did would have to zero them). Only the components
+// XCR0 enables are checked.
+//
+// Adding a kernel: add a row to Kernels() (GHASH), AesKernelList() (AES)
+// or FusedKernelList() (fused AES-CTR + GHASH) below.
+#if defined(__GNUC__)
+#include <cpuid.h>
+#endif
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
@@ -29,6 +40,7 @@
 #include <gcm/gcm.h>
 
 #include "../crypto/aes/aes_asm.h"
+#include "../crypto/fused/fused_asm.h"
 #include "../crypto/ghash/ghash_asm.h"
 
 namespace {
@@ -38,9 +50,35 @@ struct AbiRegs {
   uint64_t gp[8];  // rbx, rbp, r12, r13, r14, r15, rdi, rsi
   uint8_t xmm[10][16];  // xmm6 .. xmm15
   int64_t df_step;  // +1 when the direction flag was clear after the call
+  uint64_t xinuse_probe;  // in: nonzero to read XINUSE around the call
+  uint64_t xinuse;        // out: XGETBV(ECX=1) right after the call
 };
 static_assert(offsetof(AbiRegs, xmm) == 64, "layout");
 static_assert(offsetof(AbiRegs, df_step) == 224, "layout");
+static_assert(offsetof(AbiRegs, xinuse) == 240, "layout");
+
+// XINUSE bits that must be clear when a kernel returns: YMM_Hi128 (2),
+// ZMM_Hi256 (6), Hi16_ZMM (7), as far as XCR0 enables them; 0 when this
+// CPU cannot report XINUSE (then nothing is checked).
+uint64_t UpperStateMask() {
+#if defined(__GNUC__)
+  static const uint64_t mask = [] {
+    unsigned a, b, c, d;
+    if (__get_cpuid_max(0, nullptr) < 0xd) return uint64_t{0};
+    __cpuid_count(1, 0, a, b, c, d);
+    if (!(c & (1u << 27))) return uint64_t{0};  // OSXSAVE
+    __cpuid_count(0xd, 1, a, b, c, d);
+    if (!(a & (1u << 2))) return uint64_t{0};  // XGETBV with ECX=1
+    uint32_t lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    const uint64_t xcr0 = (static_cast<uint64_t>(hi) << 32) | lo;
+    return xcr0 & ((1u << 2) | (1u << 6) | (1u << 7));
+  }();
+  return mask;
+#else
+  return 0;
+#endif
+}
 
 const char *const kGpNames[8] = {"rbx", "rbp", "r12", "r13",
                                  "r14", "r15", "rdi", "rsi"};
@@ -55,6 +93,10 @@ uint64_t abi_test_call_win64(const void *fn, const uint64_t args[6],
 void ghash_x86_64_clmul_init_msabi(void);
 void ghash_x86_64_clmul_blocks_msabi(void);
 void ghash_x86_64_ssse3_blocks_msabi(void);
+void aes_gcm_x86_64_vaes_avx2_seal_msabi(void);
+void aes_gcm_x86_64_vaes_avx2_open_msabi(void);
+void ghash_x86_64_vpclmul_avx2_init_msabi(void);
+void ghash_x86_64_vpclmul_avx2_blocks_msabi(void);
 void aes_x86_64_aesni_set_encrypt_key_msabi(void);
 void aes_x86_64_aesni_encrypt_block_msabi(void);
 void aes_x86_64_aesni_ctr32_msabi(void);
@@ -82,6 +124,9 @@ uint64_t CheckedCall(Abi abi, const void *fn, const uint64_t args[6],
   for (auto &x : in.xmm)
     for (auto &b : x) b = static_cast<uint8_t>(rng());
   in.df_step = 0;
+  const uint64_t upper = UpperStateMask();
+  in.xinuse_probe = upper != 0;
+  in.xinuse = 0;
   out = in;
   uint64_t ret = abi == Abi::kSysV ? abi_test_call_sysv(fn, args, &out)
                                    : abi_test_call_win64(fn, args, &out);
@@ -97,6 +142,9 @@ uint64_t CheckedCall(Abi abi, const void *fn, const uint64_t args[6],
     }
   }
   EXPECT_EQ(1, out.df_step) << what << ": direction flag left set";
+  EXPECT_EQ(0u, out.xinuse & upper)
+      << what << ": upper vector state left in use (XINUSE 0x" << std::hex
+      << out.xinuse << std::dec << "): missing VZEROUPPER";
   return ret;
 }
 
@@ -125,7 +173,17 @@ std::vector<GhashKernels> Kernels() {
                reinterpret_cast<const void *>(ghash_ssse3.init),
                reinterpret_cast<const void *>(&ghash_x86_64_ssse3_blocks),
                ghash_ssse3.init, ghash_x86_64_ssse3_blocks});
+  k.push_back(
+      {"vpclmul_avx2", kNativeAbi,
+       reinterpret_cast<const void *>(&ghash_x86_64_vpclmul_avx2_init),
+       reinterpret_cast<const void *>(&ghash_x86_64_vpclmul_avx2_blocks),
+       ghash_x86_64_vpclmul_avx2_init, ghash_x86_64_vpclmul_avx2_blocks});
 #if defined(LIBGCM_ABI_TEST_MSABI)
+  k.push_back(
+      {"vpclmul_avx2_msabi", Abi::kWin64,
+       reinterpret_cast<const void *>(&ghash_x86_64_vpclmul_avx2_init_msabi),
+       reinterpret_cast<const void *>(&ghash_x86_64_vpclmul_avx2_blocks_msabi),
+       ghash_x86_64_vpclmul_avx2_init, ghash_x86_64_vpclmul_avx2_blocks});
   k.push_back({"clmul_msabi", Abi::kWin64,
                reinterpret_cast<const void *>(&ghash_x86_64_clmul_init_msabi),
                reinterpret_cast<const void *>(
@@ -308,6 +366,88 @@ INSTANTIATE_TEST_SUITE_P(
       return std::string(info.param.name);
     });
 
+// A fused kernel pair (seal, open) as built for one calling convention:
+// six arguments, so on win64 the fifth and sixth come from the stack.
+struct FusedKernels {
+  const char *name;  // the fused descriptor's name (+ "_msabi")
+  Abi abi;
+  const void *seal;
+  const void *open;
+  const fused_impl *ref;  // the descriptor, for the key set-up and results
+};
+
+std::vector<FusedKernels> FusedKernelList() {
+  std::vector<FusedKernels> k;
+  k.push_back({"vaes_avx2", kNativeAbi,
+               reinterpret_cast<const void *>(&aes_gcm_x86_64_vaes_avx2_seal),
+               reinterpret_cast<const void *>(&aes_gcm_x86_64_vaes_avx2_open),
+               &fused_vaes_avx2});
+#if defined(LIBGCM_ABI_TEST_MSABI)
+  k.push_back(
+      {"vaes_avx2_msabi", Abi::kWin64,
+       reinterpret_cast<const void *>(&aes_gcm_x86_64_vaes_avx2_seal_msabi),
+       reinterpret_cast<const void *>(&aes_gcm_x86_64_vaes_avx2_open_msabi),
+       &fused_vaes_avx2});
+#endif
+  return k;
+}
+
+void PrintTo(const FusedKernels &k, std::ostream *os) { *os << k.name; }
+
+class FusedAbiTest : public ::testing::TestWithParam<FusedKernels> {};
+
+// Every key size; the first batch, the stitched loop and each tail length.
+TEST_P(FusedAbiTest, PreservesRegistersAndMatchesDirectCall) {
+  const FusedKernels &k = GetParam();
+  if (!k.ref->usable()) {
+    GTEST_SKIP() << k.name << " needs " << k.ref->requires;
+  }
+  std::mt19937 rng(13);
+  uint8_t raw[32], ctr[16], xi0[16];
+  for (auto &b : raw) b = static_cast<uint8_t>(rng());
+  for (auto &b : ctr) b = static_cast<uint8_t>(rng());
+  for (auto &b : xi0) b = static_cast<uint8_t>(rng());
+  std::vector<uint8_t> in(16 * 40 + 1);
+  for (auto &b : in) b = static_cast<uint8_t>(rng());
+  for (size_t key_len : {16, 24, 32}) {
+    aes_schedule s;
+    ghash_key g;
+    fused_key f;
+    memset(&f, 0, sizeof(f));
+    k.ref->aes->set_encrypt_key(&s, raw, key_len);
+    uint8_t zero[16] = {0}, H[16];
+    k.ref->aes->encrypt_block(&s, zero, H);
+    k.ref->ghash->init(&g, H);
+    const fused_keys keys = {k.ref->aes, &s, k.ref->ghash, &g, &f};
+    for (size_t n : {1, 2, 7, 8, 9, 15, 16, 17, 23, 24, 40}) {
+      for (int seal = 0; seal < 2; seal++) {
+        std::vector<uint8_t> ref(16 * n + 1), got(16 * n + 1);
+        uint8_t ref_xi[16], got_xi[16];
+        memcpy(ref_xi, xi0, 16);
+        memcpy(got_xi, xi0, 16);
+        const uint8_t *p = in.data() + 1;
+        (seal ? k.ref->seal : k.ref->open)(&keys, ref.data() + 1, p, n, ctr,
+                                           ref_xi);
+        uint64_t args[6] = {Arg(&keys), Arg(got.data() + 1), Arg(p), n,
+                            Arg(ctr), Arg(got_xi)};
+        const std::string what = std::string(k.name) +
+                                 (seal ? " seal" : " open") + " key_len=" +
+                                 std::to_string(key_len) +
+                                 " n=" + std::to_string(n);
+        CheckedCall(k.abi, seal ? k.seal : k.open, args, what);
+        EXPECT_EQ(ref, got) << what;
+        EXPECT_EQ(0, memcmp(ref_xi, got_xi, 16)) << what;
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    X86_64, FusedAbiTest, ::testing::ValuesIn(FusedKernelList()),
+    [](const ::testing::TestParamInfo<FusedKernels> &info) {
+      return std::string(info.param.name);
+    });
+
 // The checker itself: functions that break the rules must be caught.
 #if defined(__GNUC__) && !defined(_WIN32)
 #if defined(__CET__)
@@ -329,6 +469,14 @@ __attribute__((naked)) void abi_test_bad_xmm6(void) {
 }
 __attribute__((naked)) void abi_test_bad_rsi(void) {
   __asm__(ABI_TEST_ENDBR "xorl %esi, %esi\n ret\n");
+}
+// Leaves the upper halves of ymm0 non-zero (no VZEROUPPER).
+__attribute__((naked)) void abi_test_bad_upper(void) {
+  __asm__(ABI_TEST_ENDBR "vpcmpeqd %ymm0, %ymm0, %ymm0\n ret\n");
+}
+// The same, cleaned up: must pass.
+__attribute__((naked)) void abi_test_good_upper(void) {
+  __asm__(ABI_TEST_ENDBR "vpcmpeqd %ymm0, %ymm0, %ymm0\n vzeroupper\n ret\n");
 }
 
 // Counts the failures CheckedCall reports for fn.
@@ -354,6 +502,18 @@ TEST(AbiChecker, CatchesViolations) {
   EXPECT_EQ(1, Violations(Abi::kWin64, abi_test_bad_xmm6));
   EXPECT_EQ(1, Violations(Abi::kWin64, abi_test_bad_rsi));
   EXPECT_EQ(1, Violations(Abi::kWin64, abi_test_bad_rbx));
+}
+
+TEST(AbiChecker, CatchesDirtyUpperState) {
+  // YMM state enabled in XCR0 means the CPU has AVX (whatever
+  // OPENSSL_ia32cap says: the checker's own test runs the instructions).
+  if ((UpperStateMask() & (1u << 2)) == 0) {
+    GTEST_SKIP() << "this CPU cannot report XINUSE, or has no AVX state";
+  }
+  EXPECT_EQ(1, Violations(Abi::kSysV, abi_test_bad_upper));
+  EXPECT_EQ(1, Violations(Abi::kWin64, abi_test_bad_upper));
+  EXPECT_EQ(0, Violations(Abi::kSysV, abi_test_good_upper));
+  EXPECT_EQ(0, Violations(Abi::kWin64, abi_test_good_upper));
 }
 #endif
 

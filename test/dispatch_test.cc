@@ -109,6 +109,27 @@ TEST(Dispatch, DefaultIsFirstUsableConstantTimeEntry) {
   EXPECT_STREQ(first_ghash, ghash);
 }
 
+// The top x86_64 tier: wherever the wide GHASH backend can run (AVX2,
+// VPCLMULQDQ and VAES present and not masked by OPENSSL_ia32cap), it is the
+// automatic choice, beside aesni; a CPU or mask without it gets something
+// else. Runs natively in every tier entry, so the masked tiers check the
+// second half and a plain run on a VAES machine the first.
+TEST(Dispatch, WideGhashIsTheDefaultWhereverItRuns) {
+  if (std::getenv("LIBGCM_AES") || std::getenv("LIBGCM_GHASH")) {
+    GTEST_SKIP() << "LIBGCM_AES/LIBGCM_GHASH override the order";
+  }
+  const char *aes = nullptr, *ghash = nullptr;
+  ASSERT_EQ(1, gcm_default_backends(&aes, &ghash));
+  if (gcm_backend_is_available(GCM_BACKEND_GHASH, "vpclmul_avx2")) {
+    EXPECT_STREQ("vpclmul_avx2", ghash);
+    if (gcm_backend_is_available(GCM_BACKEND_AES, "aesni")) {
+      EXPECT_STREQ("aesni", aes);
+    }
+  } else {
+    EXPECT_STRNE("vpclmul_avx2", ghash);
+  }
+}
+
 // Every listed backend is consistent with gcm_backend_is_available, and an
 // explicit choice of each usable one works.
 TEST(Dispatch, EveryUsableBackendCanBeChosenByName) {

@@ -10,6 +10,13 @@
 # operand size is not implied by a register operand. A memory operand naming
 # a `.L` label, [.Lconst] or [.Lconst + 16], is RIP-relative: generated code
 # is always position independent. Branch targets are label names.
+# Vector registers are xmm0-31, ymm0-31 and zmm0-31 (16-31 need EVEX, i.e.
+# AVX-512), opmask registers k0-k7; an AVX-512 destination may carry the
+# decorations {k1}..{k7} and {z} as the SDM writes them
+# (`vmovdqu8 zmm1{k2}{z}, [rsi]`, `vmovdqu8 [rdi]{k2}, zmm1`), and memory
+# takes the size keywords zword/zmmword for 64 bytes. VEX and EVEX
+# instructions keep Intel operand order (destination, sources, immediate
+# last); AT&T output reverses them as GNU as expects.
 #
 # Flavours
 # ========
@@ -51,8 +58,9 @@
 # `.endfunction` emits the mirror-image epilogue and `ret`. The body may not
 # push, pop, ret, or write rsp: the frame is fixed after the prologue, which
 # keeps the .cfi_* and win64 unwind descriptions exact everywhere in the
-# body. Registers are found by name (eax counts as rax, xmm6 and ymm6 as
-# xmm6), so a kernel cannot forget to save one.
+# body. Registers are found by name (eax counts as rax, xmm6, ymm6 and zmm6
+# as xmm6; VZEROALL as all of xmm0-15), so a kernel cannot forget to save
+# one.
 #
 # Microsoft x64 checklist (what the nasm flavour guarantees, per the
 # Microsoft "x64 calling convention" and "x64 exception handling" documents)
@@ -71,8 +79,14 @@
 #   [x] The epilogue has the shape the unwinder recognises: xmm restores
 #       (still inside the body as far as the unwinder is concerned), then
 #       `add rsp, A`, pops of non-volatile registers, `ret`.
-#   [ ] Upper halves of ymm6-ymm15 are volatile; a kernel that uses AVX must
-#       still end with vzeroupper itself (no kernel does yet).
+#   [x] Upper halves of ymm6-ymm15 (and of zmm6-15) are volatile: only the
+#       low 128 bits are saved. xmm16-31 (EVEX) are volatile.
+#   [x] A function whose body names any ymm or zmm register gets a
+#       VZEROUPPER in its epilogue (unless its body already ends in
+#       VZEROUPPER or VZEROALL), in every flavour and ABI: the upper state
+#       is clean on return (test/abi_test.cc checks it with XGETBV(1)).
+#       VZEROUPPER does not reset zmm16-31 (the Hi16_ZMM state): a kernel
+#       that uses them must clear them itself before it ends.
 # Direction flag: both ABIs require DF clear on entry and exit; no kernel
 # sets it.
 package perlasm::x86_64;
@@ -111,10 +125,16 @@ my %REG;
         $REG{"r$i"} = ["r$i", 8]; $REG{"r${i}d"} = ["r$i", 4];
         $REG{"r${i}w"} = ["r$i", 2]; $REG{"r${i}b"} = ["r$i", 1];
     }
-    for my $i (0 .. 15) {
+    # Vector registers: xmm, ymm and zmm N all count as xmmN, the part
+    # win64 saves for N = 6..15 (xmm16-31 and every upper part are
+    # volatile in both ABIs).
+    for my $i (0 .. 31) {
         $REG{"xmm$i"} = ["xmm$i", 16];
-        $REG{"ymm$i"} = ["xmm$i", 32];    # the xmm part is what win64 saves
+        $REG{"ymm$i"} = ["xmm$i", 32];
+        $REG{"zmm$i"} = ["xmm$i", 64];
     }
+    # AVX-512 opmask registers (volatile in both ABIs).
+    $REG{"k$_"} = ["k$_", 8] for 0 .. 7;
 }
 
 # Unwind register numbers (Microsoft x64 UNWIND_CODE OpInfo).
@@ -127,9 +147,10 @@ my @WIN64_ARGS = qw(rcx rdx r8 r9);
 my @CALLEE_SAVED_GP = qw(rbx rbp r12 r13 r14 r15);
 
 my %SIZE_KEYWORD = (byte => 1, word => 2, dword => 4, qword => 8,
-                    oword => 16, xmmword => 16, yword => 32, ymmword => 32);
+                    oword => 16, xmmword => 16, yword => 32, ymmword => 32,
+                    zword => 64, zmmword => 64);
 my %NASM_SIZE = (1 => 'byte', 2 => 'word', 4 => 'dword', 8 => 'qword',
-                 16 => 'oword', 32 => 'yword');
+                 16 => 'oword', 32 => 'yword', 64 => 'zword');
 my %ATT_SUFFIX = (1 => 'b', 2 => 'w', 4 => 'l', 8 => 'q');
 
 sub new {
@@ -167,7 +188,25 @@ sub symbol {
 # Operands --------------------------------------------------------------------
 sub parse_operand {
     my ($text) = @_;
+    # AVX-512 decorations after a destination: {k1}..{k7} (merge masking)
+    # and {z} (zero masking), as in `vmovdqu8 zmm0{k1}{z}, [rsi]`.
+    my @deco;
+    while ($text =~ s/\{\s*(\w+)\s*\}\s*$//) {
+        my $d = lc $1;
+        die "unknown operand decoration '{$d}'\n" unless $d =~ /^(k[1-7]|z)$/;
+        unshift @deco, $d;
+    }
+    if (@deco) {
+        my $op = parse_operand($text);
+        die "decorations need a register or memory operand\n"
+            unless $op->{type} eq 'reg' || $op->{type} eq 'mem';
+        die "{z} needs a mask register\n"
+            if (grep { $_ eq 'z' } @deco) && !(grep { /^k/ } @deco);
+        $op->{deco} = \@deco;
+        return $op;
+    }
     my $t = lc $text;
+    $t =~ s/^\s+|\s+$//g;
     return { type => 'reg', name => $t, parent => $REG{$t}[0],
              size => $REG{$t}[1] } if exists $REG{$t};
     my $num = perlasm::driver::parse_number($t);
@@ -190,7 +229,8 @@ sub parse_operand {
         for my $i (0 .. $#terms) {
             my $term = $terms[$i];
             my $sign = $term =~ s/^([+-])// ? $1 : '+';
-            if (exists $REG{$term} && $REG{$term}[1] == 8) {
+            if (exists $REG{$term} && $REG{$term}[1] == 8
+                && $REG{$term}[0] =~ /^r/) {
                 die "register subtracted in address\n" if $sign eq '-';
                 if (!defined $m->{base}) { $m->{base} = $term }
                 elsif (!defined $m->{index}) { $m->{index} = $term; $m->{scale} = 1 }
@@ -202,6 +242,8 @@ sub parse_operand {
                 die "register subtracted in address\n" if $sign eq '-';
                 die "two index registers\n" if defined $m->{index};
                 die "rsp cannot be an index\n" if $r eq 'rsp';
+                die "'$r' cannot be an index\n" unless $REG{$r}[1] == 8
+                                                    && $REG{$r}[0] =~ /^r/;
                 $m->{index} = $r;
                 $m->{scale} = $s;
             } elsif (defined(my $v = perlasm::driver::parse_number($term))) {
@@ -228,6 +270,15 @@ sub parse_operand {
 }
 
 sub render_operand {
+    my ($self, $op, $indirect) = @_;
+    my $s = $self->render_plain_operand($op, $indirect);
+    for my $d (@{ $op->{deco} // [] }) {
+        $s .= '{' . ($self->gas && $d ne 'z' ? "%$d" : $d) . '}';
+    }
+    return $s;
+}
+
+sub render_plain_operand {
     my ($self, $op, $indirect) = @_;
     my $gas = $self->gas;
     my $t = $op->{type};
@@ -399,8 +450,9 @@ sub function {
     my $nargs = $opts->{args};
     die "more than 6 arguments are not supported\n" if $nargs > 6;
 
-    # Parse the body, and find the registers it touches.
-    my (%used, @items);
+    # Parse the body, and find the registers it touches, and whether it
+    # touches the upper parts of vector registers (ymm or zmm names).
+    my (%used, @items, $wide, $last_mn);
     for my $st (@$body) {
         if ($st->{kind} ne 'insn') { push @items, $st; next; }
         my @ops = eval { map { parse_operand($_) } @{ $st->{operands} } };
@@ -418,12 +470,17 @@ sub function {
                && $mn !~ /^(cmp|test)$/;
         for my $op (@ops) {
             $used{ $op->{parent} } = 1 if $op->{type} eq 'reg';
+            $wide = 1 if $op->{type} eq 'reg' && $op->{size} >= 32
+                         && $op->{parent} =~ /^xmm/;
             if ($op->{type} eq 'mem') {
                 $used{ $op->{base} } = 1 if defined $op->{base};
                 $used{ $op->{index} } = 1 if defined $op->{index};
             }
         }
+        # VZEROALL writes all of ymm0-15: on win64 xmm6-15 must be saved.
+        if ($mn eq 'vzeroall') { $used{"xmm$_"} = 1 for 0 .. 15; $wide = 1; }
         push @items, { %$st, ops => \@ops };
+        $last_mn = $mn;
     }
 
     my @saves = grep { $used{$_} } @CALLEE_SAVED_GP;
@@ -520,7 +577,14 @@ sub function {
         push @out, $line;
     }
 
-    # Epilogue, the prologue in reverse.
+    # Epilogue, the prologue in reverse. A function that wrote ymm or zmm
+    # registers leaves the upper state clean (VZEROUPPER) before returning,
+    # so its caller's SSE code pays no transition penalty and the upper
+    # halves are zero, as both ABIs expect; the kernel need not remember.
+    # A body that ends in VZEROALL or VZEROUPPER itself gets no second one.
+    if ($wide && !(defined $last_mn && $last_mn =~ /^vzero(all|upper)$/)) {
+        push @out, $self->insn_text('vzeroupper');
+    }
     for my $i (0 .. $#xmm_saves) {
         my $off = $frame + 16 * $i;
         push @out, $self->insn_text("movaps xmm$xmm_saves[$i], [rsp + $off]");

@@ -31,9 +31,18 @@
 #
 # Nothing here is secret; the trampolines are not constant-time code.
 #
+# Upper vector state. When the test sets the probe word (only on CPUs whose
+# XGETBV supports ECX=1, CPUID.(EAX=0DH,ECX=1):EAX bit 2), the trampoline
+# runs VZEROUPPER before the call, so the caller's state does not count,
+# and right after it stores XINUSE (XGETBV with ECX=1): which state
+# components are not in their initial configuration. An AVX kernel must
+# return with YMM_Hi128 (bit 2) and ZMM_Hi256 (bit 6) clean, and Hi16_ZMM
+# (bit 7) too if it touched zmm16-31; the test checks those bits.
+#
 # struct abi_test_regs (test/abi_test.cc):
 #   0 rbx, 8 rbp, 16 r12, 24 r13, 32 r14, 40 r15, 48 rdi, 56 rsi,
-#   64 + 16*i xmm(6+i) for i = 0..9, 224 the DF step (+1 when clear).
+#   64 + 16*i xmm(6+i) for i = 0..9, 224 the DF step (+1 when clear),
+#   232 the XINUSE probe flag (in), 240 XINUSE after the call (out).
 use strict;
 use warnings;
 use FindBin;
@@ -43,6 +52,36 @@ use perlasm::driver;
 my @gp = qw(rbx rbp r12 r13 r14 r15 rdi rsi);
 my %off = map { ($gp[$_] => 8 * $_) } 0 .. $#gp;
 my $DF = 224;
+my $PROBE = 232;
+my $XINUSE = 240;
+
+# Before the call: clean upper state if the probe is on (uses rax).
+sub probe_before {
+    my ($tag) = @_;
+    return <<___;
+    cmp       qword [r11 + $PROBE], 0
+    je        .L${tag}_no_vzeroupper
+    vzeroupper
+.L${tag}_no_vzeroupper:
+___
+}
+
+# After the call, with r11 = regs: XINUSE into [r11 + 240] if the probe is
+# on. Keeps fn's rax in r10 meanwhile; clobbers rcx and rdx.
+sub probe_after {
+    my ($tag) = @_;
+    return <<___;
+    mov       r10, rax
+    cmp       qword [r11 + $PROBE], 0
+    je        .L${tag}_no_xinuse
+    mov       ecx, 1
+    xgetbv                              # XINUSE in edx:eax
+    mov       [r11 + $XINUSE], eax
+    mov       [r11 + @{[ $XINUSE + 4 ]}], edx
+.L${tag}_no_xinuse:
+    mov       rax, r10
+___
+}
 
 sub load_gp  { join '', map { "    mov       $_, [r11 + $off{$_}]\n" } @_ }
 sub store_gp { join '', map { "    mov       [r11 + $off{$_}], $_\n" } @_ }
@@ -80,8 +119,10 @@ my $code = <<___;
     mov       rcx, [r10 + 24]
     mov       r8, [r10 + 32]
     mov       r9, [r10 + 40]
+@{[ probe_before('sysv') ]}
     call      qword [rsp + 8]           # rsp is 16-byte aligned here
     mov       r11, [rsp]
+@{[ probe_after('sysv') ]}
 @{[ store_gp(qw(rbx rbp r12 r13 r14 r15)) ]}
 @{[ df_check(16, 8) ]}
 .endfunction
@@ -103,8 +144,10 @@ my $code = <<___;
     mov       rdx, [r10 + 8]
     mov       r8, [r10 + 16]
     mov       r9, [r10 + 24]
+@{[ probe_before('win64') ]}
     call      qword [rsp + 56]          # rsp is 16-byte aligned here
     mov       r11, [rsp + 48]
+@{[ probe_after('win64') ]}
 @{[ store_gp(@gp) ]}
 @{[ store_xmm() ]}
 @{[ df_check(64, 56) ]}

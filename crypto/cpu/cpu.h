@@ -49,6 +49,15 @@ static inline int cpu_x86_has_pclmulqdq(void) {
 static inline int cpu_x86_has_avx(void) {
   return (cpu_caps()[1] & CPU_X86_AVX) != 0;
 }
+static inline int cpu_x86_has_avx2(void) {
+  return (cpu_caps()[2] & CPU_X86_AVX2) != 0;
+}
+static inline int cpu_x86_has_vaes(void) {
+  return (cpu_caps()[3] & CPU_X86_VAES) != 0;
+}
+static inline int cpu_x86_has_vpclmulqdq(void) {
+  return (cpu_caps()[3] & CPU_X86_VPCLMULQDQ) != 0;
+}
 
 /* 32-bit ARM Linux bits. */
 #define CPU_ARM_HWCAP_NEON (1u << 12)  /* word 0: AT_HWCAP */

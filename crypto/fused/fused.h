@@ -85,4 +85,11 @@ struct fused_impl {
                size_t blocks, const uint8_t ctr[16], uint8_t Xi[16]);
 };
 
+/* The kernels. Which ones exist depends on the target; the mode engine's
+ * list (crypto/gcm/dispatch.c) orders them best first. */
+#if defined(LIBGCM_ASM_X86_64)
+/* VAES + VPCLMULQDQ on ymm, pair (aesni, vpclmul_avx2). */
+extern GCM_HIDDEN const struct fused_impl fused_vaes_avx2;
+#endif
+
 #endif /* LIBGCM_CRYPTO_FUSED_FUSED_H */

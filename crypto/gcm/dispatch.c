@@ -31,6 +31,9 @@ const struct aes_impl *const dispatch_aes_impls[] = {
 
 const struct ghash_impl *const dispatch_ghash_impls[] = {
 #if defined(LIBGCM_ASM_X86_64)
+    &ghash_vpclmul_avx2, /* VPCLMULQDQ + AVX2 (+ VAES, for the fused pair) */
+#endif
+#if defined(LIBGCM_ASM_X86_64)
     &ghash_clmul, /* PCLMULQDQ + SSSE3 */
 #endif
 #if defined(LIBGCM_ASM_X86_64)

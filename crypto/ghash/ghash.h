@@ -51,6 +51,7 @@ extern GCM_HIDDEN const struct ghash_impl ghash_4bit;
 #if defined(LIBGCM_ASM_X86_64)
 extern GCM_HIDDEN const struct ghash_impl ghash_clmul;
 extern GCM_HIDDEN const struct ghash_impl ghash_ssse3;
+extern GCM_HIDDEN const struct ghash_impl ghash_vpclmul_avx2;
 #endif
 
 #endif /* LIBGCM_CRYPTO_GHASH_GHASH_H */

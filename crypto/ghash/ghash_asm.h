@@ -36,6 +36,19 @@ GCM_HIDDEN void ghash_x86_64_clmul_blocks(uint8_t Xi[16],
 GCM_HIDDEN void ghash_x86_64_ssse3_blocks(uint8_t Xi[16],
                                           const struct ghash_key *key,
                                           const uint8_t *in, size_t blocks);
+
+/* asm/x86_64/ghash-vpclmul-avx2-x86_64.pl: VPCLMULQDQ on ymm, AVX2
+ * ("vpclmul_avx2"). init stores H*x^-1 and its powers up to 16 (H^16
+ * first: entry e at 16*e is H^(16-e)) and their Karatsuba half sums at
+ * 256 + 16*e, 512 bytes of the key; blocks aggregates sixteen blocks per
+ * reduction. The fused kernel reads the same powers. */
+#define GHASH_VPCLMUL_AVX2_KEY_BYTES 512
+GCM_HIDDEN void ghash_x86_64_vpclmul_avx2_init(struct ghash_key *key,
+                                               const uint8_t H[16]);
+GCM_HIDDEN void ghash_x86_64_vpclmul_avx2_blocks(uint8_t Xi[16],
+                                                 const struct ghash_key *key,
+                                                 const uint8_t *in,
+                                                 size_t blocks);
 #endif
 
 #if defined(__cplusplus)

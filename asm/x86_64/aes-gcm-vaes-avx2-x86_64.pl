@@ -1,0 +1,465 @@
+#!/usr/bin/env perl
+# asm/x86_64/aes-gcm-vaes-avx2-x86_64.pl: fused AES-CTR + GHASH with VAES
+# and VPCLMULQDQ on 256-bit (ymm, VEX-encoded) registers, the kernel behind
+# the "vaes_avx2" descriptor in crypto/fused/fused_vaes_avx2.c. It meets the
+# contract of crypto/fused/fused.h for the pair (aesni, vpclmul_avx2).
+#
+# Usage: perl aes-gcm-vaes-avx2-x86_64.pl FLAVOUR [OUTPUT]  (see asm/perlasm).
+#
+# Algorithm
+# =========
+# AES. VAESENC and VAESENCLAST on a ymm register do one AES round on two
+# independent blocks, one per 128-bit lane, with the round key in both lanes
+# (VBROADCASTI128 of the aesni schedule's 16-byte round key). Sixteen
+# blocks are in flight in eight registers: a VAESENC takes about four
+# cycles and two can start per cycle, so eight independent chains are what
+# keeps the AES units full (with four, the rounds were latency bound).
+#
+# Counters. As in the aesni kernel, the counter block is kept with the four
+# bytes of its 32-bit big-endian counter reversed, so that the counter is a
+# little-endian dword and VPADDD adds modulo 2^32 without touching bytes
+# 0..11. The base (in the stack frame: no register is left for it) holds
+# (ctr + i, ctr + i + 1) in its two lanes; register r of a batch is
+# base + 2r in each lane, each lane computing its own counter, so a wrap
+# from 0xFFFFFFFF to 0 anywhere in a batch (even between the two lanes of
+# one register) is exact. A VPSHUFB swaps the counter bytes back before the
+# round-0 key is XORed in. The last round folds the data in:
+# AESENCLAST(s, rk[Nr] ^ in) = AESENCLAST(s, rk[Nr]) ^ in, because the
+# last AddRoundKey is an XOR.
+#
+# GHASH. The field arithmetic is the vpclmul_avx2 GHASH kernel's
+# (asm/x86_64/ghash-vpclmul-avx2-x86_64.pl explains it): blocks byte-
+# reversed into the reflected form, two per ymm register, Karatsuba
+# VPCLMULQDQ products lane by lane with the powers of the GHASH key (stored
+# as H*x^-1 powers, entry e at byte 16*e being H^(16-e), its half sum at
+# 256 + 16*e), lo/mid/hi accumulated over a group, lanes folded, one
+# Montgomery reduction with the constant 0xC2<<56 per group. A group of
+# sixteen blocks X1..X16 gives
+#     Y' = (Y ^ X1)*H^16 ^ X2*H^15 ^ ... ^ X16*H
+# with the pairs (H^16,H^15) .. (H^2,H^1): the whole table.
+#
+# Stitching. Each iteration of the main loop runs the middle rounds of the
+# next sixteen counter blocks and, spread between their VAESENCs, the
+# multiplies of one pair of ciphertext blocks in each of rounds 1..8, the
+# lane folds in round 8 and the reduction in round 9 (every key size has
+# rounds 1..9).
+# The only chain across iterations is Y (the reduction result feeds the
+# next group's first block), which is short next to the AES rounds.
+#   seal: ciphertext exists only after the rounds, so an iteration hashes
+#         the previous iteration's sixteen output blocks (re-read from out,
+#         where they were just stored). The first batch is encrypted
+#         alone; the last one is hashed during the rounds of the tail, or
+#         alone when there is no tail.
+#   open: the ciphertext is the input, so an iteration hashes its own
+#         sixteen input blocks during the rounds, and they are read before
+#         any output of the iteration is written: in == out works.
+# Tail (1..15 blocks, or a whole call of fewer than sixteen): the key
+# stream of eight (n <= 8) or sixteen blocks is computed, the n existing
+# blocks are XORed and stored in pairs (32 bytes) and one odd block (16
+# bytes), never touching memory past them, and they are hashed as one
+# aggregated run with H^n .. H^1 (entries 16 - n .. 15: one pointer walks
+# the key as another walks the data), pairs in ymm and an odd last block in
+# xmm, one reduction. Open hashes the tail before decrypting it.
+#
+# Register plan (System V names; the translator maps win64 arguments)
+# ===================================================================
+#   aes_gcm_x86_64_vaes_avx2_seal / _open(k = rdi, out = rsi, in = rdx,
+#                                         blocks = rcx, ctr = r8, Xi = r9)
+#     r10 AES schedule (k->aes_key), r11 GHASH key (k->ghash_key),
+#     eax Nr, r8 (after the counter is read) address of rk[Nr],
+#     rbx, rdi, rbp: GHASH run data pointer, block count, power pointer.
+#     ymm0-ymm7   the sixteen AES blocks in flight
+#     ymm8        the current round key in both lanes (first the base)
+#     ymm9 ymm10 ymm11   GHASH lo, mid, hi accumulators
+#     ymm12       a data pair for GHASH (byte-reversed); in the last round,
+#                 rk[Nr] ^ data
+#     ymm13 ymm14 half-sum and product temporaries
+#     ymm15       Y, the running hash, reflected, in the low lane (the high
+#                 lane is zero, so XORing ymm15 into a pair adds Y to its
+#                 first block only)
+#     [rsp]       the counter base (32 bytes)
+# The byte-reversal and counter-swap masks are memory operands. The
+# function wipes the counter slot and ends with VZEROALL: no key stream,
+# data, round key, power of H or Y is left in a vector register. On win64
+# the translator saves and restores xmm6-xmm15, rbx, rbp, rdi and rsi.
+#
+# Secrets and constant time
+# =========================
+# Secret: the round keys, H and its powers, Y, the data and the key stream
+# (the counter block is treated like data). They flow only through VAESENC/
+# VAESENCLAST, VPCLMULQDQ, VPXOR, VPADDD, VPSHUFB/VPSHUFD with constant
+# masks and immediates, VEXTRACTI128 and VBROADCASTI128, none of which has
+# an operand-dependent timing, and through loads and stores at addresses
+# made from the caller's pointers, the stack pointer, the block count and
+# Nr. Branches depend on the block count and on Nr (the key length) only:
+# both public.
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/..";
+use perlasm::driver;
+
+# Offsets in struct fused_keys (crypto/fused/fused.h; asserted in
+# crypto/fused/fused_vaes_avx2.c) and struct aes_schedule.
+my $K_AES_KEY = 8;
+my $K_GHASH_KEY = 24;
+my $ROUNDS = 1920;
+
+my $code = <<___;
+.rodata
+.align 32
+.Lbswap_mask:                   # reverses the bytes of each 128-bit lane
+    .byte 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
+    .byte 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
+.Lctr_swap:                     # reverses bytes 12..15 of each lane
+    .byte 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 15, 14, 13, 12
+    .byte 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 15, 14, 13, 12
+.Linc_lane1:                    # (+0, +1): the base's two lanes
+    .long 0, 0, 0, 0, 0, 0, 0, 1
+.Linc:                          # +2k in both lanes at 32*k, k = 0 .. 8
+___
+$code .= "    .long 0, 0, 0, " . 2 * $_ . ", 0, 0, 0, " . 2 * $_ . "\n" for 0 .. 8;
+$code .= <<___;
+.Lpoly:                         # x^-1 mod P, reflected; high qword 0xC2 << 56
+    .quad 0x0000000000000001, 0xc200000000000000
+___
+
+my ($out, $in, $blocks) = qw(rsi rdx rcx);
+my ($aes, $gkey, $rklast) = qw(r10 r11 r8);
+my ($LO, $MID, $HI, $D, $T0, $T1, $Y) = map { "ymm$_" } 9 .. 15;
+my ($lo, $mid, $hi, $d, $t0, $t1, $y) = map { "xmm$_" } 9 .. 15;
+
+# ---------------------------------------------------------------------------
+# GHASH pieces (same arithmetic as ghash-vpclmul-avx2-x86_64.pl).
+
+# mul_acc(first, data, pow, half, lo, mid, hi, t0, t1): Karatsuba products
+# of data with pow (and pow's half sums at `half`), XORed into (or, when
+# first, written to) lo/mid/hi; mid is completed by $fixup.
+sub mul_acc {
+    my ($first, $dd, $p, $k, $l, $m, $h, $u0, $u1) = @_;
+    my $s = <<___;
+    vpshufd    $u0, $dd, 0x4e
+    vpxor      $u0, $u0, $dd                # q0: a0 ^ a1
+___
+    if ($first) {
+        return $s . <<___;
+    vpclmulqdq $l, $dd, $p, 0x00
+    vpclmulqdq $h, $dd, $p, 0x11
+    vpclmulqdq $m, $u0, $k, 0x00
+___
+    }
+    return $s . <<___;
+    vpclmulqdq $u1, $dd, $p, 0x00
+    vpxor      $l, $l, $u1
+    vpclmulqdq $u1, $dd, $p, 0x11
+    vpxor      $h, $h, $u1
+    vpclmulqdq $u0, $u0, $k, 0x00
+    vpxor      $m, $m, $u0
+___
+}
+
+my $fold_lanes = <<___;
+    vextracti128 $t0, $LO, 1
+    vpxor      $lo, $lo, $t0
+    vextracti128 $t0, $MID, 1
+    vpxor      $mid, $mid, $t0
+    vextracti128 $t0, $HI, 1
+    vpxor      $hi, $hi, $t0
+___
+my $fixup = <<___;
+    vpxor      $mid, $mid, $lo                 # Karatsuba: mid ^= lo ^ hi
+    vpxor      $mid, $mid, $hi
+___
+my $reduce = <<___;
+    vpclmulqdq $t0, $lo, [.Lpoly], 0x10       # phase 1: lo.q0 * 0xC2<<56
+    vpshufd    $lo, $lo, 0x4e
+    vpxor      $mid, $mid, $lo
+    vpxor      $mid, $mid, $t0
+    vpclmulqdq $t0, $mid, [.Lpoly], 0x10      # phase 2: mid.q0 * 0xC2<<56
+    vpshufd    $mid, $mid, 0x4e
+    vpxor      $y, $hi, $mid
+    vpxor      $y, $y, $t0                     # Y, high lane zero
+___
+
+# ghash_pair(j, src): pair j of a sixteen-block group at src + 32j, with
+# powers (H^(16-2j), H^(15-2j)); the first pair absorbs Y.
+sub ghash_pair {
+    my ($j, $src) = @_;
+    my $s = "    vmovdqu    $D, [$src + " . 32 * $j . "]\n"
+          . "    vpshufb    $D, $D, [.Lbswap_mask]\n";
+    $s .= "    vpxor      $D, $D, $Y\n" if $j == 0;
+    $s .= mul_acc($j == 0, $D, "[$gkey + " . 32 * $j . "]",
+                  "[$gkey + " . (256 + 32 * $j) . "]", $LO, $MID, $HI, $T0, $T1);
+    return $s;
+}
+
+# ghash_run(tag): Y = GHASH of rdi (1..16) blocks at rbx with H^rdi .. H^1,
+# one reduction. Clobbers rbx, rdi, rbp.
+sub ghash_run {
+    my ($tag) = @_;
+    return <<___;
+    mov        rbp, 16
+    sub        rbp, rdi
+    shl        rbp, 4
+    add        rbp, $gkey                      # entry 16 - count
+    vpxor      $lo, $lo, $lo
+    vpxor      $mid, $mid, $mid
+    vpxor      $hi, $hi, $hi
+    cmp        rdi, 2
+    jb         .L${tag}_one
+.L${tag}_pairs:
+    vmovdqu    $D, [rbx]
+    vpshufb    $D, $D, [.Lbswap_mask]
+    vpxor      $D, $D, $Y
+    vpxor      $y, $y, $y                      # Y is in; later XORs add nothing
+@{[ mul_acc(0, $D, '[rbp]', '[rbp + 256]', $LO, $MID, $HI, $T0, $T1) ]}
+    add        rbx, 32
+    add        rbp, 32
+    sub        rdi, 2
+    cmp        rdi, 2
+    jae        .L${tag}_pairs
+$fold_lanes
+    test       rdi, rdi
+    jz         .L${tag}_reduce
+.L${tag}_one:
+    vmovdqu    $d, [rbx]
+    vpshufb    $d, $d, [.Lbswap_mask]
+    vpxor      $d, $d, $y
+@{[ mul_acc(0, $d, '[rbp]', '[rbp + 256]', $lo, $mid, $hi, $t0, $t1) ]}
+.L${tag}_reduce:
+$fixup
+$reduce
+___
+}
+
+# ---------------------------------------------------------------------------
+# AES pieces.
+
+# counters(n): ymm0..n-1 = the next 2n counter blocks ^ rk[0]; base += 2n.
+sub counters {
+    my ($n) = @_;
+    my $s = "    vmovdqu    ymm8, [rsp]\n";
+    $s .= "    vpaddd     ymm$_, ymm8, [.Linc + " . 32 * $_ . "]\n" for 1 .. $n - 1;
+    $s .= "    vpshufb    ymm0, ymm8, [.Lctr_swap]\n";
+    $s .= "    vpaddd     ymm8, ymm8, [.Linc + " . 32 * $n . "]\n";
+    $s .= "    vmovdqu    [rsp], ymm8\n";
+    $s .= "    vpshufb    ymm$_, ymm$_, [.Lctr_swap]\n" for 1 .. $n - 1;
+    $s .= "    vbroadcasti128 ymm8, [$aes]\n";
+    $s .= "    vpxor      ymm$_, ymm$_, ymm8\n" for 0 .. $n - 1;
+    return $s;
+}
+
+sub round {
+    my ($n, $r) = @_;
+    my $s = "    vbroadcasti128 ymm8, [$aes + " . 16 * $r . "]\n";
+    $s .= "    vaesenc    ymm$_, ymm$_, ymm8\n" for 0 .. $n - 1;
+    return $s;
+}
+
+# spread(round, hook): the round's instructions with the hook's spread
+# evenly between its VAESENCs (after the key broadcast), so that the
+# decoder hands the scheduler a mix of AES and carry-less multiplies rather
+# than a burst of each. The two streams use disjoint registers; each keeps
+# its own order.
+sub spread {
+    my ($round, $hook) = @_;
+    my @h = grep { /\S/ } split /\n/, $hook;
+    my ($bcast, @a) = grep { /\S/ } split /\n/, $round;
+    my $per = int((@h + @a - 1) / @a);
+    my $s = "$bcast\n";
+    for my $x (@a) {
+        $s .= "$x\n";
+        for (1 .. $per) { $s .= shift(@h) . "\n" if @h; }
+    }
+    return $s;
+}
+
+# rounds(n, tag, hooks): rounds 1 .. Nr-1 on ymm0..n-1 with hooks->{r}
+# inside round r (r = 1..9, present for every key size), then ymm8 = rk[Nr].
+sub rounds {
+    my ($n, $tag, $hooks) = @_;
+    my $s = '';
+    for my $r (1 .. 9) {
+        $s .= $hooks && $hooks->{$r} ? spread(round($n, $r), $hooks->{$r})
+                                     : round($n, $r);
+    }
+    $s .= "    cmp        eax, 10\n    je         .L${tag}_last\n";
+    $s .= round($n, 10) . round($n, 11);
+    $s .= "    cmp        eax, 12\n    je         .L${tag}_last\n";
+    $s .= round($n, 12) . round($n, 13);
+    $s .= ".L${tag}_last:\n    vbroadcasti128 ymm8, [$rklast]\n";
+    return $s;
+}
+
+# last16: the last round with the data folded in, sixteen blocks stored.
+my $last16 = '';
+for my $j (0 .. 7) {
+    $last16 .= <<___;
+    vpxor      $D, ymm8, [$in + @{[ 32 * $j ]}]
+    vaesenclast ymm$j, ymm$j, $D
+    vmovdqu    [$out + @{[ 32 * $j ]}], ymm$j
+___
+}
+
+# tail_store(n, tag): ymm0..n-1 hold rounds 1..Nr-1 of 2n blocks and ymm8
+# rk[Nr]; XOR and store the first `blocks` (1..2n) of them.
+sub tail_store {
+    my ($n, $tag) = @_;
+    my $s = '';
+    $s .= "    vaesenclast ymm$_, ymm$_, ymm8\n" for 0 .. $n - 1;
+    for my $j (0 .. $n - 1) {
+        my $o = 32 * $j;
+        $s .= <<___;
+    cmp        $blocks, @{[ 2 * $j + 2 ]}
+    jb         .L${tag}_odd$j
+    vpxor      ymm$j, ymm$j, [$in + $o]
+    vmovdqu    [$out + $o], ymm$j
+___
+    }
+    $s .= "    jmp        .L${tag}_stored\n";
+    for my $j (0 .. $n - 1) {
+        my $o = 32 * $j;
+        $s .= <<___;
+.L${tag}_odd$j:
+    test       $blocks, 1
+    jz         .L${tag}_stored
+    vpxor      xmm$j, xmm$j, [$in + $o]
+    vmovdqu    [$out + $o], xmm$j
+    jmp        .L${tag}_stored
+___
+    }
+    $s .= ".L${tag}_stored:\n";
+    return $s;
+}
+
+# tail(tag, hooks): encrypt the last 1..15 blocks with four or eight
+# registers, with optional round hooks (seal hashes its pending batch there).
+sub tail {
+    my ($tag, $hooks) = @_;
+    return <<___;
+    cmp        $blocks, 8
+    ja         .L${tag}_wide
+@{[ counters(4) ]}
+@{[ rounds(4, "${tag}_narrow", $hooks) ]}
+@{[ tail_store(4, "${tag}_narrow") ]}
+    jmp        .L${tag}_end
+.L${tag}_wide:
+@{[ counters(8) ]}
+@{[ rounds(8, "${tag}_wide", $hooks) ]}
+@{[ tail_store(8, "${tag}_wide") ]}
+.L${tag}_end:
+___
+}
+
+# Common entry: pointers, Nr, Y and the counter base.
+my $entry = <<___;
+    mov        $aes, [rdi + $K_AES_KEY]
+    mov        $gkey, [rdi + $K_GHASH_KEY]
+    mov        eax, [$aes + $ROUNDS]
+    vmovdqu    $y, [r9]
+    vpshufb    $y, $y, [.Lbswap_mask]       # Y, reflected; high lane zero
+    vbroadcasti128 ymm8, [r8]
+    vpshufb    ymm8, ymm8, [.Lctr_swap]
+    vpaddd     ymm8, ymm8, [.Linc_lane1]    # (ctr, ctr + 1), counters swapped
+    vmovdqu    [rsp], ymm8
+    mov        edi, eax
+    shl        edi, 4
+    lea        $rklast, [$aes + rdi]        # address of rk[Nr]
+___
+
+my $exit = <<___;
+    vpshufb    $y, $y, [.Lbswap_mask]
+    vmovdqu    [r9], $y
+    vpxor      xmm0, xmm0, xmm0
+    vmovdqu    [rsp], ymm0                  # wipe the counter slot
+    vzeroall
+___
+
+# The round hooks that hash sixteen blocks at `src` during rounds 1..9.
+sub group_hooks {
+    my ($src) = @_;
+    my %hooks = map { ($_ => ghash_pair($_ - 1, $src)) } 1 .. 8;
+    $hooks{8} .= $fold_lanes . $fixup;
+    $hooks{9} = $reduce;
+    return \%hooks;
+}
+
+# Stitched iteration: GHASH of sixteen blocks at `src` inside the rounds.
+sub stitched {
+    my ($tag, $src) = @_;
+    return counters(8) . rounds(8, $tag, group_hooks($src)) . $last16;
+}
+
+# ---------------------------------------------------------------------------
+# seal
+
+$code .= <<___;
+
+.text
+.function aes_gcm_x86_64_vaes_avx2_seal args=6 frame=32   # (const struct fused_keys *k, uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t ctr[16], uint8_t Xi[16])
+$entry
+    cmp        $blocks, 16
+    jb         .Lseal_tail
+@{[ counters(8) ]}
+@{[ rounds(8, 'seal_first') ]}
+$last16
+    add        $in, 256
+    add        $out, 256
+    sub        $blocks, 16
+.Lseal_loop:                                # sixteen ciphertext blocks pending at out - 256
+    cmp        $blocks, 16
+    jb         .Lseal_pending
+@{[ stitched('seal_loop', "$out - 256") ]}
+    add        $in, 256
+    add        $out, 256
+    sub        $blocks, 16
+    jmp        .Lseal_loop
+.Lseal_pending:
+    test       $blocks, $blocks
+    jnz        .Lseal_pending_tail
+    lea        rbx, [$out - 256]            # no tail: hash the last batch alone
+    mov        rdi, 16
+@{[ ghash_run('seal_pending') ]}
+    jmp        .Lseal_done
+.Lseal_pending_tail:                        # 1..15 left: the tail's rounds hash the last batch
+@{[ tail('seal_ptail', group_hooks("$out - 256")) ]}
+    jmp        .Lseal_tail_hash
+.Lseal_tail:                                # 1..15 blocks in all
+@{[ tail('seal_tail') ]}
+.Lseal_tail_hash:
+    mov        rbx, $out
+    mov        rdi, $blocks
+@{[ ghash_run('seal_tail_hash') ]}
+.Lseal_done:
+$exit
+.endfunction
+___
+
+# ---------------------------------------------------------------------------
+# open
+
+$code .= <<___;
+
+.function aes_gcm_x86_64_vaes_avx2_open args=6 frame=32   # (const struct fused_keys *k, uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t ctr[16], uint8_t Xi[16])
+$entry
+.Lopen_loop:
+    cmp        $blocks, 16
+    jb         .Lopen_tail
+@{[ stitched('open_loop', $in) ]}
+    add        $in, 256
+    add        $out, 256
+    sub        $blocks, 16
+    jmp        .Lopen_loop
+.Lopen_tail:                                # 0..15 left: hash, then decrypt
+    test       $blocks, $blocks
+    jz         .Lopen_done
+    mov        rbx, $in
+    mov        rdi, $blocks
+@{[ ghash_run('open_tail_hash') ]}
+@{[ tail('open_tail') ]}
+.Lopen_done:
+$exit
+.endfunction
+___
+
+perlasm::driver::finish('x86_64', $code);

@@ -1,0 +1,285 @@
+#!/usr/bin/env perl
+# asm/x86_64/ghash-vpclmul-avx2-x86_64.pl: GHASH with 256-bit VPCLMULQDQ
+# (VEX-encoded, AVX2 registers), the kernel behind the "vpclmul_avx2"
+# descriptor in crypto/ghash/ghash_vpclmul_avx2.c. Its key is also what the
+# fused kernel asm/x86_64/aes-gcm-vaes-avx2-x86_64.pl reads.
+#
+# Usage: perl ghash-vpclmul-avx2-x86_64.pl FLAVOUR [OUTPUT]  (see asm/perlasm).
+#
+# Algorithm
+# =========
+# The field, the reflected form and the H*x^-1 trick are those of the clmul
+# kernel (asm/x86_64/ghash-clmul-x86_64.pl explains them): after a byte
+# reversal a block is a 128-bit integer whose bit k is the coefficient of
+# x^(127-k), init stores H' = H*x^-1, and the 256-bit carry-less product of
+# a reflected block with a stored power is then congruent to the field
+# product with that power of H.
+#
+# Two blocks per register. A ymm register holds two blocks, one per
+# 128-bit lane; VPCLMULQDQ with a ymm destination does the same 64x64-bit
+# multiply in both lanes, VPSHUFB reverses bytes within each lane. A pair of
+# data blocks (X_j in lane 0, X_j+1 in lane 1) is multiplied lane by lane
+# with a pair of powers (H^(m+1) in lane 0, H^m in lane 1) by Karatsuba,
+# three multiplies per lane:
+#     lo  = a0*h0                  (imm 0x00)
+#     hi  = a1*h1                  (imm 0x11)
+#     mid = (a0^a1)*(h0^h1)        (imm 0x00 on the half sums)
+#     a*h = hi<<128 ^ (mid ^ lo ^ hi)<<64 ^ lo
+# The half sums h0^h1 of every power are stored at init; the data's a0^a1
+# costs a VPSHUFD and a VPXOR, which run beside the multiplies. On the
+# Zen 4 this was tuned on, a 256-bit VPCLMULQDQ costs about as much issue
+# time as four VAESENC and does not overlap them well, so the multiply
+# count bounds this kernel and the fused one: three per block pair instead
+# of the schoolbook four. Because the "mid ^ lo ^ hi" fix-up is linear, it
+# is done once per group, after the sums.
+#
+# Aggregation: 16 blocks per reduction,
+#     Y' = (Y ^ X1)*H^16 ^ X2*H^15 ^ ... ^ X16*H
+# The lo, mid and hi parts of all 16 products are XORed into three ymm
+# accumulators; at the end the two lanes are folded together (XOR of the
+# upper lane into the lower) and one reduction follows. A remaining run of
+# n < 16 blocks is aggregated the same way with H^n .. H^1, in pairs, then
+# one single block in an xmm register when n is odd.
+#
+# Reduction. With T = hi*2^128 ^ mid*2^64 ^ lo (64-bit limbs T0..T3), the
+# clmul kernel's two Montgomery phases (each clears the lowest limb t by
+# adding t*P', which amounts to "swap the two qwords of the low 128 bits and
+# XOR clmul(t, 0xC2<<56)") can start before mid is merged, because mid only
+# occupies limbs 1 and 2:
+#     mid ^= swap64(lo) ^ clmul(lo.q0, 0xC2<<56)      phase 1, limbs 1..2
+#     Y    = hi ^ swap64(mid) ^ clmul(mid.q0, 0xC2<<56)  phase 2, limbs 2..3
+# which equals the clmul kernel's result (the same limbs are XORed
+# together; only the order differs) and saves the shifts that place mid.
+#
+# Key layout (struct ghash_key, 64-byte aligned; 512 of its 1024 bytes):
+#     [16*e]        H'^(16-e), e = 0..15, reflected (H'^16 first, H'^1 last)
+#     [256 + 16*e]  its Karatsuba half sum, high ^ low qword, in both qwords
+# A 32-byte load at 16*e (or 256 + 16*e) is the pair (H'^(16-e),
+# H'^(15-e)) for two consecutive blocks; a run of n blocks starts at
+# e = 16 - n. The fused kernel uses entries 8..15 (H^8..H^1) the same way.
+#
+# Register plan (System V names; the translator maps win64 arguments)
+# ===================================================================
+#   ghash_x86_64_vpclmul_avx2_blocks(Xi = rdi, key = rsi, in = rdx,
+#                                    blocks = rcx)
+#     ymm0        Y (upper lane zero); XORed into the first block of a
+#                 group, then zeroed so later XORs are no-ops
+#     ymm1 ymm2 ymm3   lo, mid, hi accumulators
+#     ymm4        the data pair, byte-reversed
+#     ymm5 ymm6   half-sum and product temporaries
+#     ymm7        per-lane byte-reversal mask
+#     r8          address of the first power of a short run; rax its count
+#   ghash_x86_64_vpclmul_avx2_init(key = rdi, H = rsi)
+#     xmm0 current power, xmm1 H', xmm5 its half sum, xmm2-xmm4 products,
+#     xmm6 temporary
+# Every register that held H, a power, Y or data is cleared before return
+# (a VEX XOR of each xmm clears its whole ymm; the translator's VZEROUPPER
+# follows). Not VZEROALL: on win64 that would make the translator save and
+# restore all of xmm6-15 on every call, where this way it saves xmm6 and
+# xmm7 only (rdi, rsi always).
+#
+# Secrets and constant time
+# =========================
+# Secret: H and its powers, Y and the data. They only flow through
+# VPCLMULQDQ, VPXOR/VPAND, VPSHUFB/VPSHUFD with constant masks, shifts by
+# constants and VEXTRACTI128; VPCLMULQDQ's timing does not depend on its
+# operands. Branches and addresses depend only on the pointers and the block
+# count. The conditional reduction of H*x^-1 at init is a mask from an
+# arithmetic shift, not a branch.
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/..";
+use perlasm::driver;
+
+my $code = <<___;
+.rodata
+.align 32
+.Lbswap_mask:                   # reverses the bytes of each 128-bit lane
+    .byte 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
+    .byte 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
+.Lpoly:                         # x^-1 mod P, reflected; high qword 0xC2 << 56
+    .quad 0x0000000000000001, 0xc200000000000000
+___
+
+# mul_acc(first, data, pow, half, lo, mid, hi, t0, t1): the Karatsuba
+# products of `data` (register) with `pow` and its half sum `half`
+# (registers or memory), XORed into lo/mid/hi, or written there when
+# `first`. mid collects (a0^a1)*(h0^h1) only; fixup() completes it. Works
+# on xmm or ymm names alike; data is kept, t0 and t1 are clobbered.
+sub mul_acc {
+    my ($first, $d, $p, $k, $lo, $mid, $hi, $t0, $t1) = @_;
+    my $s = <<___;
+    vpshufd    $t0, $d, 0x4e
+    vpxor      $t0, $t0, $d                 # q0: a0 ^ a1
+___
+    if ($first) {
+        return $s . <<___;
+    vpclmulqdq $lo, $d, $p, 0x00            # a0 * h0
+    vpclmulqdq $hi, $d, $p, 0x11            # a1 * h1
+    vpclmulqdq $mid, $t0, $k, 0x00          # (a0^a1) * (h0^h1)
+___
+    }
+    return $s . <<___;
+    vpclmulqdq $t1, $d, $p, 0x00
+    vpxor      $lo, $lo, $t1
+    vpclmulqdq $t1, $d, $p, 0x11
+    vpxor      $hi, $hi, $t1
+    vpclmulqdq $t0, $t0, $k, 0x00
+    vpxor      $mid, $mid, $t0
+___
+}
+
+# fixup(lo, mid, hi): mid = (a0^a1)(h0^h1) ^ lo ^ hi = a0*h1 ^ a1*h0.
+sub fixup {
+    my ($lo, $mid, $hi) = @_;
+    return <<___;
+    vpxor      $mid, $mid, $lo
+    vpxor      $mid, $mid, $hi
+___
+}
+
+# reduce(y, lo, mid, hi, t): y = (hi:mid:lo) reduced, all xmm names; lo,
+# mid and t are clobbered (y may be hi).
+sub reduce {
+    my ($y, $lo, $mid, $hi, $t) = @_;
+    return <<___;
+    vpclmulqdq $t, $lo, [.Lpoly], 0x10      # phase 1: lo.q0 * 0xC2<<56
+    vpshufd    $lo, $lo, 0x4e
+    vpxor      $mid, $mid, $lo
+    vpxor      $mid, $mid, $t
+    vpclmulqdq $t, $mid, [.Lpoly], 0x10     # phase 2: mid.q0 * 0xC2<<56
+    vpshufd    $mid, $mid, 0x4e
+    vpxor      $y, $hi, $mid
+    vpxor      $y, $y, $t
+___
+}
+
+# fold(x, y): x (xmm) = low lane ^ high lane of y (the ymm of the same number).
+sub fold {
+    my ($n, $t) = @_;
+    return <<___;
+    vextracti128 xmm$t, ymm$n, 1
+    vpxor      xmm$n, xmm$n, xmm$t
+___
+}
+
+# clear(list): zero the whole ymm registers of the list.
+sub clear { return join '', map { "    vpxor      xmm$_, xmm$_, xmm$_\n" } @_ }
+
+# init: H' = H*x^-1, then H'^2 .. H'^16.
+$code .= <<___;
+
+.text
+.function ghash_x86_64_vpclmul_avx2_init args=2   # (struct ghash_key *key, const uint8_t H[16])
+    vmovdqu    xmm0, [rsi]
+    vpshufb    xmm0, xmm0, [.Lbswap_mask]   # H, reflected
+    vpshufd    xmm1, xmm0, 0xff
+    vpsrad     xmm1, xmm1, 31               # all ones iff x^0 of H is set
+    vpand      xmm1, xmm1, [.Lpoly]
+    vpsrlq     xmm2, xmm0, 63
+    vpslldq    xmm2, xmm2, 8                # bit 63 carries into bit 64
+    vpsllq     xmm0, xmm0, 1
+    vpor       xmm0, xmm0, xmm2
+    vpxor      xmm0, xmm0, xmm1             # H' = H * x^-1 mod P
+    vmovdqa    xmm1, xmm0
+    vpshufd    xmm5, xmm0, 0x4e
+    vpxor      xmm5, xmm5, xmm0             # H' half sum, both qwords
+    vmovdqu    [rdi + 240], xmm0            # entry 15: H'^1
+    vmovdqu    [rdi + 496], xmm5
+    lea        rax, [rdi + 224]
+    mov        ecx, 15
+.Linit_loop:                                # xmm0 = xmm0 * H', fifteen times
+@{[ mul_acc(1, 'xmm0', 'xmm1', 'xmm5', 'xmm2', 'xmm3', 'xmm4', 'xmm6', 'xmm6') ]}
+@{[ fixup('xmm2', 'xmm3', 'xmm4') ]}
+@{[ reduce('xmm0', 'xmm2', 'xmm3', 'xmm4', 'xmm6') ]}
+    vpshufd    xmm6, xmm0, 0x4e
+    vpxor      xmm6, xmm6, xmm0
+    vmovdqu    [rax], xmm0                  # H'^(16 - e) at entry e
+    vmovdqu    [rax + 256], xmm6            # and its half sum
+    sub        rax, 16
+    dec        ecx
+    jnz        .Linit_loop
+@{[ clear(0 .. 6) ]}
+.endfunction
+___
+
+# blocks: Xi = (...((Xi ^ X1) H ^ X2) H ...) H over `blocks` blocks.
+my ($Xi, $key, $in, $blocks) = qw(rdi rsi rdx rcx);
+
+my $sixteen = '';
+for my $j (0 .. 7) {
+    $sixteen .= "    vmovdqu    ymm4, [$in + " . 32 * $j . "]\n";
+    $sixteen .= "    vpshufb    ymm4, ymm4, ymm7\n";
+    $sixteen .= "    vpxor      ymm4, ymm4, ymm0\n" if $j == 0;
+    $sixteen .= mul_acc($j == 0, 'ymm4', "[$key + " . 32 * $j . "]",
+                        "[$key + " . (256 + 32 * $j) . "]",
+                        'ymm1', 'ymm2', 'ymm3', 'ymm5', 'ymm6');
+}
+
+$code .= <<___;
+
+.function ghash_x86_64_vpclmul_avx2_blocks args=4   # (uint8_t Xi[16], const struct ghash_key *key, const uint8_t *in, size_t blocks)
+    test       $blocks, $blocks
+    jz         .Lblocks_return
+    vmovdqa    ymm7, [.Lbswap_mask]
+    vmovdqu    xmm0, [$Xi]
+    vpshufb    xmm0, xmm0, xmm7             # Y, reflected; upper lane zero
+    cmp        $blocks, 16
+    jb         .Lblocks_tail
+.Lblocks_loop16:
+$sixteen
+@{[ fold(1, 5) ]}
+@{[ fold(2, 5) ]}
+@{[ fold(3, 5) ]}
+@{[ fixup('xmm1', 'xmm2', 'xmm3') ]}
+@{[ reduce('xmm0', 'xmm1', 'xmm2', 'xmm3', 'xmm5') ]}
+    add        $in, 256
+    sub        $blocks, 16
+    cmp        $blocks, 16
+    jae        .Lblocks_loop16
+    test       $blocks, $blocks
+    jz         .Lblocks_done
+.Lblocks_tail:                              # 1..15 blocks: H^n .. H^1
+    mov        rax, 16
+    sub        rax, $blocks
+    shl        rax, 4
+    lea        r8, [$key + rax]             # entry 16 - n
+    vpxor      xmm1, xmm1, xmm1
+    vpxor      xmm2, xmm2, xmm2
+    vpxor      xmm3, xmm3, xmm3
+    cmp        $blocks, 2
+    jb         .Lblocks_tail_one
+.Lblocks_tail_pairs:
+    vmovdqu    ymm4, [$in]
+    vpshufb    ymm4, ymm4, ymm7
+    vpxor      ymm4, ymm4, ymm0
+    vpxor      xmm0, xmm0, xmm0             # Y is in; later XORs add nothing
+@{[ mul_acc(0, 'ymm4', '[r8]', '[r8 + 256]', 'ymm1', 'ymm2', 'ymm3', 'ymm5', 'ymm6') ]}
+    add        $in, 32
+    add        r8, 32
+    sub        $blocks, 2
+    cmp        $blocks, 2
+    jae        .Lblocks_tail_pairs
+@{[ fold(1, 5) ]}
+@{[ fold(2, 5) ]}
+@{[ fold(3, 5) ]}
+    test       $blocks, $blocks
+    jz         .Lblocks_tail_reduce
+.Lblocks_tail_one:
+    vmovdqu    xmm4, [$in]
+    vpshufb    xmm4, xmm4, xmm7
+    vpxor      xmm4, xmm4, xmm0
+@{[ mul_acc(0, 'xmm4', '[r8]', '[r8 + 256]', 'xmm1', 'xmm2', 'xmm3', 'xmm5', 'xmm6') ]}
+.Lblocks_tail_reduce:
+@{[ fixup('xmm1', 'xmm2', 'xmm3') ]}
+@{[ reduce('xmm0', 'xmm1', 'xmm2', 'xmm3', 'xmm5') ]}
+.Lblocks_done:
+    vpshufb    xmm0, xmm0, xmm7
+    vmovdqu    [$Xi], xmm0
+@{[ clear(0 .. 6) ]}
+.Lblocks_return:
+.endfunction
+___
+
+perlasm::driver::finish('x86_64', $code);

@@ -1,0 +1,43 @@
+/*
+ * crypto/fused/fused_asm.h: every fused AES-CTR + GHASH assembly kernel, in
+ * one place.
+ *
+ * The kernels are generated at build time from asm/<arch>/NAME.pl by the
+ * project's translator (asm/perlasm). Each is wrapped by a descriptor in
+ * crypto/fused/fused_<name>.c, which says when it may run; nothing else
+ * calls them. A kernel's prototype matches the `struct fused_impl` hook it
+ * implements, so a descriptor can point at it directly.
+ */
+#ifndef LIBGCM_CRYPTO_FUSED_FUSED_ASM_H
+#define LIBGCM_CRYPTO_FUSED_FUSED_ASM_H
+
+#include "fused.h"
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+#if defined(LIBGCM_ASM_X86_64)
+/* asm/x86_64/aes-gcm-vaes-avx2-x86_64.pl: VAES + VPCLMULQDQ on ymm
+ * ("vaes_avx2"), for the pair (aesni, vpclmul_avx2). Reads k->aes_key and
+ * k->ghash_key at the offsets FUSED_KEYS_AES_KEY_OFFSET and
+ * FUSED_KEYS_GHASH_KEY_OFFSET; sixteen blocks in flight. */
+#define FUSED_KEYS_AES_KEY_OFFSET 8
+#define FUSED_KEYS_GHASH_KEY_OFFSET 24
+GCM_HIDDEN void aes_gcm_x86_64_vaes_avx2_seal(const struct fused_keys *k,
+                                              uint8_t *out, const uint8_t *in,
+                                              size_t blocks,
+                                              const uint8_t ctr[16],
+                                              uint8_t Xi[16]);
+GCM_HIDDEN void aes_gcm_x86_64_vaes_avx2_open(const struct fused_keys *k,
+                                              uint8_t *out, const uint8_t *in,
+                                              size_t blocks,
+                                              const uint8_t ctr[16],
+                                              uint8_t Xi[16]);
+#endif
+
+#if defined(__cplusplus)
+}
+#endif
+
+#endif /* LIBGCM_CRYPTO_FUSED_FUSED_ASM_H */

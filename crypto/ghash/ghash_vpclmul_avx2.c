@@ -1,0 +1,50 @@
+/*
+ * crypto/ghash/ghash_vpclmul_avx2.c: GHASH with 256-bit VPCLMULQDQ on AVX2
+ * registers ("vpclmul_avx2"), x86_64 only.
+ *
+ * The work is done by asm/x86_64/ghash-vpclmul-avx2-x86_64.pl, whose
+ * opening comment explains the algorithm: two blocks per ymm register,
+ * Karatsuba products with VPCLMULQDQ in both 128-bit lanes, powers
+ * H..H^16 precomputed at init, sixteen blocks per reduction, and the clmul
+ * kernel's Montgomery reduction in GCM's reflected bit order. Its key
+ * layout is the one the fused kernel crypto/fused/fused_vaes_avx2.c reads.
+ *
+ * Constant time: secrets (H, its powers, the running hash and the data)
+ * only pass through carry-less multiplications, XORs and constant
+ * shuffles; branches and addresses depend only on the number of blocks.
+ *
+ * It needs AVX and AVX2 (ymm state enabled by the OS: crypto/cpu clears the
+ * bits otherwise), PCLMULQDQ and VPCLMULQDQ. It also asks for VAES: this
+ * backend exists to pair with the VAES fused kernel, and every CPU with
+ * VPCLMULQDQ has VAES, so the requirement costs nothing and keeps the
+ * automatic pair (aesni, vpclmul_avx2) exactly the fused kernel's pair.
+ * A CPU that reports VAES without VPCLMULQDQ (some emulators) or hides
+ * any of them through OPENSSL_ia32cap keeps clmul.
+ */
+#include "ghash.h"
+
+#if defined(LIBGCM_ASM_X86_64)
+
+#include "../cpu/cpu.h"
+#include "ghash_asm.h"
+
+static int vpclmul_avx2_usable(void) {
+  return cpu_x86_has_avx() && cpu_x86_has_avx2() && cpu_x86_has_pclmulqdq() &&
+         cpu_x86_has_vpclmulqdq() && cpu_x86_has_vaes();
+}
+
+const struct ghash_impl ghash_vpclmul_avx2 = {
+    .name = "vpclmul_avx2",
+    .constant_time = 1,
+    .requires = "AVX2, PCLMULQDQ, VPCLMULQDQ and VAES",
+    .usable = vpclmul_avx2_usable,
+    .init = ghash_x86_64_vpclmul_avx2_init,
+    .ghash = ghash_x86_64_vpclmul_avx2_blocks,
+};
+
+#else
+
+/* ISO C forbids an empty translation unit. */
+typedef int ghash_vpclmul_avx2_not_built;
+
+#endif

@@ -1,0 +1,294 @@
+// test/fused_kernel_test.cc: every fused AES-CTR + GHASH kernel against the two
+// passes it replaces.
+//
+// A fused kernel (crypto/fused/fused.h) is called directly through its
+// descriptor, not through the mode engine, and compared with its pair's
+// AES counter mode (the AES backend's ctr32) followed by GHASH from the
+// portable ct64 backend, which shares no code or key layout with the wide
+// kernels. Covered: every run of 1..300 blocks, runs around 1 KiB and
+// 256 KiB of blocks, the three key sizes, random data, counter and running
+// hash, odd alignments of in and out, in == out, the 32-bit counter
+// wrapping at every position of a batch (the kernels' batches are 8 or 16
+// blocks, their tails 1..15), and no
+// write outside out[0, 16 * blocks).
+//
+// Adding a kernel: one line in FusedImpls(). A kernel this CPU cannot run
+// is skipped with the reason.
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "test_util.h"
+
+extern "C" {
+#include "../crypto/aes/aes.h"
+#include "../crypto/fused/fused.h"
+#include "../crypto/ghash/ghash.h"
+}
+
+namespace {
+
+using gcmtest::Bytes;
+using gcmtest::RandomBytes;
+
+std::vector<const fused_impl *> FusedImpls() {
+  std::vector<const fused_impl *> v;
+#if defined(LIBGCM_ASM_X86_64)
+  v.push_back(&fused_vaes_avx2);
+#endif
+  return v;
+}
+
+// One key, set up as the mode engine would for the kernel's pair, plus the
+// reference GHASH key.
+struct FusedKey {
+  aes_schedule aes;
+  ghash_key ghash;
+  fused_key fused;
+  ghash_key ref_ghash;
+  fused_keys keys;
+};
+
+class FusedKernelDirect : public ::testing::TestWithParam<const fused_impl *> {
+ protected:
+  const fused_impl *impl() const { return GetParam(); }
+
+  void SetUp() override {
+    if (!impl()->usable()) {
+      GTEST_SKIP() << impl()->name << " needs " << impl()->requires
+                   << ", which this CPU (after OPENSSL_ia32cap) lacks";
+    }
+  }
+
+  // Key set-up: the pair's AES schedule, H = E(K, 0), the pair's GHASH key,
+  // the kernel's own key, and ct64's key for the reference.
+  void MakeKey(FusedKey *k, const uint8_t *raw, size_t len) const {
+    ASSERT_NE(impl()->aes, nullptr);
+    ASSERT_NE(impl()->ghash, nullptr);
+    std::memset(k, 0xa5, sizeof(*k));
+    impl()->aes->set_encrypt_key(&k->aes, raw, len);
+    uint8_t zero[16] = {0}, H[16];
+    impl()->aes->encrypt_block(&k->aes, zero, H);
+    impl()->ghash->init(&k->ghash, H);
+    std::memset(&k->fused, 0, sizeof(k->fused));
+    if (impl()->init) impl()->init(&k->fused, &k->aes, &k->ghash, H);
+    ghash_ct64.init(&k->ref_ghash, H);
+    k->keys = fused_keys{impl()->aes, &k->aes, impl()->ghash, &k->ghash,
+                         &k->fused};
+  }
+
+  // Runs the kernel (seal or open) on `blocks` blocks of `in` into a buffer
+  // at offset out_off (or in place when in_place), and expects the output
+  // and Xi of the two-pass reference, and nothing written around out.
+  void Check(const FusedKey &k, bool seal, const Bytes &data, size_t blocks,
+             size_t in_off, size_t out_off, bool in_place,
+             const uint8_t ctr[16], const uint8_t xi0[16],
+             const std::string &what) const {
+    const size_t n = 16 * blocks;
+    // Reference: CTR, then GHASH of the ciphertext.
+    Bytes want(n);
+    impl()->aes->ctr32(&k.aes, data.data(), want.data(), blocks, ctr);
+    uint8_t want_xi[16];
+    std::memcpy(want_xi, xi0, 16);
+    ghash_ct64.ghash(want_xi, &k.ref_ghash, seal ? want.data() : data.data(),
+                     blocks);
+
+    // The kernel, with guard bytes around its output.
+    const size_t guard = 64;
+    Bytes buf(guard + out_off + n + guard, 0x5c);
+    Bytes inbuf(in_off + n + 16, 0x3a);
+    uint8_t *out = buf.data() + guard + out_off;
+    const uint8_t *in;
+    if (in_place) {
+      std::memcpy(out, data.data(), n);
+      in = out;
+    } else {
+      std::memcpy(inbuf.data() + in_off, data.data(), n);
+      in = inbuf.data() + in_off;
+    }
+    uint8_t got_xi[16];
+    std::memcpy(got_xi, xi0, 16);
+    uint8_t ctr_copy[16];
+    std::memcpy(ctr_copy, ctr, 16);
+    (seal ? impl()->seal : impl()->open)(&k.keys, out, in, blocks, ctr_copy,
+                                         got_xi);
+    const std::string w = what + (seal ? " seal" : " open") +
+                          " blocks=" + std::to_string(blocks);
+    ASSERT_EQ(0, std::memcmp(out, want.data(), n)) << w << ": output";
+    ASSERT_EQ(0, std::memcmp(got_xi, want_xi, 16)) << w << ": Xi";
+    ASSERT_EQ(0, std::memcmp(ctr_copy, ctr, 16)) << w << ": ctr changed";
+    for (size_t i = 0; i < guard + out_off; i++) {
+      ASSERT_EQ(0x5c, buf[i]) << w << ": wrote before out";
+    }
+    for (size_t i = guard + out_off + n; i < buf.size(); i++) {
+      ASSERT_EQ(0x5c, buf[i]) << w << ": wrote after out";
+    }
+  }
+
+  // Both directions, separate buffers and in place.
+  void CheckAll(const FusedKey &k, const Bytes &data, size_t blocks,
+                size_t in_off, size_t out_off, const uint8_t ctr[16],
+                const uint8_t xi0[16], const std::string &what) const {
+    for (bool seal : {true, false}) {
+      Check(k, seal, data, blocks, in_off, out_off, false, ctr, xi0, what);
+      Check(k, seal, data, blocks, 0, out_off, true, ctr, xi0,
+            what + " in-place");
+    }
+  }
+};
+
+TEST_P(FusedKernelDirect, Descriptor) {
+  ASSERT_NE(impl()->name, nullptr);
+  ASSERT_NE(impl()->requires, nullptr);
+  ASSERT_NE(impl()->seal, nullptr);
+  ASSERT_NE(impl()->open, nullptr);
+  ASSERT_NE(impl()->usable, nullptr);
+  EXPECT_GE(impl()->min_blocks, 1u);
+  // An assembly kernel is tied to its pair, and its pair can run wherever
+  // it can.
+  ASSERT_NE(impl()->aes, nullptr);
+  ASSERT_NE(impl()->ghash, nullptr);
+  EXPECT_TRUE(impl()->aes->usable());
+  EXPECT_TRUE(impl()->ghash->usable());
+}
+
+TEST_P(FusedKernelDirect, EveryCountUpTo300AllKeySizes) {
+  std::mt19937_64 rng(0x510e527fade682d1ull);
+  for (size_t key_len : {16, 24, 32}) {
+    FusedKey k;
+    Bytes raw = RandomBytes(rng, key_len);
+    MakeKey(&k, raw.data(), key_len);
+    for (size_t blocks = 1; blocks <= 300; blocks++) {
+      Bytes data = RandomBytes(rng, 16 * blocks);
+      Bytes ctr = RandomBytes(rng, 16), xi = RandomBytes(rng, 16);
+      const std::string what = "key_len=" + std::to_string(key_len);
+      for (bool seal : {true, false}) {
+        Check(k, seal, data, blocks, 0, 0, false, ctr.data(), xi.data(), what);
+        if (::testing::Test::HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
+TEST_P(FusedKernelDirect, LargeCounts) {
+  std::mt19937_64 rng(0x9b05688c2b3e6c1full);
+  FusedKey k;
+  Bytes raw = RandomBytes(rng, 16);
+  MakeKey(&k, raw.data(), 16);
+  std::vector<size_t> counts;
+  for (int d = -17; d <= 17; d++) counts.push_back(1024 + d);  // ~16 KiB
+  for (size_t c : {16383u, 16384u, 16385u, 16401u}) counts.push_back(c);
+  for (size_t blocks : counts) {
+    Bytes data = RandomBytes(rng, 16 * blocks);
+    Bytes ctr = RandomBytes(rng, 16), xi = RandomBytes(rng, 16);
+    CheckAll(k, data, blocks, 0, 0, ctr.data(), xi.data(), "large");
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+}
+
+TEST_P(FusedKernelDirect, OddAlignmentsAndInPlace) {
+  std::mt19937_64 rng(0x1f83d9abfb41bd6bull);
+  FusedKey k;
+  Bytes raw = RandomBytes(rng, 32);
+  MakeKey(&k, raw.data(), 32);
+  for (size_t blocks : {1u, 2u, 3u, 7u, 8u, 9u, 15u, 16u, 17u, 31u, 33u, 100u}) {
+    Bytes data = RandomBytes(rng, 16 * blocks);
+    Bytes ctr = RandomBytes(rng, 16), xi = RandomBytes(rng, 16);
+    for (size_t in_off : {0u, 1u, 3u, 8u, 15u}) {
+      for (size_t out_off : {0u, 1u, 7u, 13u, 32u}) {
+        CheckAll(k, data, blocks, in_off, out_off, ctr.data(), xi.data(),
+                 "in_off=" + std::to_string(in_off) +
+                     " out_off=" + std::to_string(out_off));
+        if (::testing::Test::HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
+// The counter's low word wraps from 0xFFFFFFFF to 0 (bytes 0..11 stay) at
+// every position of a batch: start values 0xFFFFFFF0..0xFFFFFFFF, with runs
+// that reach the wrap in the first batch, a later batch and the tail.
+TEST_P(FusedKernelDirect, CounterWrapsModulo2To32AtEveryPosition) {
+  std::mt19937_64 rng(0x5be0cd19137e2179ull);
+  for (size_t key_len : {16, 24, 32}) {
+    FusedKey k;
+    Bytes raw = RandomBytes(rng, key_len);
+    MakeKey(&k, raw.data(), key_len);
+    for (uint32_t start = 0xFFFFFFF0u; start != 0; start++) {
+      for (size_t blocks : {1u, 5u, 8u, 13u, 16u, 17u, 24u, 31u, 32u, 40u, 48u}) {
+        Bytes data = RandomBytes(rng, 16 * blocks);
+        Bytes ctr = RandomBytes(rng, 16), xi = RandomBytes(rng, 16);
+        ctr[12] = static_cast<uint8_t>(start >> 24);
+        ctr[13] = static_cast<uint8_t>(start >> 16);
+        ctr[14] = static_cast<uint8_t>(start >> 8);
+        ctr[15] = static_cast<uint8_t>(start);
+        char what[64];
+        std::snprintf(what, sizeof(what), "key_len=%zu ctr=0x%08x", key_len,
+                      start);
+        CheckAll(k, data, blocks, 0, 0, ctr.data(), xi.data(), what);
+        if (::testing::Test::HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
+// Sealing then opening the result gives the data back and the same Xi;
+// chained calls over a split run equal one call over the whole.
+TEST_P(FusedKernelDirect, RoundTripAndChaining) {
+  std::mt19937_64 rng(0x6a09e667bb67ae85ull);
+  FusedKey k;
+  Bytes raw = RandomBytes(rng, 16);
+  MakeKey(&k, raw.data(), 16);
+  for (size_t blocks : {1u, 9u, 64u, 77u}) {
+    Bytes data = RandomBytes(rng, 16 * blocks);
+    Bytes ctr = RandomBytes(rng, 16), xi0 = RandomBytes(rng, 16);
+    Bytes ct(data.size()), pt(data.size());
+    uint8_t xs[16], xo[16];
+    std::memcpy(xs, xi0.data(), 16);
+    std::memcpy(xo, xi0.data(), 16);
+    impl()->seal(&k.keys, ct.data(), data.data(), blocks, ctr.data(), xs);
+    impl()->open(&k.keys, pt.data(), ct.data(), blocks, ctr.data(), xo);
+    EXPECT_EQ(data, pt);
+    EXPECT_EQ(0, std::memcmp(xs, xo, 16));
+
+    // Split at `first` blocks: the second call starts at ctr + first.
+    const size_t first = blocks / 2 + 1 > blocks ? blocks : blocks / 2 + 1;
+    Bytes ct2(data.size());
+    uint8_t x2[16];
+    std::memcpy(x2, xi0.data(), 16);
+    impl()->seal(&k.keys, ct2.data(), data.data(), first, ctr.data(), x2);
+    if (first < blocks) {
+      Bytes ctr2 = ctr;
+      uint32_t c = (uint32_t{ctr2[12]} << 24) | (uint32_t{ctr2[13]} << 16) |
+                   (uint32_t{ctr2[14]} << 8) | ctr2[15];
+      c += static_cast<uint32_t>(first);
+      ctr2[12] = static_cast<uint8_t>(c >> 24);
+      ctr2[13] = static_cast<uint8_t>(c >> 16);
+      ctr2[14] = static_cast<uint8_t>(c >> 8);
+      ctr2[15] = static_cast<uint8_t>(c);
+      impl()->seal(&k.keys, ct2.data() + 16 * first, data.data() + 16 * first,
+                   blocks - first, ctr2.data(), x2);
+    }
+    EXPECT_EQ(ct, ct2) << blocks;
+    EXPECT_EQ(0, std::memcmp(xs, x2, 16)) << blocks;
+  }
+}
+
+std::string ImplName(const ::testing::TestParamInfo<const fused_impl *> &info) {
+  std::string name = info.param->name;
+  for (auto &ch : name) {
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  }
+  return name;
+}
+
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(FusedKernelDirect);
+INSTANTIATE_TEST_SUITE_P(All, FusedKernelDirect, ::testing::ValuesIn(FusedImpls()),
+                         ImplName);
+
+}  // namespace
