@@ -353,9 +353,9 @@ ___
 
 # Common entry: pointers, Nr, Y and the counter base.
 my $entry = <<___;
-    mov        $aes, [rdi + $K_AES_KEY]
-    mov        $gkey, [rdi + $K_GHASH_KEY]
-    mov        eax, [$aes + $ROUNDS]
+    mov        $aes, [rdi + $K_AES_KEY]     # public: a pointer in struct fused_keys
+    mov        $gkey, [rdi + $K_GHASH_KEY]  # public: a pointer in struct fused_keys
+    mov        eax, [$aes + $ROUNDS]        # public: the round count follows from the key length
     vmovdqu    $y, [r9]
     vpshufb    $y, $y, [.Lbswap_mask]       # Y, reflected; high lane zero
     vbroadcasti128 ymm8, [r8]
@@ -396,7 +396,7 @@ sub stitched {
 $code .= <<___;
 
 .text
-.function aes_gcm_x86_64_vaes_avx2_seal args=6 frame=32   # (const struct fused_keys *k, uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t ctr[16], uint8_t Xi[16])
+.function aes_gcm_x86_64_vaes_avx2_seal args=6 frame=32 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax,rbx,rbp   # (const struct fused_keys *k, uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t ctr[16], uint8_t Xi[16])
 $entry
     cmp        $blocks, 16
     jb         .Lseal_tail
@@ -440,7 +440,7 @@ ___
 
 $code .= <<___;
 
-.function aes_gcm_x86_64_vaes_avx2_open args=6 frame=32   # (const struct fused_keys *k, uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t ctr[16], uint8_t Xi[16])
+.function aes_gcm_x86_64_vaes_avx2_open args=6 frame=32 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax,rbx,rbp   # (const struct fused_keys *k, uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t ctr[16], uint8_t Xi[16])
 $entry
 .Lopen_loop:
     cmp        $blocks, 16

@@ -171,7 +171,7 @@ sub clear { return join '', map { "    vpxor      xmm$_, xmm$_, xmm$_\n" } @_ }
 $code .= <<___;
 
 .text
-.function ghash_x86_64_vpclmul_avx2_init args=2   # (struct ghash_key *key, const uint8_t H[16])
+.function ghash_x86_64_vpclmul_avx2_init args=2 public=rdi,rsi,rcx,rax   # (struct ghash_key *key, const uint8_t H[16])
     vmovdqu    xmm0, [rsi]
     vpshufb    xmm0, xmm0, [.Lbswap_mask]   # H, reflected
     vpshufd    xmm1, xmm0, 0xff
@@ -219,7 +219,7 @@ for my $j (0 .. 7) {
 
 $code .= <<___;
 
-.function ghash_x86_64_vpclmul_avx2_blocks args=4   # (uint8_t Xi[16], const struct ghash_key *key, const uint8_t *in, size_t blocks)
+.function ghash_x86_64_vpclmul_avx2_blocks args=4 public=rdi,rsi,rdx,rcx,r8,rax   # (uint8_t Xi[16], const struct ghash_key *key, const uint8_t *in, size_t blocks)
     test       $blocks, $blocks
     jz         .Lblocks_return
     vmovdqa    ymm7, [.Lbswap_mask]
