@@ -135,8 +135,9 @@ OPENSSL_EXPORT const EVP_AEAD *EVP_aead_aes_256_gcm_randnonce(void);
  * (gcm_default_backends in <gcm/gcm.h>): the CPU's features after any
  * OPENSSL_ia32cap mask, and LIBGCM_AES / LIBGCM_GHASH when they are set.
  * The result is 1 exactly when both halves of that pair use dedicated
- * instructions: today on x86_64 AES `aesni` with GHASH `clmul` (AES-NI and
- * PCLMULQDQ); future VAES and ARMv8 AES + PMULL backends will count too.
+ * instructions: today on x86_64 AES `aesni` with GHASH `clmul` or
+ * `vpclmul_avx2` (AES-NI with PCLMULQDQ, or with VPCLMULQDQ); future ARMv8
+ * AES + PMULL backends will count too.
  * The other tiers return 0:
  *
  *   - vpaes + ssse3 (SSSE3, no AES-NI / PCLMULQDQ) and the portable
