@@ -21,8 +21,10 @@
 #include "dispatch.h"
 
 const struct aes_impl *const dispatch_aes_impls[] = {
-#if defined(LIBGCM_ASM_X86_64)
+#if defined(LIBGCM_ASM_X86_64) || defined(LIBGCM_ASM_X86)
     &aes_aesni, /* AES-NI */
+#endif
+#if defined(LIBGCM_ASM_X86_64)
     &aes_vpaes, /* SSSE3 */
 #endif
     &aes_ct,
@@ -30,7 +32,7 @@ const struct aes_impl *const dispatch_aes_impls[] = {
 };
 
 const struct ghash_impl *const dispatch_ghash_impls[] = {
-#if defined(LIBGCM_ASM_X86_64)
+#if defined(LIBGCM_ASM_X86_64) || defined(LIBGCM_ASM_X86)
     &ghash_clmul, /* PCLMULQDQ + SSSE3 */
 #endif
 #if defined(LIBGCM_ASM_X86_64)

@@ -48,8 +48,10 @@ struct ghash_impl {
 extern GCM_HIDDEN const struct ghash_impl ghash_ct64;
 extern GCM_HIDDEN const struct ghash_impl ghash_ct32;
 extern GCM_HIDDEN const struct ghash_impl ghash_4bit;
-#if defined(LIBGCM_ASM_X86_64)
+#if defined(LIBGCM_ASM_X86_64) || defined(LIBGCM_ASM_X86)
 extern GCM_HIDDEN const struct ghash_impl ghash_clmul;
+#endif
+#if defined(LIBGCM_ASM_X86_64)
 extern GCM_HIDDEN const struct ghash_impl ghash_ssse3;
 #endif
 
