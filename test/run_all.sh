@@ -61,13 +61,14 @@ if command -v qemu-i386 >/dev/null && [ -d /usr/src/googletest ] &&
     --gtest_brief=1 --gtest_filter='Dispatch.*'
   # The tiers under qemu-i386 CPU models. The expected pair of each model
   # follows from the x86 kernels this build has (asm/CMakeLists.txt).
-  top32=ct/ct32 ssse3_32=ct/ct32
-  if [ -f "$out/m32/asm/aes-ni-x86.S" ] && [ -f "$out/m32/asm/ghash-clmul-x86.S" ]; then
-    top32=aesni/clmul
-  fi
-  if [ -f "$out/m32/asm/aes-vpaes-x86.S" ] && [ -f "$out/m32/asm/ghash-ssse3-x86.S" ]; then
-    ssse3_32=vpaes/ssse3
-  fi
+  has() { [ -f "$out/m32/asm/$1-x86.S" ]; }
+  aes_ssse3=ct ghash_ssse3=ct32
+  has aes-vpaes && aes_ssse3=vpaes
+  has ghash-ssse3 && ghash_ssse3=ssse3
+  aes_top=$aes_ssse3 ghash_top=$ghash_ssse3
+  has aes-ni && aes_top=aesni
+  has ghash-clmul && ghash_top=clmul
+  top32=$aes_top/$ghash_top ssse3_32=$aes_ssse3/$ghash_ssse3
   for model_expect in "Westmere=$top32" "n270=$ssse3_32" "pentium3=ct/ct32"; do
     model=${model_expect%%=*} expect=${model_expect#*=}
     echo "-- 32-bit under qemu-i386 -cpu $model, expecting $expect"

@@ -35,7 +35,7 @@ const struct ghash_impl *const dispatch_ghash_impls[] = {
 #if defined(LIBGCM_ASM_X86_64) || defined(LIBGCM_ASM_X86)
     &ghash_clmul, /* PCLMULQDQ + SSSE3 */
 #endif
-#if defined(LIBGCM_ASM_X86_64)
+#if defined(LIBGCM_ASM_X86_64) || defined(LIBGCM_ASM_X86)
     &ghash_ssse3, /* SSSE3, for CPUs without PCLMULQDQ */
 #endif
 #if defined(GCM_64BIT_WORDS)

@@ -50,8 +50,6 @@ extern GCM_HIDDEN const struct ghash_impl ghash_ct32;
 extern GCM_HIDDEN const struct ghash_impl ghash_4bit;
 #if defined(LIBGCM_ASM_X86_64) || defined(LIBGCM_ASM_X86)
 extern GCM_HIDDEN const struct ghash_impl ghash_clmul;
-#endif
-#if defined(LIBGCM_ASM_X86_64)
 extern GCM_HIDDEN const struct ghash_impl ghash_ssse3;
 #endif
 

@@ -48,6 +48,13 @@ GCM_HIDDEN void ghash_x86_clmul_init(struct ghash_key *key,
 GCM_HIDDEN void ghash_x86_clmul_blocks(uint8_t Xi[16],
                                        const struct ghash_key *key,
                                        const uint8_t *in, size_t blocks);
+
+/* asm/x86/ghash-ssse3-x86.pl: SSSE3 only ("ssse3") for 32-bit x86, cdecl.
+ * The same key as the x86_64 kernel (built by the C init in
+ * crypto/ghash/ghash_ssse3.c); two blocks per reduction. */
+GCM_HIDDEN void ghash_x86_ssse3_blocks(uint8_t Xi[16],
+                                       const struct ghash_key *key,
+                                       const uint8_t *in, size_t blocks);
 #endif
 
 #if defined(__cplusplus)
