@@ -174,8 +174,12 @@ sub parse_operand {
             }
         }
         if (defined $m->{label}) {
-            die "a constant's address takes no base register (the pic= "
-                . "register is implied)\n" if defined $m->{base};
+            # [.Lc + reg] is [.Lc + reg*1]: the pic= register is the base.
+            if (defined $m->{base} && !defined $m->{index}) {
+                ($m->{index}, $m->{scale}) = (delete $m->{base}, 1);
+            }
+            die "a constant's address takes one register at most (the pic= "
+                . "register is the base)\n" if defined $m->{base};
         } elsif (!defined $m->{base} && !defined $m->{index}) {
             die "absolute addresses are not position independent\n";
         }
