@@ -155,7 +155,9 @@ struct X86AesKernels {
 
 std::vector<X86AesKernels> AesList() {
   return {{"aesni", aes_x86_aesni_set_encrypt_key, aes_x86_aesni_encrypt_block,
-           aes_x86_aesni_ctr32}};
+           aes_x86_aesni_ctr32},
+          {"vpaes", aes_x86_vpaes_set_encrypt_key, aes_x86_vpaes_encrypt_block,
+           aes_x86_vpaes_ctr32}};
 }
 
 void PrintTo(const X86AesKernels &k, std::ostream *os) { *os << k.name; }

@@ -60,8 +60,6 @@ struct aes_impl {
 extern GCM_HIDDEN const struct aes_impl aes_ct;
 #if defined(LIBGCM_ASM_X86_64) || defined(LIBGCM_ASM_X86)
 extern GCM_HIDDEN const struct aes_impl aes_aesni;
-#endif
-#if defined(LIBGCM_ASM_X86_64)
 extern GCM_HIDDEN const struct aes_impl aes_vpaes;
 #endif
 

@@ -67,6 +67,20 @@ GCM_HIDDEN void aes_x86_aesni_encrypt_block(const struct aes_schedule *s,
 GCM_HIDDEN void aes_x86_aesni_ctr32(const struct aes_schedule *s,
                                     const uint8_t *in, uint8_t *out,
                                     size_t blocks, const uint8_t ctr[16]);
+
+/* asm/x86/aes-vpaes-x86.pl: SSSE3 vector-permute AES ("vpaes") for 32-bit
+ * x86, cdecl. The same schedule as aes-vpaes-x86_64.pl (`rounds` at
+ * AES_VPAES_ROUNDS_OFFSET); ctr32 runs two blocks at a time. */
+#define AES_VPAES_ROUNDS_OFFSET 1920
+GCM_HIDDEN void aes_x86_vpaes_set_encrypt_key(struct aes_schedule *s,
+                                              const uint8_t *key,
+                                              size_t key_len);
+GCM_HIDDEN void aes_x86_vpaes_encrypt_block(const struct aes_schedule *s,
+                                            const uint8_t in[16],
+                                            uint8_t out[16]);
+GCM_HIDDEN void aes_x86_vpaes_ctr32(const struct aes_schedule *s,
+                                    const uint8_t *in, uint8_t *out,
+                                    size_t blocks, const uint8_t ctr[16]);
 #endif
 
 #if defined(__cplusplus)

@@ -23,8 +23,6 @@
 const struct aes_impl *const dispatch_aes_impls[] = {
 #if defined(LIBGCM_ASM_X86_64) || defined(LIBGCM_ASM_X86)
     &aes_aesni, /* AES-NI */
-#endif
-#if defined(LIBGCM_ASM_X86_64)
     &aes_vpaes, /* SSSE3 */
 #endif
     &aes_ct,
