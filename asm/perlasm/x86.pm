@@ -250,8 +250,10 @@ sub footer {
         push @out, $self->section('text');
         for my $r (sort keys %{ $self->{thunks} }) {
             push @out, $self->comment("get-PC thunk: $r = the return address"),
-                       $self->align(16), $self->local_name($self->{thunks}{$r}) . ':',
-                       $self->insn_text("mov $r, [esp]"), $self->insn_text('ret');
+                       $self->align(16), $self->local_name($self->{thunks}{$r}) . ':';
+            push @out, "\t.cfi_startproc" if $self->gas;
+            push @out, $self->insn_text("mov $r, [esp]"), $self->insn_text('ret');
+            push @out, "\t.cfi_endproc" if $self->gas;
         }
     }
     if ($self->{obj} eq 'elf') {
