@@ -1,10 +1,16 @@
 # asm/check_flavours.cmake: the asm.flavours test (and the asm_flavours
-# target). Generates every kernel in every flavour the x86_64 translator
-# knows and assembles each with the assembler it is meant for:
-#   elf, elf-msabi  clang -target x86_64-linux-gnu -c
-#   macosx          clang -target x86_64-apple-macos -c
-#   nasm            nasm -f win64 (and, when llvm-readobj is there, checks
-#                   that every function has unwind information)
+# target). Generates every kernel in every flavour its translator knows
+# and assembles each with the assembler it is meant for:
+#   x86_64 kernels (asm/x86_64/):
+#     elf, elf-msabi  clang -target x86_64-linux-gnu -c
+#     macosx          clang -target x86_64-apple-macos -c
+#     nasm            nasm -f win64 (and, when llvm-readobj is there, checks
+#                     that every function has unwind information)
+#   32-bit x86 kernels (asm/x86/):
+#     elf             clang -target i686-linux-gnu -c (and, with
+#                     llvm-readobj, checks that no relocation in .text
+#                     is absolute: the code is position independent)
+#     win32           nasm -f win32
 # so a flavour nobody builds day to day still cannot rot. A missing tool
 # skips its flavours; if nothing could be checked the script says
 # "SKIPPED: nothing could be checked", which the test treats as a skip.
@@ -13,7 +19,6 @@
 # KERNELS (.pl files separated by `|`), OUT (scratch directory).
 cmake_minimum_required(VERSION 3.25)
 
-set(flavours elf elf-msabi macosx nasm)
 string(REPLACE "|" ";" KERNELS "${KERNELS}")
 file(MAKE_DIRECTORY ${OUT})
 set(checked 0)
@@ -32,8 +37,15 @@ endfunction()
 
 foreach(pl IN LISTS KERNELS)
   get_filename_component(name ${pl} NAME_WE)
+  get_filename_component(archdir ${pl} DIRECTORY)
+  get_filename_component(arch ${archdir} NAME)
+  if(arch STREQUAL "x86")
+    set(flavours elf win32)
+  else()
+    set(flavours elf elf-msabi macosx nasm)
+  endif()
   foreach(fl IN LISTS flavours)
-    if(fl STREQUAL "nasm")
+    if(fl STREQUAL "nasm" OR fl STREQUAL "win32")
       if(NOT NASM)
         message("skipped ${name} (${fl}): nasm not found")
         continue()
@@ -51,7 +63,21 @@ foreach(pl IN LISTS KERNELS)
     set(ok TRUE)
     run(${PERL} ${pl} ${fl} ${src})
     if(ok)
-      if(fl STREQUAL "nasm")
+      if(fl STREQUAL "win32")
+        run(${NASM} -f win32 -Werror -o ${obj} ${src})
+      elseif(arch STREQUAL "x86")
+        run(${CLANG} -target i686-linux-gnu -c -o ${obj} ${src})
+        if(ok AND READOBJ)
+          # Position independent: PC-relative relocations only in code.
+          run(${READOBJ} --relocations ${obj})
+          string(REGEX MATCH "Section \\([0-9]+\\) \\.rel\\.text {[^}]*R_386_32 [^}]*}"
+                 abs "${last_output}")
+          if(abs)
+            message("FAILED: ${name} (elf): absolute relocation in .text")
+            set(ok FALSE)
+          endif()
+        endif()
+      elseif(fl STREQUAL "nasm")
         run(${NASM} -f win64 -Werror -o ${obj} ${src})
         if(ok AND READOBJ)
           # One RuntimeFunction per `.function` in the kernel.

@@ -86,17 +86,27 @@ my %IMPLICIT = (
 
 my %GPR = map { $_ => 1 } qw(rax rbx rcx rdx rsi rdi rbp rsp),
                           map { "r$_" } 8 .. 15;
+# 32-bit x86 (perlasm/x86.pm) names its registers' parents eax .. esp.
+$GPR{$_} = 1 for qw(eax ebx ecx edx esi edi ebp esp);
+my %NAME32 = (rax => 'eax', rbx => 'ebx', rcx => 'ecx', rdx => 'edx',
+              rsp => 'esp');
 
 sub is_gpr { return $GPR{ $_[0] } ? 1 : 0 }
 
 # Checks one function. $ops_of->($st) returns the parsed operands of an
 # instruction statement (the architecture module's own parser); $public is
 # the set of public register parents; annotated statements carry
-# {public_reason}. Dies with the first violation.
+# {public_reason}. With bits => 32 (perlasm/x86.pm) register parents are
+# the 32-bit names (eax, ..., esp) and so are the implicit operands below.
+# Dies with the first violation.
 sub check {
     my (%a) = @_;
     my ($body, $ops_of, $public) = @a{qw(body ops public)};
-    my %pub = (%$public, rsp => 1);
+    my $b32 = ($a{bits} // 64) == 32;
+    my $rn = sub { return $b32 ? ($NAME32{ $_[0] } // $_[0]) : $_[0] };
+    my $sp = $rn->('rsp');
+    my $cx = $rn->('rcx');
+    my %pub = (%$public, $sp => 1);
     my $flags = 'none';    # 'public', 'secret' or 'none' (unknown here)
     my $flags_from = '';
     for my $st (@$body) {
@@ -140,9 +150,11 @@ sub check {
         }
         if ($imp) {
             my $trusted = $mn =~ /^(cpuid|xgetbv|rdtsc)$/;
-            push @reads, map { { type => 'reg', name => $_, parent => $_ } } @{ $imp->[0] };
+            push @reads, map { { type => 'reg', name => $_, parent => $_ } }
+                         map { $rn->($_) } @{ $imp->[0] };
             push @writes, map { { type => 'reg', name => $_, parent => $_,
-                                  trusted => $trusted } } @{ $imp->[1] };
+                                  trusted => $trusted } }
+                          map { $rn->($_) } @{ $imp->[1] };
         }
 
         # address: every base and index register is public. (LEA computes
@@ -170,9 +182,9 @@ sub check {
                 unless $annotated || $first->{type} eq 'reg' && $pub{ $first->{parent} };
             next;
         }
-        # LOOP and JRCXZ branch on rcx itself.
-        if ($mn =~ /^(loop[a-z]*|jrcxz|jecxz)$/ && !$pub{rcx} && !$annotated) {
-            $fail->('flags', "$mn branches on rcx, which is not public");
+        # LOOP and JRCXZ branch on rcx (ecx) itself.
+        if ($mn =~ /^(loop[a-z]*|jrcxz|jecxz)$/ && !$pub{$cx} && !$annotated) {
+            $fail->('flags', "$mn branches on $cx, which is not public");
         }
         # flags: conditionals only on flags computed from public values.
         if ($mn =~ /^(j(?!mp$|rcxz$|ecxz$)[a-z]+|cmov[a-z]+|set[a-z]+)$/ && !$annotated) {

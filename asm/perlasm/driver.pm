@@ -40,6 +40,9 @@
 #                                            secret-register check (perlasm/
 #                                            ctcheck_x86.pm); test code that
 #                                            handles no secrets says secrets=none
+#                                            [pic=REG]: 32-bit x86 only (see
+#                                            perlasm/x86.pm): REG addresses
+#                                            the constants
 #       .endfunction                         its end (epilogue and return)
 #   - Everything else is an instruction: a mnemonic and comma-separated
 #     operands in the architecture's manual syntax (Intel order on x86).
@@ -132,7 +135,7 @@ sub parse {
             die "$where: nested .function\n" if $func;
             my ($name, $rest) = ($1, $2);
             my %opts = (args => undef, frame => 0, public => undef,
-                        secrets => undef);
+                        secrets => undef, pic => undef);
             for my $kv (split /\s+/, $rest) {
                 die "$where: expected key=value, got '$kv'\n"
                     unless $kv =~ /^(\w+)=(\S+)$/;
@@ -140,6 +143,12 @@ sub parse {
                     unless exists $opts{$1};
                 if ($1 eq 'public') {
                     $opts{public} = [split /,/, lc $2];
+                    next;
+                }
+                if ($1 eq 'pic') {
+                    # The register through which a 32-bit x86 kernel
+                    # reaches its constants (the backend checks it).
+                    $opts{pic} = lc $2;
                     next;
                 }
                 if ($1 eq 'secrets') {

@@ -449,6 +449,7 @@ sub function {
     my $sym = $self->global_name($name);
     my $nargs = $opts->{args};
     die "more than 6 arguments are not supported\n" if $nargs > 6;
+    die "pic= is for 32-bit x86 (perlasm/x86.pm)\n" if defined $opts->{pic};
 
     # Parse the body, and find the registers it touches, and whether it
     # touches the upper parts of vector registers (ymm or zmm names).

@@ -118,23 +118,63 @@ ___
     ['annotation without reason', <<'___', qr/needs a reason/],
     mov     eax, [rdi]      # public:
 ___
+    # 32-bit x86 (perlasm/x86.pm): the same rules over eax .. esp, and its
+    # pic= register.
+    ['x86 clean', <<'___', undef, 'edi,esi,edx,ecx,eax', 'x86'],
+    movdqu  xmm0, [esi]
+    pxor    xmm0, [.Lx86_c]
+    movdqu  [edi], xmm0
+    mov     eax, [edi + 240]     # public: a round count
+    sub     ecx, 1
+    jnz     .Lx86_done
+.Lx86_done:
+___
+    ['x86 secret base', <<'___', qr/\(address\).*'ebp'/, 'edi,esi,edx,ecx,eax', 'x86'],
+    movd    ebp, xmm0
+    mov     eax, [esi + ebp]
+___
+    ['x86 load to public', <<'___', qr/\(leak\).*'eax' from memory/, 'edi,esi,edx,ecx,eax', 'x86'],
+    mov     eax, [esi]
+___
+    ['x86 mul into public', <<'___', qr/\(leak\).*'eax'/, 'edi,esi,edx,ecx,eax', 'x86'],
+    movd    ebp, xmm0
+    mul     ebp
+___
+    ['x86 loop on secret ecx', <<'___', qr/\(flags\).*loop branches on ecx/, 'edi,esi,edx', 'x86'],
+    movd    ecx, xmm0
+.Lx86_l:
+    loop    .Lx86_l
+___
+    ['x86 64-bit register', <<'___', qr/not a 32-bit x86 register/, 'edi,esi,edx,ecx,eax', 'x86'],
+    mov     rax, rdi
+___
+    ['x86 writes pic register', <<'___', qr/writes the pic= register ebx/, 'edi,esi,edx,ecx,ebx', 'x86'],
+    mov     ebx, edi
+___
 );
 
 my ($pass, $fail) = (0, 0);
 my $n = 0;
 for my $c (@cases) {
-    my ($name, $body, $want, $public) = @$c;
+    my ($name, $body, $want, $public, $arch) = @$c;
     $public //= 'rdi,rsi,rdx,rcx,rax,r8,r9,r10';
+    $arch //= 'x86_64';
     my $decl = $public eq 'none' ? '' : " public=$public";
+    my $data = '';
+    if ($arch eq 'x86') {
+        $decl .= ',ebx' if $public ne 'none' && $public !~ /ebx/;
+        $decl .= ' pic=ebx';
+        $data = ".rodata\n.align 16\n.Lx86_c:\n.quad 0, 0\n";
+    }
     $n++;
     my $pl = "$dir/case$n.pl";
     my $out = "$dir/case$n.S";
     unlink $out;
     open(my $fh, '>', $pl) or die "$pl: $!\n";
     print $fh "use lib '$perlasm_lib';\nuse perlasm::driver;\n"
-        . "my \$code = <<'CODE';\n.text\n.function ct_case args=4$decl\n"
+        . "my \$code = <<'CODE';\n$data.text\n.function ct_case args=4$decl\n"
         . $body . ".endfunction\nCODE\n"
-        . "perlasm::driver::finish('x86_64', \$code);\n";
+        . "perlasm::driver::finish('$arch', \$code);\n";
     close $fh;
     my $msg = `"$^X" "$pl" elf "$out" 2>&1`;
     my $status = $?;

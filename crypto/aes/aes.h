@@ -58,7 +58,7 @@ struct aes_impl {
 /* The implementations. Which ones exist depends on the target; the dispatcher
  * (crypto/gcm/backends.c) lists them best first. */
 extern GCM_HIDDEN const struct aes_impl aes_ct;
-#if defined(LIBGCM_ASM_X86_64)
+#if defined(LIBGCM_ASM_X86_64) || defined(LIBGCM_ASM_X86)
 extern GCM_HIDDEN const struct aes_impl aes_aesni;
 extern GCM_HIDDEN const struct aes_impl aes_vpaes;
 #endif

@@ -1,8 +1,10 @@
 /*
  * crypto/aes/aes_aesni.c: AES with the AES-NI instructions ("aesni"),
- * x86_64 only.
+ * x86_64 and 32-bit x86 (the same name on both: users keep it).
  *
- * The work is done by asm/x86_64/aes-ni-x86_64.pl, whose opening comment
+ * The work is done by asm/x86_64/aes-ni-x86_64.pl (or, on 32-bit x86,
+ * asm/x86/aes-ni-x86.pl: the same schedule layout, six blocks in flight
+ * instead of eight for want of registers), whose opening comment
  * explains it: key expansion with PSHUFB + AESENCLAST (no AESKEYGENASSIST),
  * one block at a time for E(K, 0) and, in counter mode, eight blocks in
  * flight with the counter blocks built in registers (32-bit big-endian
@@ -17,17 +19,30 @@
  */
 #include "aes.h"
 
-#if defined(LIBGCM_ASM_X86_64)
+#if defined(LIBGCM_ASM_X86_64) || defined(LIBGCM_ASM_X86)
 
 #include <stddef.h>
 
 #include "../cpu/cpu.h"
 #include "aes_asm.h"
 
+/* The kernels of the architecture being built. */
+#if defined(LIBGCM_ASM_X86_64)
+#define AESNI_SET_KEY aes_x86_64_aesni_set_encrypt_key
+#define AESNI_BLOCK aes_x86_64_aesni_encrypt_block
+#define AESNI_CTR32 aes_x86_64_aesni_ctr32
+#define AESNI_CTR_BLOCKS 8
+#else
+#define AESNI_SET_KEY aes_x86_aesni_set_encrypt_key
+#define AESNI_BLOCK aes_x86_aesni_encrypt_block
+#define AESNI_CTR32 aes_x86_aesni_ctr32
+#define AESNI_CTR_BLOCKS 6
+#endif
+
 _Static_assert(offsetof(struct aes_schedule, rounds) == AES_NI_ROUNDS_OFFSET,
-               "aes-ni-x86_64.pl reads rounds at this offset");
+               "the aes-ni kernels read rounds at this offset");
 _Static_assert(sizeof(((struct aes_schedule *)0)->rounds) == 4,
-               "aes-ni-x86_64.pl reads rounds as a dword");
+               "the aes-ni kernels read rounds as a dword");
 _Static_assert(15 * 16 <= AES_SCHEDULE_BYTES,
                "fifteen round keys fit in the schedule");
 
@@ -37,11 +52,11 @@ const struct aes_impl aes_aesni = {
     .name = "aesni",
     .constant_time = 1,
     .requires = "AES-NI",
-    .ctr_batch_blocks = 8,
+    .ctr_batch_blocks = AESNI_CTR_BLOCKS,
     .usable = aesni_usable,
-    .set_encrypt_key = aes_x86_64_aesni_set_encrypt_key,
-    .encrypt_block = aes_x86_64_aesni_encrypt_block,
-    .ctr32 = aes_x86_64_aesni_ctr32,
+    .set_encrypt_key = AESNI_SET_KEY,
+    .encrypt_block = AESNI_BLOCK,
+    .ctr32 = AESNI_CTR32,
 };
 
 #else

@@ -8,7 +8,8 @@
  * implements, so a descriptor can point at it directly.
  *
  * The build defines LIBGCM_ASM_X86_64 when the x86_64 kernels are
- * assembled and linked (asm/CMakeLists.txt; LIBGCM_NO_ASM turns it off).
+ * assembled and linked, LIBGCM_ASM_X86 for the 32-bit x86 ones
+ * (asm/CMakeLists.txt; LIBGCM_NO_ASM turns both off).
  */
 #ifndef LIBGCM_CRYPTO_AES_AES_ASM_H
 #define LIBGCM_CRYPTO_AES_AES_ASM_H
@@ -49,6 +50,37 @@ GCM_HIDDEN void aes_x86_64_vpaes_encrypt_block(const struct aes_schedule *s,
 GCM_HIDDEN void aes_x86_64_vpaes_ctr32(const struct aes_schedule *s,
                                        const uint8_t *in, uint8_t *out,
                                        size_t blocks, const uint8_t ctr[16]);
+#endif
+
+#if defined(LIBGCM_ASM_X86)
+/* asm/x86/aes-ni-x86.pl: AES-NI ("aesni") for 32-bit x86, cdecl. The same
+ * schedule layout as aes-ni-x86_64.pl (round keys at bytes[16*i], `rounds`
+ * at AES_NI_ROUNDS_OFFSET, written by the kernel); ctr32 keeps six blocks
+ * in flight (eight xmm registers). */
+#define AES_NI_ROUNDS_OFFSET 1920
+GCM_HIDDEN void aes_x86_aesni_set_encrypt_key(struct aes_schedule *s,
+                                              const uint8_t *key,
+                                              size_t key_len);
+GCM_HIDDEN void aes_x86_aesni_encrypt_block(const struct aes_schedule *s,
+                                            const uint8_t in[16],
+                                            uint8_t out[16]);
+GCM_HIDDEN void aes_x86_aesni_ctr32(const struct aes_schedule *s,
+                                    const uint8_t *in, uint8_t *out,
+                                    size_t blocks, const uint8_t ctr[16]);
+
+/* asm/x86/aes-vpaes-x86.pl: SSSE3 vector-permute AES ("vpaes") for 32-bit
+ * x86, cdecl. The same schedule as aes-vpaes-x86_64.pl (`rounds` at
+ * AES_VPAES_ROUNDS_OFFSET); ctr32 runs two blocks at a time. */
+#define AES_VPAES_ROUNDS_OFFSET 1920
+GCM_HIDDEN void aes_x86_vpaes_set_encrypt_key(struct aes_schedule *s,
+                                              const uint8_t *key,
+                                              size_t key_len);
+GCM_HIDDEN void aes_x86_vpaes_encrypt_block(const struct aes_schedule *s,
+                                            const uint8_t in[16],
+                                            uint8_t out[16]);
+GCM_HIDDEN void aes_x86_vpaes_ctr32(const struct aes_schedule *s,
+                                    const uint8_t *in, uint8_t *out,
+                                    size_t blocks, const uint8_t ctr[16]);
 #endif
 
 #if defined(__cplusplus)

@@ -21,7 +21,7 @@
 #include "dispatch.h"
 
 const struct aes_impl *const dispatch_aes_impls[] = {
-#if defined(LIBGCM_ASM_X86_64)
+#if defined(LIBGCM_ASM_X86_64) || defined(LIBGCM_ASM_X86)
     &aes_aesni, /* AES-NI */
     &aes_vpaes, /* SSSE3 */
 #endif
@@ -33,10 +33,10 @@ const struct ghash_impl *const dispatch_ghash_impls[] = {
 #if defined(LIBGCM_ASM_X86_64)
     &ghash_vpclmul_avx2, /* VPCLMULQDQ + AVX2 (+ VAES, for the fused pair) */
 #endif
-#if defined(LIBGCM_ASM_X86_64)
+#if defined(LIBGCM_ASM_X86_64) || defined(LIBGCM_ASM_X86)
     &ghash_clmul, /* PCLMULQDQ + SSSE3 */
 #endif
-#if defined(LIBGCM_ASM_X86_64)
+#if defined(LIBGCM_ASM_X86_64) || defined(LIBGCM_ASM_X86)
     &ghash_ssse3, /* SSSE3, for CPUs without PCLMULQDQ */
 #endif
 #if defined(GCM_64BIT_WORDS)

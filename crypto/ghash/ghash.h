@@ -48,7 +48,7 @@ struct ghash_impl {
 extern GCM_HIDDEN const struct ghash_impl ghash_ct64;
 extern GCM_HIDDEN const struct ghash_impl ghash_ct32;
 extern GCM_HIDDEN const struct ghash_impl ghash_4bit;
-#if defined(LIBGCM_ASM_X86_64)
+#if defined(LIBGCM_ASM_X86_64) || defined(LIBGCM_ASM_X86)
 extern GCM_HIDDEN const struct ghash_impl ghash_clmul;
 extern GCM_HIDDEN const struct ghash_impl ghash_ssse3;
 extern GCM_HIDDEN const struct ghash_impl ghash_vpclmul_avx2;

@@ -8,7 +8,8 @@
  * implements, so a descriptor can point at it directly.
  *
  * The build defines LIBGCM_ASM_X86_64 when the x86_64 kernels are
- * assembled and linked (asm/CMakeLists.txt; LIBGCM_NO_ASM turns it off).
+ * assembled and linked, LIBGCM_ASM_X86 for the 32-bit x86 ones
+ * (asm/CMakeLists.txt; LIBGCM_NO_ASM turns both off).
  */
 #ifndef LIBGCM_CRYPTO_GHASH_GHASH_ASM_H
 #define LIBGCM_CRYPTO_GHASH_GHASH_ASM_H
@@ -49,6 +50,24 @@ GCM_HIDDEN void ghash_x86_64_vpclmul_avx2_blocks(uint8_t Xi[16],
                                                  const struct ghash_key *key,
                                                  const uint8_t *in,
                                                  size_t blocks);
+#endif
+
+#if defined(LIBGCM_ASM_X86)
+/* asm/x86/ghash-clmul-x86.pl: PCLMULQDQ + SSSE3 ("clmul") for 32-bit x86,
+ * cdecl. The same key layout as ghash-clmul-x86_64.pl (H*x^-1 and its
+ * powers up to 8); blocks aggregates eight blocks per reduction. */
+GCM_HIDDEN void ghash_x86_clmul_init(struct ghash_key *key,
+                                     const uint8_t H[16]);
+GCM_HIDDEN void ghash_x86_clmul_blocks(uint8_t Xi[16],
+                                       const struct ghash_key *key,
+                                       const uint8_t *in, size_t blocks);
+
+/* asm/x86/ghash-ssse3-x86.pl: SSSE3 only ("ssse3") for 32-bit x86, cdecl.
+ * The same key as the x86_64 kernel (built by the C init in
+ * crypto/ghash/ghash_ssse3.c); two blocks per reduction. */
+GCM_HIDDEN void ghash_x86_ssse3_blocks(uint8_t Xi[16],
+                                       const struct ghash_key *key,
+                                       const uint8_t *in, size_t blocks);
 #endif
 
 #if defined(__cplusplus)

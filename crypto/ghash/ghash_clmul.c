@@ -1,8 +1,10 @@
 /*
  * crypto/ghash/ghash_clmul.c: GHASH with the PCLMULQDQ instruction
- * ("clmul"), x86_64 only.
+ * ("clmul"), x86_64 and 32-bit x86 (the same name on both: users keep it).
  *
- * The work is done by asm/x86_64/ghash-clmul-x86_64.pl, whose opening
+ * The work is done by asm/x86_64/ghash-clmul-x86_64.pl (on 32-bit x86 by
+ * asm/x86/ghash-clmul-x86.pl: the same key layout and aggregation, with
+ * eight xmm registers), whose opening
  * comment explains the algorithm: Karatsuba products with PCLMULQDQ, powers
  * H..H^8 precomputed at init, eight blocks per reduction, and a two-phase
  * reduction modulo x^128 + x^7 + x^2 + x + 1 in GCM's reflected bit order.
@@ -18,10 +20,19 @@
  */
 #include "ghash.h"
 
-#if defined(LIBGCM_ASM_X86_64)
+#if defined(LIBGCM_ASM_X86_64) || defined(LIBGCM_ASM_X86)
 
 #include "../cpu/cpu.h"
 #include "ghash_asm.h"
+
+/* The kernels of the architecture being built. */
+#if defined(LIBGCM_ASM_X86_64)
+#define CLMUL_INIT ghash_x86_64_clmul_init
+#define CLMUL_BLOCKS ghash_x86_64_clmul_blocks
+#else
+#define CLMUL_INIT ghash_x86_clmul_init
+#define CLMUL_BLOCKS ghash_x86_clmul_blocks
+#endif
 
 static int clmul_usable(void) {
   return cpu_x86_has_pclmulqdq() && cpu_x86_has_ssse3();
@@ -32,8 +43,8 @@ const struct ghash_impl ghash_clmul = {
     .constant_time = 1,
     .requires = "PCLMULQDQ and SSSE3",
     .usable = clmul_usable,
-    .init = ghash_x86_64_clmul_init,
-    .ghash = ghash_x86_64_clmul_blocks,
+    .init = CLMUL_INIT,
+    .ghash = CLMUL_BLOCKS,
 };
 
 #else

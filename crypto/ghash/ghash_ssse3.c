@@ -1,8 +1,9 @@
 /*
  * crypto/ghash/ghash_ssse3.c: constant-time GHASH with SSSE3 ("ssse3"),
- * x86_64 only, for CPUs without PCLMULQDQ.
+ * x86_64 and 32-bit x86 (the same name on both), for CPUs without PCLMULQDQ.
  *
- * The blocks are hashed by asm/x86_64/ghash-ssse3-x86_64.pl, whose opening
+ * The blocks are hashed by asm/x86_64/ghash-ssse3-x86_64.pl (on 32-bit x86
+ * by asm/x86/ghash-ssse3-x86.pl: the same key layout), whose opening
  * comment explains the method: Shoup's 4-bit tables of multiples, stored
  * transposed so that PSHUFB reads sixteen entries at once from a register
  * with the secret nibbles as shuffle indices, instead of from memory at
@@ -30,12 +31,19 @@
  */
 #include "ghash.h"
 
-#if defined(LIBGCM_ASM_X86_64)
+#if defined(LIBGCM_ASM_X86_64) || defined(LIBGCM_ASM_X86)
 
 #include <string.h>
 
 #include "../cpu/cpu.h"
 #include "ghash_asm.h"
+
+/* The kernel of the architecture being built. */
+#if defined(LIBGCM_ASM_X86_64)
+#define SSSE3_BLOCKS ghash_x86_64_ssse3_blocks
+#else
+#define SSSE3_BLOCKS ghash_x86_ssse3_blocks
+#endif
 
 struct u128 {
   uint64_t hi, lo;
@@ -124,7 +132,7 @@ const struct ghash_impl ghash_ssse3 = {
     .requires = "SSSE3",
     .usable = ssse3_usable,
     .init = ssse3_init,
-    .ghash = ghash_x86_64_ssse3_blocks,
+    .ghash = SSSE3_BLOCKS,
 };
 
 #else
