@@ -1,5 +1,6 @@
 // test/vectors_test.cc: runs every test-vector file (vectors/README.md)
-// against every usable (AES, GHASH) backend pair.
+// against every usable (AES, GHASH) backend pair, once through the two
+// passes and once through each usable fused kernel that fits the pair.
 //
 // One GoogleTest test per (file, backend pair) iterates all the file's cases,
 // so ctest lists a few hundred tests, not hundreds of thousands. A failing
@@ -37,6 +38,7 @@
 #include <string>
 #include <vector>
 
+#include "test_util.h"
 #include "vector_file.h"
 
 #ifndef LIBGCM_REQUIRE_VECTORS
@@ -95,12 +97,15 @@ const VectorFileInfo kFiles[] = {
 
 struct Param {
   const VectorFileInfo *file;
-  std::string aes, ghash;
-  bool cross = false;  // neither backend is the first usable of its kind
+  std::string aes, ghash, fused;
+  bool cross = false;  // sampled on emulated runs: neither backend is the
+                       // first usable of its kind, or a fused kernel on a
+                       // pair other than the preferred one
 };
 
 void PrintTo(const Param &p, std::ostream *os) {
-  *os << p.file->file << " with AES " << p.aes << ", GHASH " << p.ghash;
+  *os << p.file->file << " with AES " << p.aes << ", GHASH " << p.ghash
+      << ", fused " << p.fused;
 }
 
 // Every usable backend of each kind, constant-time or not, in the library's
@@ -120,11 +125,15 @@ std::vector<Param> AllParams() {
   std::vector<Param> params;
   const auto aes = UsableBackends(GCM_BACKEND_AES);
   const auto ghash = UsableBackends(GCM_BACKEND_GHASH);
+  const auto triples = gcmtest::UsableBackendTriples();
   // File-major, so consecutive tests reuse the cached file.
   for (const auto &f : kFiles)
-    for (const auto &a : aes)
-      for (const auto &g : ghash)
-        params.push_back(Param{&f, a, g, a != aes.front() && g != ghash.front()});
+    for (const auto &t : triples) {
+      const bool preferred = t.aes == aes.front() && t.ghash == ghash.front();
+      const bool cross = (t.aes != aes.front() && t.ghash != ghash.front()) ||
+                         (t.fused != "none" && !preferred);
+      params.push_back(Param{&f, t.aes, t.ghash, t.fused, cross});
+    }
   return params;
 }
 
@@ -213,13 +222,15 @@ class Checker {
     if (c.key.size() != 16 && c.key.size() != 24 && c.key.size() != 32)
       return BadKey(c);
     gcm_key key;
-    if (!gcm_key_init_with_backends(&key, c.key.data(), c.key.size(),
-                                    p_.aes.c_str(), p_.ghash.c_str()))
-      return std::string("gcm_key_init_with_backends failed: ") +
+    if (!gcm_key_init_with_fused(&key, c.key.data(), c.key.size(),
+                                 p_.aes.c_str(), p_.ghash.c_str(),
+                                 p_.fused.c_str()))
+      return std::string("gcm_key_init_with_fused failed: ") +
              gcm_last_error_message();
     std::string err;
     if (std::strcmp(gcm_key_aes_backend(&key), p_.aes.c_str()) != 0 ||
-        std::strcmp(gcm_key_ghash_backend(&key), p_.ghash.c_str()) != 0) {
+        std::strcmp(gcm_key_ghash_backend(&key), p_.ghash.c_str()) != 0 ||
+        std::strcmp(gcm_key_fused_backend(&key), p_.fused.c_str()) != 0) {
       err = "key uses the wrong backends";
     } else if (c.valid) {
       err = Valid(&key, c);
@@ -234,8 +245,9 @@ class Checker {
   std::string BadKey(const VectorCase &c) {
     if (c.valid) return "valid case with a key length libgcm cannot take";
     gcm_key key;
-    if (gcm_key_init_with_backends(&key, c.key.data(), c.key.size(),
-                                   p_.aes.c_str(), p_.ghash.c_str())) {
+    if (gcm_key_init_with_fused(&key, c.key.data(), c.key.size(),
+                                p_.aes.c_str(), p_.ghash.c_str(),
+                                p_.fused.c_str())) {
       gcm_key_cleanup(&key);
       return "gcm_key_init accepted a bad key length";
     }
@@ -394,7 +406,7 @@ TEST_P(VectorFileTest, AllCases) {
   const bool sampled_run = sample != nullptr && std::strcmp(sample, "1") == 0;
   if (p.file->large && p.cross && sampled_run) {
     stride = kSampleStride;
-    offset = Fnv1a(p.aes + "/" + p.ghash) % stride;
+    offset = Fnv1a(p.aes + "/" + p.ghash + "/" + p.fused) % stride;
   }
 
   Checker checker(p);
@@ -420,7 +432,8 @@ INSTANTIATE_TEST_SUITE_P(
     Vectors, VectorFileTest, testing::ValuesIn(AllParams()),
     [](const testing::TestParamInfo<Param> &pi) {
       return Sanitize(std::string(pi.param.file->name) + "__" +
-                      pi.param.aes + "_" + pi.param.ghash);
+                      gcmtest::TripleName({pi.param.aes, pi.param.ghash,
+                                           pi.param.fused}));
     });
 
 // The parameter list is empty (and the vector tests silently vanish) if the
