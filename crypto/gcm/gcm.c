@@ -21,7 +21,10 @@
  * memory, GHASH straight after). So a whole-block chunk shorter than a
  * batch costs what an odd-sized one does, not a batch of AES and a GHASH
  * reduction of its own, and streaming speed does not depend on where the
- * caller cuts the data.
+ * caller cuts the data. When a streamed chunk brings a batch of whole
+ * blocks while the buffer ends on a block boundary, the buffered blocks are
+ * given back (the counter steps back over them) so the chunk, and the ones
+ * after it, take the bulk path instead of straddling refills.
  *
  * Fused slot. A key may carry a fused kernel (crypto/fused/fused.h) that
  * does CTR and GHASH in one loop. Whole-block runs of at least its
@@ -230,6 +233,23 @@ void gcm_mode_crypt(struct gcm_stream_st *s, uint8_t *out, const uint8_t *in,
     s->phase = GCM_PHASE_DATA;
   }
   s->data_len += len;
+
+  /* A streamed chunk that brings at least a batch of whole blocks while the
+   * buffered key stream ends on a block boundary: give the buffered blocks
+   * back (step the counter back over them) and take the bulk or fused path
+   * from here. Otherwise a caller that moves from short chunks to long
+   * ones, or whose first long chunk arrives with the start-up batch still
+   * buffered, would stay on the buffered path for good, every chunk
+   * straddling a refill. The blocks given back are recomputed by the bulk
+   * call; it happens at most once per change of chunk size. One-shot
+   * messages start with exactly the key stream they use and skip this. */
+  if (!s->one_shot && s->ks_pos < s->ks_len && (s->ks_pos & 15u) == 0 &&
+      len / 16 >= (k->fused != NULL && k->fused->min_blocks < batch
+                       ? k->fused->min_blocks
+                       : batch)) {
+    ctr32_add(s->ctr, 0u - (s->ks_len - s->ks_pos) / 16u);
+    s->ks_pos = s->ks_len = 0;
+  }
 
   while (len > 0) {
     size_t n;
