@@ -224,8 +224,61 @@ static void fused_run(struct gcm_stream_st *s, uint8_t *out, const uint8_t *in,
   ctr32_add(s->ctr, (uint32_t)blocks);
 }
 
+/* The common short update in one pass: n bytes of in xor key stream ks to
+ * out, and the ciphertext (out when encrypting, in when decrypting, read
+ * before out is written) copied to hb. */
+static void crypt_and_collect(uint8_t *out, uint8_t *hb, const uint8_t *in,
+                              const uint8_t *ks, size_t n, int encrypt) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t x, y;
+    memcpy(&x, in + i, 8);
+    memcpy(&y, ks + i, 8);
+    y ^= x;
+    memcpy(hb + i, encrypt ? &y : &x, 8);
+    memcpy(out + i, &y, 8);
+  }
+  /* The last 0..7 bytes as at most one 4-, one 2- and one 1-byte step. */
+  if (n & 4) {
+    uint32_t x, y;
+    memcpy(&x, in + i, 4);
+    memcpy(&y, ks + i, 4);
+    y ^= x;
+    memcpy(hb + i, encrypt ? &y : &x, 4);
+    memcpy(out + i, &y, 4);
+    i += 4;
+  }
+  if (n & 2) {
+    uint16_t x, y;
+    memcpy(&x, in + i, 2);
+    memcpy(&y, ks + i, 2);
+    y ^= x;
+    memcpy(hb + i, encrypt ? &y : &x, 2);
+    memcpy(out + i, &y, 2);
+    i += 2;
+  }
+  if (n & 1) {
+    uint8_t x = in[i], y = (uint8_t)(x ^ ks[i]);
+    hb[i] = encrypt ? y : x;
+    out[i] = y;
+  }
+}
+
 void gcm_mode_crypt(struct gcm_stream_st *s, uint8_t *out, const uint8_t *in,
                     size_t len) {
+  /* Fast path: the whole update lies inside the buffered key stream and
+   * fits in the hash buffer; a buffer it fills is hashed at once. */
+  if (GCM_LIKELY(s->phase == GCM_PHASE_DATA && len <= s->ks_len - s->ks_pos &&
+                 len <= (size_t)(GCM_HASH_BUF - s->hash_buf_len))) {
+    if (len == 0) return;
+    crypt_and_collect(out, s->hash_buf + s->hash_buf_len, in,
+                      s->ks + s->ks_pos, len, s->encrypt);
+    s->ks_pos += (uint32_t)len;
+    s->hash_buf_len = (uint8_t)(s->hash_buf_len + len);
+    s->data_len += len;
+    if (s->hash_buf_len == GCM_HASH_BUF) hash_buffered(s);
+    return;
+  }
   const struct gcm_key_st *k = s->key;
   const unsigned batch = batch_blocks(k);
   if (s->phase == GCM_PHASE_AAD) {
@@ -278,13 +331,15 @@ void gcm_mode_crypt(struct gcm_stream_st *s, uint8_t *out, const uint8_t *in,
       if (s->encrypt) k->ghash->ghash(s->Xi, &k->ghash_key, out, blocks);
       ctr32_add(s->ctr, (uint32_t)blocks);
     } else {
-      /* Less than a batch of whole blocks, or a tail: make a batch of key
-       * stream and keep what this call does not use for the next one. A
-       * one-shot message has no next call, so it makes only what is
-       * left. */
-      unsigned blocks = batch;
-      if (s->one_shot && (len + 15) / 16 < blocks) {
-        blocks = (unsigned)((len + 15) / 16);
+      /* Less than a batch of whole blocks, or a tail: make key stream and
+       * keep what this call does not use for the next ones; a stream
+       * makes as many whole batches as the buffer holds, so short updates
+       * refill rarely. A one-shot message has no next call, so it makes
+       * only what is left. */
+      unsigned blocks = (GCM_KS_MAX_BLOCKS / batch) * batch;
+      if (s->one_shot) {
+        blocks = batch;
+        if ((len + 15) / 16 < blocks) blocks = (unsigned)((len + 15) / 16);
       }
       refill_key_stream(s, blocks);
       continue;
