@@ -416,6 +416,50 @@ TEST(FusedDispatch, NamesNoneAndErrors) {
   EXPECT_EQ(0, gcm_backend_is_available(GCM_BACKEND_FUSED, "ct"));
 }
 
+// gcm_key_init_with_fused checks its other arguments exactly as
+// gcm_key_init does, and a failed call leaves the key zeroed.
+TEST(FusedDispatch, BadArgumentsAreRefusedFirst) {
+  const uint8_t raw[32] = {5};
+  EXPECT_EQ(0, gcm_key_init_with_fused(nullptr, raw, 16, nullptr, nullptr, "c"));
+  EXPECT_EQ(GCM_ERR_NULL_POINTER, gcm_last_error());
+  gcm_key k;
+  std::memset(&k, 0xee, sizeof(k));
+  EXPECT_EQ(0, gcm_key_init_with_fused(&k, nullptr, 16, nullptr, nullptr, "c"));
+  EXPECT_EQ(GCM_ERR_NULL_POINTER, gcm_last_error());
+  EXPECT_TRUE(gcmtest::AllZero(k.opaque, sizeof(k.opaque)));
+  std::memset(&k, 0xee, sizeof(k));
+  EXPECT_EQ(0, gcm_key_init_with_fused(&k, raw, 17, nullptr, nullptr, "c"));
+  EXPECT_EQ(GCM_ERR_KEY_LENGTH, gcm_last_error());
+  EXPECT_TRUE(gcmtest::AllZero(k.opaque, sizeof(k.opaque)));
+  // A bad pair name is reported before the fused name is looked at.
+  EXPECT_EQ(0, gcm_key_init_with_fused(&k, raw, 16, "no-such-aes", nullptr, "no-such-fused"));
+  EXPECT_EQ(GCM_ERR_BACKEND_UNKNOWN, gcm_last_error());
+  EXPECT_NE(nullptr, strstr(gcm_last_error_message(), "no-such-aes"));
+  std::memset(&k, 0xee, sizeof(k));
+  EXPECT_EQ(0, gcm_key_init_with_fused(&k, raw, 16, nullptr, nullptr, "no-such-fused"));
+  EXPECT_TRUE(gcmtest::AllZero(k.opaque, sizeof(k.opaque)));
+  // A key with a kernel seals exactly like one without.
+  gcm_key a, b;
+  ASSERT_EQ(1, gcm_key_init_with_fused(&a, raw, 32, nullptr, nullptr, "c"));
+  ASSERT_EQ(1, gcm_key_init_with_fused(&b, raw, 32, nullptr, nullptr, "none"));
+  std::mt19937_64 rng(8);
+  Bytes pt = RandomBytes(rng, 5000), nonce = RandomBytes(rng, 12);
+  Bytes ca(pt.size()), cb(pt.size());
+  uint8_t ta[16], tb[16];
+  ASSERT_EQ(1, gcm_seal(&a, ca.data(), ta, 16, nonce.data(), 12, pt.data(), pt.size(), nullptr, 0));
+  ASSERT_EQ(1, gcm_seal(&b, cb.data(), tb, 16, nonce.data(), 12, pt.data(), pt.size(), nullptr, 0));
+  EXPECT_EQ(ca, cb);
+  EXPECT_EQ(0, memcmp(ta, tb, 16));
+  // A memcpy copy of a key with a kernel works on its own.
+  gcm_key c;
+  std::memcpy(&c, &a, sizeof(a));
+  gcm_key_cleanup(&a);
+  ASSERT_EQ(1, gcm_seal(&c, ca.data(), ta, 16, nonce.data(), 12, pt.data(), pt.size(), nullptr, 0));
+  EXPECT_EQ(ca, cb);
+  gcm_key_cleanup(&b);
+  gcm_key_cleanup(&c);
+}
+
 // A kernel made for one pair is refused, by name, on any other pair; every
 // usable kernel is accepted on the pairs it fits.
 TEST(FusedDispatch, KernelsFitOnlyTheirPair) {

@@ -5,6 +5,7 @@
 #include <gcm/gcm.h>
 
 #include <cstdint>
+#include <ostream>
 #include <random>
 #include <string>
 #include <utility>
@@ -61,6 +62,11 @@ inline std::vector<Triple> UsableBackendTriples() {
     }
   }
   return out;
+}
+
+// What GoogleTest prints for a Triple parameter.
+inline void PrintTo(const Triple &t, std::ostream *os) {
+  *os << "AES " << t.aes << ", GHASH " << t.ghash << ", fused " << t.fused;
 }
 
 // "aes_ghash" for the two passes (the names tests had before fused
