@@ -37,6 +37,13 @@
 #include <ostream>
 #include <string>
 #include <vector>
+#if defined(_WIN32)
+#include <process.h>
+#define LIBGCM_GETPID _getpid
+#else
+#include <unistd.h>
+#define LIBGCM_GETPID getpid
+#endif
 
 #include "test_util.h"
 #include "vector_file.h"
@@ -471,7 +478,10 @@ TEST(VectorFiles, ReaderRefusesMalformedCases) {
       {"bad RESULT",
        good + "\nKEY: 00\nNONCE:\nAAD:\nCT:\nTAG:\nRESULT: maybe\n", false},
   };
-  const std::string path = testing::TempDir() + "libgcm_vector_reader_test.txt";
+  // Per process: ctest runs several copies of this binary at once (the
+  // dispatch tiers), and a shared name let one remove another's file.
+  const std::string path = testing::TempDir() + "libgcm_vector_reader_test." +
+                           std::to_string(LIBGCM_GETPID()) + ".txt";
   for (const auto &in : inputs) {
     {
       std::ofstream f(path, std::ios::binary | std::ios::trunc);
