@@ -138,7 +138,8 @@ inline const std::vector<Pair> &UsablePairs() {
     for (size_t i = 0; i < gcm_backend_count(); i++) {
       gcm_backend_info info;
       if (!gcm_backend_get(i, &info) || !info.usable) continue;
-      (info.kind == GCM_BACKEND_AES ? aes : ghash).push_back(info.name);
+      if (info.kind == GCM_BACKEND_AES) aes.push_back(info.name);
+      if (info.kind == GCM_BACKEND_GHASH) ghash.push_back(info.name);
     }
     std::vector<Pair> out;
     for (const auto &a : aes)

@@ -73,8 +73,11 @@ TEST(KeyInit, UnusableBackendIsAnError) {
     if (info.usable) continue;
     gcm_key k;
     const bool aes = info.kind == GCM_BACKEND_AES;
-    EXPECT_EQ(0, gcm_key_init_with_backends(&k, kKey, 16, aes ? info.name : nullptr,
-                                            aes ? nullptr : info.name));
+    const bool ghash = info.kind == GCM_BACKEND_GHASH;
+    const bool fused = info.kind == GCM_BACKEND_FUSED;
+    EXPECT_EQ(0, gcm_key_init_with_fused(&k, kKey, 16, aes ? info.name : nullptr,
+                                         ghash ? info.name : nullptr,
+                                         fused ? info.name : nullptr));
     EXPECT_EQ(GCM_ERR_BACKEND_UNUSABLE, gcm_last_error()) << info.name;
   }
 }

@@ -68,7 +68,7 @@ TEST(Dispatch, HasAesHardwareDescribesTheDefaultPair) {
   gcm_key_cleanup(&k);
 }
 
-// With LIBGCM_AES / LIBGCM_GHASH naming a backend that does not exist, key
+// With LIBGCM_AES / LIBGCM_GHASH / LIBGCM_FUSED naming a backend that does not exist, key
 // set-up with the defaults fails with a message naming it; it never falls
 // back to another backend. Run from the env.* ctest entries, which set
 // LIBGCM_EXPECT_ENV_ERROR to the name.
@@ -83,9 +83,13 @@ TEST(Dispatch, EnvironmentNamingBadBackendFailsClearly) {
   EXPECT_TRUE(gcm_last_error() == GCM_ERR_BACKEND_UNKNOWN ||
               gcm_last_error() == GCM_ERR_BACKEND_UNUSABLE);
   EXPECT_NE(nullptr, std::strstr(gcm_last_error_message(), bad)) << gcm_last_error_message();
-  EXPECT_EQ(0, gcm_default_backends(nullptr, nullptr));
-  // An explicit name still works: the environment only sets the default.
-  EXPECT_EQ(1, gcm_key_init_with_backends(&k, raw, sizeof(raw), "ct", "ct64"));
+  if (std::getenv("LIBGCM_FUSED") == nullptr) {
+    EXPECT_EQ(0, gcm_default_backends(nullptr, nullptr));
+  }
+  EXPECT_EQ(0, gcm_default_fused_backend(nullptr));
+  // Explicit names still work: the environment only sets the default.
+  EXPECT_EQ(1, gcm_key_init_with_fused(&k, raw, sizeof(raw), "ct", "ct64", "none"))
+      << gcm_last_error_message();
   gcm_key_cleanup(&k);
 }
 
@@ -101,7 +105,7 @@ TEST(Dispatch, DefaultIsFirstUsableConstantTimeEntry) {
   for (size_t i = 0; i < gcm_backend_count(); i++) {
     gcm_backend_info info;
     ASSERT_EQ(1, gcm_backend_get(i, &info));
-    if (!info.usable || !info.constant_time) continue;
+    if (!info.usable || !info.constant_time || info.kind == GCM_BACKEND_FUSED) continue;
     const char **slot = info.kind == GCM_BACKEND_AES ? &first_aes : &first_ghash;
     if (*slot == nullptr) *slot = info.name;
   }
@@ -141,7 +145,7 @@ TEST(Dispatch, EveryUsableBackendCanBeChosenByName) {
     ASSERT_EQ(1, gcm_backend_get(i, &info));
     EXPECT_EQ(info.usable, gcm_backend_is_available(info.kind, info.name)) << info.name;
     ASSERT_NE(nullptr, info.requires);
-    if (!info.usable) continue;
+    if (!info.usable || info.kind == GCM_BACKEND_FUSED) continue;  // FusedDispatch.*
     gcm_key k;
     const bool aes = info.kind == GCM_BACKEND_AES;
     ASSERT_EQ(1, gcm_key_init_with_backends(&k, raw, 32, aes ? info.name : nullptr,

@@ -143,7 +143,8 @@ std::vector<BackendPair> UsablePairs() {
     gcm_backend_info info;
     if (!gcm_backend_get(i, &info) || !info.usable || info.name == nullptr)
       continue;
-    (info.kind == GCM_BACKEND_AES ? aes : ghash).push_back(info.name);
+    if (info.kind == GCM_BACKEND_AES) aes.push_back(info.name);
+    if (info.kind == GCM_BACKEND_GHASH) ghash.push_back(info.name);
   }
   std::vector<BackendPair> pairs;
   for (const auto &a : aes)

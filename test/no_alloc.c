@@ -16,7 +16,8 @@
  *   2. libgcm's very first call in the process (CPU detection, reading the
  *      environment, the dispatcher's choice, the key schedule) and a seal
  *      allocate nothing;
- *   3. for every backend pair this CPU runs: key set-up, gcm_seal, gcm_open
+ *   3. for every backend pair this CPU runs, with the two passes and with
+ *      every fused kernel that fits it: key set-up, gcm_seal, gcm_open
  *      (right and wrong tag), the streaming calls, failures whose error
  *      message is formatted, cleanup: no allocation;
  *   4. the compat layer, for each AEAD: EVP_AEAD_CTX_init, seal, open,
@@ -297,22 +298,40 @@ static void native_checks(void) {
       if (!gcm_backend_get(g, &gi) || gi.kind != GCM_BACKEND_GHASH ||
           !gi.usable)
         continue;
-      for (size_t key_len = 16; key_len <= 32; key_len += 8) {
-        char what[96];
-        snprintf(what, sizeof(what), "native API, %s/%s, AES-%zu", ai.name,
-                 gi.name, key_len * 8);
-        int ok = 1;
-        NO_ALLOC(what, {
-          gcm_key k;
-          ok &= gcm_key_init_with_backends(&k, kKey, key_len, ai.name,
-                                           gi.name);
-          native_round(&k, &ok);
-          gcm_key_cleanup(&k);
-        });
-        if (!ok) {
-          fprintf(stderr, "no_alloc: FAIL: %s: a call gave a wrong result\n",
-                  what);
-          failures++;
+      /* The two passes ("none"), then every fused kernel that fits the
+       * pair and runs here. */
+      const char *fused_names[16] = {"none"};
+      size_t num_fused = 1;
+      for (size_t f = 0; f < n && num_fused < 16; f++) {
+        gcm_backend_info fi;
+        const char *fa, *fg;
+        if (gcm_backend_get(f, &fi) && fi.kind == GCM_BACKEND_FUSED &&
+            fi.usable && gcm_fused_backend_pair(fi.name, &fa, &fg) &&
+            (fa == NULL || strcmp(fa, ai.name) == 0) &&
+            (fg == NULL || strcmp(fg, gi.name) == 0)) {
+          fused_names[num_fused++] = fi.name;
+        }
+      }
+      for (size_t f = 0; f < num_fused; f++) {
+        const char *fused = fused_names[f];
+        for (size_t key_len = 16; key_len <= 32; key_len += 8) {
+          char what[128];
+          snprintf(what, sizeof(what), "native API, %s/%s/fused %s, AES-%zu",
+                   ai.name, gi.name, fused, key_len * 8);
+          int ok = 1;
+          NO_ALLOC(what, {
+            gcm_key k;
+            ok &= gcm_key_init_with_fused(&k, kKey, key_len, ai.name, gi.name,
+                                          fused);
+            ok &= strcmp(gcm_key_fused_backend(&k), fused) == 0;
+            native_round(&k, &ok);
+            gcm_key_cleanup(&k);
+          });
+          if (!ok) {
+            fprintf(stderr,
+                    "no_alloc: FAIL: %s: a call gave a wrong result\n", what);
+            failures++;
+          }
         }
       }
     }

@@ -1,5 +1,6 @@
-// test/stream_test.cc: every usable backend pair against the default pair
-// on random inputs, and streaming (random chunking) against one-shot.
+// test/stream_test.cc: every usable backend pair, through the two passes
+// and through each fused kernel that fits it, against the default pair on
+// random inputs, and streaming (random chunking) against one-shot.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -12,15 +13,16 @@ using gcmtest::RandomBytes;
 
 namespace {
 
-using Pair = std::pair<std::string, std::string>;
+using gcmtest::Triple;
 
-class BackendPairTest : public ::testing::TestWithParam<Pair> {
+class BackendPairTest : public ::testing::TestWithParam<Triple> {
  protected:
   void InitKey(gcm_key *k, const Bytes &raw) {
-    ASSERT_EQ(1, gcm_key_init_with_backends(k, raw.data(), raw.size(),
-                                            GetParam().first.c_str(),
-                                            GetParam().second.c_str()))
+    ASSERT_EQ(1, gcm_key_init_with_fused(k, raw.data(), raw.size(),
+                                         GetParam().aes.c_str(), GetParam().ghash.c_str(),
+                                         GetParam().fused.c_str()))
         << gcm_last_error_message();
+    ASSERT_STREQ(GetParam().fused.c_str(), gcm_key_fused_backend(k));
   }
 };
 
@@ -162,9 +164,9 @@ TEST_P(BackendPairTest, OneByteChunks) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllPairs, BackendPairTest,
-                         ::testing::ValuesIn(gcmtest::UsableBackendPairs()),
-                         [](const ::testing::TestParamInfo<Pair> &info) {
-                           return gcmtest::PairName(info.param);
+                         ::testing::ValuesIn(gcmtest::UsableBackendTriples()),
+                         [](const ::testing::TestParamInfo<Triple> &info) {
+                           return gcmtest::TripleName(info.param);
                          });
 
 }  // namespace

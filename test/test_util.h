@@ -5,6 +5,7 @@
 #include <gcm/gcm.h>
 
 #include <cstdint>
+#include <ostream>
 #include <random>
 #include <string>
 #include <utility>
@@ -21,7 +22,8 @@ inline std::vector<std::pair<std::string, std::string>> UsableBackendPairs() {
   for (size_t i = 0; i < gcm_backend_count(); i++) {
     gcm_backend_info info;
     if (!gcm_backend_get(i, &info) || !info.usable) continue;
-    (info.kind == GCM_BACKEND_AES ? aes : ghash).push_back(info.name);
+    if (info.kind == GCM_BACKEND_AES) aes.push_back(info.name);
+    if (info.kind == GCM_BACKEND_GHASH) ghash.push_back(info.name);
   }
   std::vector<std::pair<std::string, std::string>> pairs;
   for (const auto &a : aes)
@@ -31,6 +33,48 @@ inline std::vector<std::pair<std::string, std::string>> UsableBackendPairs() {
 
 inline std::string PairName(const std::pair<std::string, std::string> &p) {
   return p.first + "_" + p.second;
+}
+
+// An (AES, GHASH, fused) choice: fused is "none" (the two passes) or a
+// fused kernel that fits the pair.
+struct Triple {
+  std::string aes, ghash, fused;
+};
+
+// Every usable pair with "none", and again with every usable fused kernel
+// (constant-time or not) that fits it, so a new fused kernel is tested by
+// every suite that uses this list.
+inline std::vector<Triple> UsableBackendTriples() {
+  std::vector<std::string> fused;
+  for (size_t i = 0; i < gcm_backend_count(); i++) {
+    gcm_backend_info info;
+    if (gcm_backend_get(i, &info) && info.usable && info.kind == GCM_BACKEND_FUSED)
+      fused.push_back(info.name);
+  }
+  std::vector<Triple> out;
+  for (const auto &p : UsableBackendPairs()) {
+    out.push_back({p.first, p.second, "none"});
+    for (const auto &f : fused) {
+      const char *fa = nullptr, *fg = nullptr;
+      if (gcm_fused_backend_pair(f.c_str(), &fa, &fg) &&
+          (fa == nullptr || p.first == fa) && (fg == nullptr || p.second == fg))
+        out.push_back({p.first, p.second, f});
+    }
+  }
+  return out;
+}
+
+// What GoogleTest prints for a Triple parameter.
+inline void PrintTo(const Triple &t, std::ostream *os) {
+  *os << "AES " << t.aes << ", GHASH " << t.ghash << ", fused " << t.fused;
+}
+
+// "aes_ghash" for the two passes (the names tests had before fused
+// kernels existed), "aes_ghash_fused_NAME" otherwise.
+inline std::string TripleName(const Triple &t) {
+  std::string s = t.aes + "_" + t.ghash;
+  if (t.fused != "none") s += "_fused_" + t.fused;
+  return s;
 }
 
 inline Bytes RandomBytes(std::mt19937_64 &rng, size_t n) {

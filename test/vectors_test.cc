@@ -1,5 +1,6 @@
 // test/vectors_test.cc: runs every test-vector file (vectors/README.md)
-// against every usable (AES, GHASH) backend pair.
+// against every usable (AES, GHASH) backend pair, once through the two
+// passes and once through each usable fused kernel that fits the pair.
 //
 // One GoogleTest test per (file, backend pair) iterates all the file's cases,
 // so ctest lists a few hundred tests, not hundreds of thousands. A failing
@@ -28,13 +29,6 @@
 #include <gcm/gcm.h>
 #include <gtest/gtest.h>
 
-#if defined(_WIN32)
-#include <process.h>
-#define getpid _getpid
-#else
-#include <unistd.h>
-#endif
-
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -43,7 +37,15 @@
 #include <ostream>
 #include <string>
 #include <vector>
+#if defined(_WIN32)
+#include <process.h>
+#define LIBGCM_GETPID _getpid
+#else
+#include <unistd.h>
+#define LIBGCM_GETPID getpid
+#endif
 
+#include "test_util.h"
 #include "vector_file.h"
 
 #ifndef LIBGCM_REQUIRE_VECTORS
@@ -102,12 +104,15 @@ const VectorFileInfo kFiles[] = {
 
 struct Param {
   const VectorFileInfo *file;
-  std::string aes, ghash;
-  bool cross = false;  // neither backend is the first usable of its kind
+  std::string aes, ghash, fused;
+  bool cross = false;  // sampled on emulated runs: neither backend is the
+                       // first usable of its kind, or a fused kernel on a
+                       // pair other than the preferred one
 };
 
 void PrintTo(const Param &p, std::ostream *os) {
-  *os << p.file->file << " with AES " << p.aes << ", GHASH " << p.ghash;
+  *os << p.file->file << " with AES " << p.aes << ", GHASH " << p.ghash
+      << ", fused " << p.fused;
 }
 
 // Every usable backend of each kind, constant-time or not, in the library's
@@ -127,11 +132,15 @@ std::vector<Param> AllParams() {
   std::vector<Param> params;
   const auto aes = UsableBackends(GCM_BACKEND_AES);
   const auto ghash = UsableBackends(GCM_BACKEND_GHASH);
+  const auto triples = gcmtest::UsableBackendTriples();
   // File-major, so consecutive tests reuse the cached file.
   for (const auto &f : kFiles)
-    for (const auto &a : aes)
-      for (const auto &g : ghash)
-        params.push_back(Param{&f, a, g, a != aes.front() && g != ghash.front()});
+    for (const auto &t : triples) {
+      const bool preferred = t.aes == aes.front() && t.ghash == ghash.front();
+      const bool cross = (t.aes != aes.front() && t.ghash != ghash.front()) ||
+                         (t.fused != "none" && !preferred);
+      params.push_back(Param{&f, t.aes, t.ghash, t.fused, cross});
+    }
   return params;
 }
 
@@ -220,13 +229,15 @@ class Checker {
     if (c.key.size() != 16 && c.key.size() != 24 && c.key.size() != 32)
       return BadKey(c);
     gcm_key key;
-    if (!gcm_key_init_with_backends(&key, c.key.data(), c.key.size(),
-                                    p_.aes.c_str(), p_.ghash.c_str()))
-      return std::string("gcm_key_init_with_backends failed: ") +
+    if (!gcm_key_init_with_fused(&key, c.key.data(), c.key.size(),
+                                 p_.aes.c_str(), p_.ghash.c_str(),
+                                 p_.fused.c_str()))
+      return std::string("gcm_key_init_with_fused failed: ") +
              gcm_last_error_message();
     std::string err;
     if (std::strcmp(gcm_key_aes_backend(&key), p_.aes.c_str()) != 0 ||
-        std::strcmp(gcm_key_ghash_backend(&key), p_.ghash.c_str()) != 0) {
+        std::strcmp(gcm_key_ghash_backend(&key), p_.ghash.c_str()) != 0 ||
+        std::strcmp(gcm_key_fused_backend(&key), p_.fused.c_str()) != 0) {
       err = "key uses the wrong backends";
     } else if (c.valid) {
       err = Valid(&key, c);
@@ -241,8 +252,9 @@ class Checker {
   std::string BadKey(const VectorCase &c) {
     if (c.valid) return "valid case with a key length libgcm cannot take";
     gcm_key key;
-    if (gcm_key_init_with_backends(&key, c.key.data(), c.key.size(),
-                                   p_.aes.c_str(), p_.ghash.c_str())) {
+    if (gcm_key_init_with_fused(&key, c.key.data(), c.key.size(),
+                                p_.aes.c_str(), p_.ghash.c_str(),
+                                p_.fused.c_str())) {
       gcm_key_cleanup(&key);
       return "gcm_key_init accepted a bad key length";
     }
@@ -401,7 +413,7 @@ TEST_P(VectorFileTest, AllCases) {
   const bool sampled_run = sample != nullptr && std::strcmp(sample, "1") == 0;
   if (p.file->large && p.cross && sampled_run) {
     stride = kSampleStride;
-    offset = Fnv1a(p.aes + "/" + p.ghash) % stride;
+    offset = Fnv1a(p.aes + "/" + p.ghash + "/" + p.fused) % stride;
   }
 
   Checker checker(p);
@@ -427,7 +439,8 @@ INSTANTIATE_TEST_SUITE_P(
     Vectors, VectorFileTest, testing::ValuesIn(AllParams()),
     [](const testing::TestParamInfo<Param> &pi) {
       return Sanitize(std::string(pi.param.file->name) + "__" +
-                      pi.param.aes + "_" + pi.param.ghash);
+                      gcmtest::TripleName({pi.param.aes, pi.param.ghash,
+                                           pi.param.fused}));
     });
 
 // The parameter list is empty (and the vector tests silently vanish) if the
@@ -465,10 +478,10 @@ TEST(VectorFiles, ReaderRefusesMalformedCases) {
       {"bad RESULT",
        good + "\nKEY: 00\nNONCE:\nAAD:\nCT:\nTAG:\nRESULT: maybe\n", false},
   };
-  // ctest runs this binary several times at once (the tier entries run it
-  // whole), so the scratch file's name is this process's own.
+  // Per process: ctest runs several copies of this binary at once (the
+  // dispatch tiers), and a shared name let one remove another's file.
   const std::string path = testing::TempDir() + "libgcm_vector_reader_test." +
-                           std::to_string(static_cast<long>(getpid())) + ".txt";
+                           std::to_string(LIBGCM_GETPID()) + ".txt";
   for (const auto &in : inputs) {
     {
       std::ofstream f(path, std::ios::binary | std::ios::trunc);

@@ -32,6 +32,12 @@
  * the working set close to seal's. Every open must succeed, or the tool
  * stops: a failed open is a bug, not a data point.
  *
+ * With --chunk N, seal and open go through the streaming API instead:
+ * gcm_stream_init, the AAD in one gcm_stream_aad call, the message in
+ * N-byte gcm_stream_update calls (the last one shorter), and the finish
+ * call, so the figures show what a caller feeding pieces of that size
+ * gets; the tag is the same as the one-shot call's.
+ *
  * Modes: the default run, --list, --compare (every usable backend pair side
  * by side) and --openssl (the system libcrypto, loaded with dlopen at run
  * time; libgcm never links against it). See usage() for the flags.
@@ -67,6 +73,8 @@
 #define RING_MAX 16
 
 static const char *g_prog = "gcm-speed";
+/* --chunk: 0 for one-shot calls, else the streaming update size. */
+static size_t g_chunk;
 
 struct algo {
   const char *name;
@@ -149,7 +157,8 @@ struct options {
   size_t sizes[MAX_SIZES];
   size_t num_sizes;
   double seconds;
-  const char *aes, *ghash;
+  const char *aes, *ghash, *fused;
+  size_t chunk; /* 0: one-shot calls; else streaming in chunk-byte pieces */
   int directions; /* bit mask of DIR_SEAL | DIR_OPEN */
   int direction_given;
   const char *baseline; /* "AES/GHASH" or NULL */
@@ -168,10 +177,13 @@ static void usage(FILE *f) {
 "Modes:\n"
 "  (none)                AES-128/192/256-GCM, sizes 16 256 1350 8192 16384,\n"
 "                        seal and open, with the default backends\n"
-"  --list                list the backends: <aes|ghash> <name> <usable|unusable>\n"
-"                        <constant-time|variable-time>, then the line\n"
-"                        `default <aes> <ghash>` (what gcm_key_init picks now,\n"
-"                        after LIBGCM_AES, LIBGCM_GHASH and OPENSSL_ia32cap)\n"
+"  --list                list the backends: <aes|ghash|fused> <name>\n"
+"                        <usable|unusable> <constant-time|variable-time>, for\n"
+"                        fused kernels followed by `for <aes>/<ghash>` (`any`\n"
+"                        where a kernel fits every backend of that kind), then\n"
+"                        the line `default <aes> <ghash> <fused|none>` (what\n"
+"                        gcm_key_init picks now, after LIBGCM_AES, LIBGCM_GHASH,\n"
+"                        LIBGCM_FUSED and OPENSSL_ia32cap)\n"
 "  --compare             seal with every usable (AES, GHASH) backend pair and\n"
 "                        print a table of MB/s per size with the change against\n"
 "                        a baseline pair; `*` marks variable-time backends\n"
@@ -192,6 +204,12 @@ static void usage(FILE *f) {
 "  --aes NAME            force the AES backend (see --list)\n"
 "  --ghash NAME          force the GHASH backend (see --list); with --compare,\n"
 "                        --aes/--ghash restrict the pairs compared\n"
+"  --fused NAME          force the fused AES-CTR+GHASH kernel (see --list), or\n"
+"                        `none` for the two-pass path; default: what\n"
+"                        gcm_key_init attaches. With --compare, every pair\n"
+"                        the kernel fits is measured with it\n"
+"  --chunk N             seal and open through the streaming API: AAD in one\n"
+"                        call, the message in N-byte updates (1..%zu)\n"
 "  --baseline AES/GHASH  --compare's reference pair. Default: the portable C\n"
 "                        pair ct/ct64, which shows what each CPU tier gains;\n"
 "                        if either is missing or unusable, the first usable\n"
@@ -206,7 +224,7 @@ static void usage(FILE *f) {
 "\n"
 "Exit status: 0 on success, 1 when a measurement or a backend fails, 2 for a\n"
 "bad command line.\n",
-          g_prog, MAX_SIZE);
+          g_prog, MAX_SIZE, MAX_SIZE);
 }
 
 static void usage_error(const char *fmt, ...) {
@@ -337,7 +355,8 @@ static void parse_args(struct options *o, int argc, char **argv) {
       continue;
     }
     if (!(FLAG("--filter") || FLAG("--sizes") || FLAG("--seconds") ||
-          FLAG("--aes") || FLAG("--ghash") || FLAG("--direction") ||
+          FLAG("--aes") || FLAG("--ghash") || FLAG("--fused") ||
+          FLAG("--chunk") || FLAG("--direction") ||
           FLAG("--baseline") || FLAG("--threads") || FLAG("--repeat"))) {
       usage_error("unknown option '%s'", arg);
     }
@@ -363,6 +382,11 @@ static void parse_args(struct options *o, int argc, char **argv) {
     } else if (FLAG("--ghash")) {
       if (*val == '\0') usage_error("--ghash: empty backend name");
       o->ghash = val;
+    } else if (FLAG("--fused")) {
+      if (*val == '\0') usage_error("--fused: empty backend name");
+      o->fused = val;
+    } else if (FLAG("--chunk")) {
+      o->chunk = (size_t)parse_ulong(name, val, 1, MAX_SIZE);
     } else if (FLAG("--direction")) {
       if (strcmp(val, "seal") == 0) o->directions = DIR_SEAL;
       else if (strcmp(val, "open") == 0) o->directions = DIR_OPEN;
@@ -396,6 +420,10 @@ static void parse_args(struct options *o, int argc, char **argv) {
   }
   if (o->baseline != NULL && !o->compare) {
     usage_error("--baseline only makes sense with --compare");
+  }
+  if (o->chunk != 0 && o->openssl) {
+    usage_error("--chunk measures libgcm's streaming API only; it cannot be "
+                "combined with --openssl");
   }
   if (o->list && (o->compare || o->openssl || o->json)) {
     usage_error("--list cannot be combined with --compare, --openssl or "
@@ -616,10 +644,33 @@ static void worker_release(struct worker *w) {
   if (w->ossl_ctx != NULL) g_ossl.ctx_free(w->ossl_ctx);
 }
 
+/* One message through the streaming API in g_chunk-byte updates. */
+static int stream_op(const struct job *j, const uint8_t *nonce, uint8_t *out,
+                     const uint8_t *in, uint8_t *tag, const uint8_t *aad) {
+  gcm_stream s;
+  const int seal = j->dir == DIR_SEAL;
+  int ok = gcm_stream_init(&s, j->key, seal ? GCM_ENCRYPT : GCM_DECRYPT,
+                           nonce, GCM_NONCE_LEN) &&
+           gcm_stream_aad(&s, aad, AAD_LEN);
+  for (size_t off = 0; ok && off < j->size; off += g_chunk) {
+    size_t n = j->size - off < g_chunk ? j->size - off : g_chunk;
+    ok = gcm_stream_update(&s, out + off, in + off, n);
+  }
+  if (ok) {
+    ok = seal ? gcm_stream_finish_seal(&s, tag, GCM_TAG_LEN)
+              : gcm_stream_finish_open(&s, tag, GCM_TAG_LEN);
+  }
+  gcm_stream_cleanup(&s);
+  return ok;
+}
+
 static int worker_op(struct worker *w) {
   const struct job *j = w->job;
   if (j->dir == DIR_SEAL) {
     make_nonce(w->nonce, w->index, w->counter++);
+    if (j->impl == IMPL_LIBGCM && g_chunk != 0) {
+      return stream_op(j, w->nonce, w->out, w->in, w->tag, w->aad);
+    }
     if (j->impl == IMPL_LIBGCM) {
       return gcm_seal(j->key, w->out, w->tag, GCM_TAG_LEN, w->nonce,
                       GCM_NONCE_LEN, w->in, j->size, w->aad, AAD_LEN);
@@ -632,6 +683,9 @@ static int worker_op(struct worker *w) {
     const uint8_t *ct = w->ring + r * j->size;
     const uint8_t *tag = w->ring_tags + r * GCM_TAG_LEN;
     w->ring_next = (r + 1 == w->ring_len) ? 0 : r + 1;
+    if (j->impl == IMPL_LIBGCM && g_chunk != 0) {
+      return stream_op(j, nonce, w->out, ct, (uint8_t *)tag, w->aad);
+    }
     if (j->impl == IMPL_LIBGCM) {
       return gcm_open(j->key, w->out, nonce, GCM_NONCE_LEN, ct, j->size, tag,
                       GCM_TAG_LEN, w->aad, AAD_LEN);
@@ -782,7 +836,7 @@ struct result {
   size_t size;
   int dir;
   int impl;
-  char aes[32], ghash[32];
+  char aes[32], ghash[32], fused[32];
   int variable_time;
   struct sample median;
   double *runs_mbps; /* repeat entries */
@@ -818,10 +872,13 @@ static void progress_clear(void) {
 
 static void describe(char *buf, size_t n, size_t algo, size_t size, int dir,
                      unsigned threads) {
-  char th[32] = "";
+  char th[32] = "", ch[48] = "";
   if (threads > 1) snprintf(th, sizeof(th), " (%u threads)", threads);
-  snprintf(buf, n, "%s (%zu byte%s) %s%s", kAlgos[algo].name, size,
-           size == 1 ? "" : "s", dir == DIR_SEAL ? "seal" : "open", th);
+  if (g_chunk != 0) {
+    snprintf(ch, sizeof(ch), ", streamed in %zu-byte chunks", g_chunk);
+  }
+  snprintf(buf, n, "%s (%zu byte%s%s) %s%s", kAlgos[algo].name, size,
+           size == 1 ? "" : "s", ch, dir == DIR_SEAL ? "seal" : "open", th);
 }
 
 static void print_line(const char *prefix, const char *desc,
@@ -892,6 +949,7 @@ static void json_results(const struct result *r, size_t n,
          o->seconds, o->repeat, o->threads);
   printf("  \"aad_bytes\": %d,\n  \"tag_bytes\": %d,\n", AAD_LEN,
          GCM_TAG_LEN);
+  printf("  \"chunk_bytes\": %zu,\n", g_chunk);
   if (o->openssl) {
     printf("  \"openssl_version\": ");
     json_string(g_ossl.version);
@@ -914,12 +972,15 @@ static void json_results(const struct result *r, size_t n,
     if (x->impl == IMPL_OPENSSL) {
       /* Same fields as every other row, so consumers need no special case. */
       printf("\"implementation\": \"openssl\", \"aes\": \"openssl\", "
-             "\"ghash\": \"openssl\", \"variable_time\": false, ");
+             "\"ghash\": \"openssl\", \"fused\": \"openssl\", "
+             "\"variable_time\": false, ");
     } else {
       printf("\"implementation\": \"libgcm\", \"aes\": ");
       json_string(x->aes);
       printf(", \"ghash\": ");
       json_string(x->ghash);
+      printf(", \"fused\": ");
+      json_string(x->fused);
       printf(", \"variable_time\": %s, ", x->variable_time ? "true" : "false");
     }
     printf("\"ops\": %llu, \"microseconds\": %llu, \"ops_per_s\": %.1f, "
@@ -995,20 +1056,32 @@ static const struct backend *find_backend(const struct backend *v, size_t n,
 
 static int cmd_list(void) {
   size_t n = gcm_backend_count();
-  const char *aes = NULL, *ghash = NULL;
+  const char *aes = NULL, *ghash = NULL, *fused = NULL;
   for (size_t i = 0; i < n; i++) {
     gcm_backend_info info;
+    const char *kind;
     if (!gcm_backend_get(i, &info)) continue;
-    printf("%s %s %s %s\n", info.kind == GCM_BACKEND_AES ? "aes" : "ghash",
-           info.name, info.usable ? "usable" : "unusable",
+    if (info.kind == GCM_BACKEND_AES) kind = "aes";
+    else if (info.kind == GCM_BACKEND_GHASH) kind = "ghash";
+    else if (info.kind == GCM_BACKEND_FUSED) kind = "fused";
+    else continue;
+    printf("%s %s %s %s", kind, info.name,
+           info.usable ? "usable" : "unusable",
            info.constant_time ? "constant-time" : "variable-time");
+    if (info.kind == GCM_BACKEND_FUSED) {
+      const char *fa = NULL, *fg = NULL;
+      gcm_fused_backend_pair(info.name, &fa, &fg);
+      printf(" for %s/%s", fa ? fa : "any", fg ? fg : "any");
+    }
+    putchar('\n');
   }
-  if (!gcm_default_backends(&aes, &ghash)) {
+  if (!gcm_default_backends(&aes, &ghash) ||
+      !gcm_default_fused_backend(&fused)) {
     fflush(stdout);
     fprintf(stderr, "%s: %s\n", g_prog, gcm_last_error_message());
     return EXIT_FAILURE;
   }
-  printf("default %s %s\n", aes, ghash);
+  printf("default %s %s %s\n", aes, ghash, fused);
   return EXIT_SUCCESS;
 }
 
@@ -1016,15 +1089,28 @@ static void key_bytes_for(uint8_t key[32]) {
   for (int i = 0; i < 32; i++) key[i] = (uint8_t)(0x11 * (i + 1) ^ 0x5c);
 }
 
+/* The --fused choice, NULL for the default. */
+static const char *g_fused;
+
 /* Initialises `k` or explains why not. Returns 1 on success. */
 static int init_key(gcm_key *k, size_t algo, const char *aes,
                     const char *ghash) {
   uint8_t key[32];
   key_bytes_for(key);
-  if (aes == NULL && ghash == NULL) {
+  if (aes == NULL && ghash == NULL && g_fused == NULL) {
     return gcm_key_init(k, key, kAlgos[algo].key_len);
   }
-  return gcm_key_init_with_backends(k, key, kAlgos[algo].key_len, aes, ghash);
+  return gcm_key_init_with_fused(k, key, kAlgos[algo].key_len, aes, ghash,
+                                 g_fused);
+}
+
+/* 1 when the --fused kernel (if any) can serve the pair aes/ghash. */
+static int fused_fits(const char *aes, const char *ghash) {
+  const char *fa = NULL, *fg = NULL;
+  if (g_fused == NULL || strcmp(g_fused, "none") == 0) return 1;
+  if (!gcm_fused_backend_pair(g_fused, &fa, &fg)) return 1; /* init says why */
+  return (fa == NULL || strcmp(fa, aes) == 0) &&
+         (fg == NULL || strcmp(fg, ghash) == 0);
 }
 
 static int backend_is_variable_time(const struct backends *b, const char *aes,
@@ -1111,6 +1197,8 @@ static struct result *measure_into(struct result **results,
   r->impl = impl;
   snprintf(r->aes, sizeof(r->aes), "%s", aes);
   snprintf(r->ghash, sizeof(r->ghash), "%s", ghash);
+  snprintf(r->fused, sizeof(r->fused), "%s",
+           impl == IMPL_OPENSSL ? "openssl" : gcm_key_fused_backend(key));
   r->variable_time = variable_time;
   r->runs = o->repeat;
   r->median = measure(&job, o, &r->runs_mbps);
@@ -1143,8 +1231,13 @@ static int cmd_speed(const struct options *o, const struct backends *b) {
     if (ghash_name == NULL) ghash_name = "?";
     vt = backend_is_variable_time(b, aes_name, ghash_name);
     if (!header_done && !o->json) {
-      printf("libgcm %s: AES backend %s, GHASH backend %s%s\n", gcm_version(),
-             aes_name, ghash_name, vt ? " (variable-time)" : "");
+      printf("libgcm %s: AES backend %s, GHASH backend %s, fused %s%s\n",
+             gcm_version(), aes_name, ghash_name, gcm_key_fused_backend(&key),
+             vt ? " (variable-time)" : "");
+      if (g_chunk != 0) {
+        printf("streaming API: AAD in one call, data in %zu-byte updates\n",
+               g_chunk);
+      }
       if (o->openssl) printf("OpenSSL: %s\n", g_ossl.version);
       fflush(stdout);
       header_done = 1;
@@ -1333,6 +1426,7 @@ static int cmd_compare(const struct options *o, const struct backends *b) {
                     strcmp(y->name, base_ghash) == 0;
       struct pair *p;
       if (!x->usable || !y->usable) continue;
+      if (!is_base && !fused_fits(x->name, y->name)) continue;
       if (!is_base && ((o->aes && strcmp(o->aes, x->name) != 0) ||
                        (o->ghash && strcmp(o->ghash, y->name) != 0))) {
         continue;
@@ -1420,6 +1514,8 @@ int main(int argc, char **argv) {
     g_prog = slash ? slash + 1 : argv[0];
   }
   parse_args(&o, argc, argv);
+  g_chunk = o.chunk;
+  g_fused = o.fused;
   if (o.help) {
     usage(stdout);
     return EXIT_SUCCESS;

@@ -85,8 +85,10 @@
 # MOVDQA loads, which cost no more than a register copy), and two values
 # of the inversion per block, c/k and j, wait in stack slots. A single block
 # (encrypt_block, a last odd block) takes the five-register form with the
-# constants in registers; two or three leftover blocks go through the
-# four-block code. The counter block is kept in a stack slot with bytes
+# constants in registers; two leftover blocks (the whole of a 16-byte
+# message's call: E(K, J0) and one block of key stream) take two such
+# five-register chains side by side, which costs half the four-block core;
+# three go through the four-block code. The counter block is kept in a stack slot with bytes
 # 12..15 reversed, so its counter is a little-endian dword that PADDD
 # increments modulo 2^32 without carrying into byte 11; a PSHUFB restores
 # the byte order of each block. Input is read before output is written, so
@@ -106,6 +108,8 @@
 #   One block (encrypt_block, key schedule, ctr32's single block):
 #     xmm15 0x0f in every byte, xmm14 1/n in GF(16) (0x80 at n = 0),
 #     xmm13 c/n (0x80 at n = 0); xmm0 the state, xmm1-4 temporaries.
+#   Two blocks (ctr32's two-block path): block n in xmm(5n) .. xmm(5n+4),
+#     state in xmm(5n), the constants in xmm13-15 as for one block.
 #   Four blocks (ctr32): block n in xmm(4n) .. xmm(4n+3), state in xmm(4n);
 #     its stack slots at [rsp + 32n] and [rsp + 32n + 16]; the counter block
 #     at [rsp + 128].
@@ -332,6 +336,13 @@ my @FOUR = map {
     { wide => 0, r => [ map { 'xmm' . (4 * $n + $_) } 0 .. 3 ],
       spill => [ '[rsp + ' . 32 * $n . ']', '[rsp + ' . (32 * $n + 16) . ']' ] }
 } 0 .. 3;
+# Two blocks with five registers each and the constants in xmm13-15, as a
+# single block has them: ctr32's two-block path, for the short messages
+# whose one ctr32 call asks for E(K, J0) and one block of key stream.
+my @TWO = map {
+    my $n = $_;
+    { wide => 1, r => [ map { 'xmm' . (5 * $n + $_) } 0 .. 4 ] }
+} 0 .. 1;
 my $CTR_SLOT = '[rsp + 128]';
 
 sub load_constants {
@@ -356,7 +367,10 @@ ___
 
 my $to_tower_key = zip([ to_tower($ONE) ]);
 
-# ctr32: four counter blocks from the slot, the slot advanced by four.
+# ctr32: four counter blocks from the slot, the slot advanced by four. Runs
+# of four go through the four-block loop; what is left (one, two or three
+# blocks) takes the one-block path, the two-block path, or the four-block
+# core with one lane unused.
 my $make_four = "    movdqa  xmm0, $CTR_SLOT\n";
 for my $n (1 .. 3) {
     $make_four .= "    movdqa  xmm" . 4 * $n . ", xmm" . 4 * ($n - 1) . "\n"
@@ -462,9 +476,10 @@ $to_tower_key
     lea     r11, [.Lmasks]
     mov     r9d, [rdi + $ROUNDS]   # public: the round count follows from the key length
     shl     r9d, 4                  # 16 * Nr
-    cmp     rcx, 1
-    je      .Lctr_one
-.Lctr_four:                         # four blocks (or the last two or three)
+    cmp     rcx, 2
+    jb      .Lctr_one
+    je      .Lctr_two
+.Lctr_four:                         # four blocks (or the last three)
 $make_four
 @{[ encrypt_core(@FOUR) ]}
     cmp     rcx, 4
@@ -485,8 +500,9 @@ $make_four
     add     rdx, 64
     sub     rcx, 4
     jz      .Lctr_clear
-    cmp     rcx, 1
-    jne     .Lctr_four
+    cmp     rcx, 2
+    ja      .Lctr_four
+    je      .Lctr_two
 .Lctr_one:                          # a single block: the shorter path
 @{[ load_constants() ]}
     movdqa  xmm0, $CTR_SLOT
@@ -497,7 +513,24 @@ $make_four
     pxor    xmm0, xmm1
     movdqu  [rdx], xmm0
     jmp     .Lctr_clear
-.Lctr_tail:                         # two or three blocks were wanted
+.Lctr_two:                          # two blocks, five registers each
+@{[ load_constants() ]}
+    movdqa  xmm0, $CTR_SLOT
+    movdqa  xmm5, xmm0
+    paddd   xmm5, [.Lone]
+    pshufb  xmm0, [.Lctr_swap]
+    pshufb  xmm5, [.Lctr_swap]
+    pxor    xmm0, [rdi]
+    pxor    xmm5, [rdi]
+@{[ encrypt_core(@TWO) ]}
+    movdqu  xmm1, [rsi]
+    movdqu  xmm6, [rsi + 16]
+    pxor    xmm0, xmm1
+    pxor    xmm5, xmm6
+    movdqu  [rdx], xmm0
+    movdqu  [rdx + 16], xmm5
+    jmp     .Lctr_clear
+.Lctr_tail:                         # three blocks were wanted
     movdqu  xmm1, [rsi]
     movdqu  xmm5, [rsi + 16]
     pxor    xmm0, xmm1

@@ -13,6 +13,7 @@
 #include "../error.h"
 #include "../gcm/dispatch.h"
 #include "../gcm/gcm.h"
+#include "aead_internal.h"
 
 _Static_assert(sizeof(struct gcm_key_st) <= sizeof(((gcm_key *)0)->opaque),
                "gcm_key too small for the internal key");
@@ -35,12 +36,19 @@ static struct gcm_stream_st *stream_st(gcm_stream *s) {
 /* ---- keys ---------------------------------------------------------------- */
 
 int gcm_key_init(gcm_key *k, const uint8_t *key, size_t key_len) {
-  return gcm_key_init_with_backends(k, key, key_len, NULL, NULL);
+  return gcm_key_init_with_fused(k, key, key_len, NULL, NULL, NULL);
 }
 
 int gcm_key_init_with_backends(gcm_key *k, const uint8_t *key, size_t key_len,
                                const char *aes_backend,
                                const char *ghash_backend) {
+  return gcm_key_init_with_fused(k, key, key_len, aes_backend, ghash_backend,
+                                 NULL);
+}
+
+int gcm_key_init_with_fused(gcm_key *k, const uint8_t *key, size_t key_len,
+                            const char *aes_backend, const char *ghash_backend,
+                            const char *fused_backend) {
   if (k == NULL) return error_set(GCM_ERR_NULL_POINTER);
   secure_wipe(k, sizeof(*k));
   if (key == NULL) return error_set(GCM_ERR_NULL_POINTER);
@@ -50,8 +58,12 @@ int gcm_key_init_with_backends(gcm_key *k, const uint8_t *key, size_t key_len,
   }
   const struct aes_impl *aes;
   const struct ghash_impl *ghash;
-  if (!dispatch_choose(aes_backend, ghash_backend, &aes, &ghash)) return 0;
-  gcm_mode_key_init(key_st(k), aes, ghash, key, key_len);
+  const struct fused_impl *fused;
+  if (!dispatch_choose(aes_backend, ghash_backend, &aes, &ghash) ||
+      !dispatch_choose_fused(fused_backend, aes, ghash, &fused)) {
+    return 0;
+  }
+  gcm_mode_key_init(key_st(k), aes, ghash, fused, key, key_len);
   return 1;
 }
 
@@ -73,6 +85,12 @@ const char *gcm_key_aes_backend(const gcm_key *k) {
 const char *gcm_key_ghash_backend(const gcm_key *k) {
   const struct gcm_key_st *ks = valid_key(k);
   return ks ? ks->ghash->name : NULL;
+}
+
+const char *gcm_key_fused_backend(const gcm_key *k) {
+  const struct gcm_key_st *ks = valid_key(k);
+  if (ks == NULL) return NULL;
+  return ks->fused ? ks->fused->name : "none";
 }
 
 size_t gcm_key_length(const gcm_key *k) {
@@ -169,20 +187,6 @@ static void wipe_output(void *p, size_t len, uint64_t limit) {
   if (p != NULL && (uint64_t)len <= limit) secure_wipe(p, len);
 }
 
-/* The whole message through the mode engine in one go, on a stack stream
- * that is wiped before returning (it held key stream and the tag mask). */
-static void one_shot(const struct gcm_key_st *ks, int encrypt,
-                     const uint8_t *nonce, size_t nonce_len, const uint8_t *in,
-                     size_t in_len, const uint8_t *aad, size_t aad_len,
-                     uint8_t *out, uint8_t full_tag[16]) {
-  struct gcm_stream_st s;
-  gcm_mode_start(&s, ks, encrypt, nonce, nonce_len, in_len);
-  gcm_mode_aad(&s, aad, aad_len);
-  gcm_mode_crypt(&s, out, in, in_len);
-  gcm_mode_tag(&s, full_tag);
-  secure_wipe(&s, sizeof(s));
-}
-
 int gcm_seal(const gcm_key *k, uint8_t *out, uint8_t *tag, size_t tag_len,
              const uint8_t *nonce, size_t nonce_len, const uint8_t *in,
              size_t in_len, const uint8_t *aad, size_t aad_len) {
@@ -193,11 +197,20 @@ int gcm_seal(const gcm_key *k, uint8_t *out, uint8_t *tag, size_t tag_len,
     wipe_output(tag, tag_len, GCM_TAG_LEN);
     return 0;
   }
+  aead_seal_checked(ks, out, tag, tag_len, nonce, nonce_len, in, in_len, aad,
+                    aad_len);
+  return 1;
+}
+
+void aead_seal_checked(const struct gcm_key_st *ks, uint8_t *out, uint8_t *tag,
+                       size_t tag_len, const uint8_t *nonce, size_t nonce_len,
+                       const uint8_t *in, size_t in_len, const uint8_t *aad,
+                       size_t aad_len) {
   _Alignas(16) uint8_t full_tag[16];
-  one_shot(ks, 1, nonce, nonce_len, in, in_len, aad, aad_len, out, full_tag);
+  gcm_mode_one_shot(ks, 1, nonce, nonce_len, in, in_len, aad, aad_len, out,
+                    full_tag);
   memcpy(tag, full_tag, tag_len);
   secure_wipe(full_tag, sizeof(full_tag));
-  return 1;
 }
 
 int gcm_open(const gcm_key *k, uint8_t *out, const uint8_t *nonce,
@@ -223,12 +236,21 @@ int gcm_open(const gcm_key *k, uint8_t *out, const uint8_t *nonce,
     return 0;
   }
 
+  return aead_open_checked(ks, out, nonce, nonce_len, in, in_len, tag, tag_len,
+                           aad, aad_len);
+}
+
+int aead_open_checked(const struct gcm_key_st *ks, uint8_t *out,
+                      const uint8_t *nonce, size_t nonce_len, const uint8_t *in,
+                      size_t in_len, const uint8_t *tag, size_t tag_len,
+                      const uint8_t *aad, size_t aad_len) {
   _Alignas(16) uint8_t expected[16];
-  one_shot(ks, 0, nonce, nonce_len, in, in_len, aad, aad_len, out, expected);
-  ok = ct_memeq(expected, tag, tag_len);
+  gcm_mode_one_shot(ks, 0, nonce, nonce_len, in, in_len, aad, aad_len, out,
+                    expected);
+  int ok = ct_memeq(expected, tag, tag_len);
   secure_wipe(expected, sizeof(expected));
   if (!ok) {
-    secure_wipe(out, in_len);
+    if (in_len > 0) secure_wipe(out, in_len);
     return error_set(GCM_ERR_AUTH);
   }
   return 1;

@@ -31,6 +31,7 @@
 #include "../error.h"
 #include "../internal.h"
 #include "../rand/os_random.h"
+#include "aead_internal.h"
 
 /* ---------------------------------------------------------------------------
  * Algorithm descriptors
@@ -625,11 +626,67 @@ int EVP_AEAD_CTX_sealv(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iovec,
   return ok;
 }
 
+/* The common single-buffer seal in one test: everything seal_core and
+ * gcm_seal would check (pointers, room, lengths, the key, and the overlap
+ * rules for out's whole declared size), so the call can go straight to the
+ * mode engine. Anything that fails it takes the ordinary path, which finds
+ * and reports the problem. */
+static int seal_fast_ok(const EVP_AEAD_CTX *ctx, const uint8_t *out,
+                        const size_t *out_len, size_t max_out_len,
+                        const uint8_t *nonce, size_t nonce_len,
+                        const uint8_t *in, size_t in_len, const uint8_t *ad,
+                        size_t ad_len) {
+  /* randnonce contexts draw their nonce in seal_core: never here. */
+  return ctx != NULL && ctx->aead != NULL &&
+         ctx->aead->rule != NONCE_RANDOM && out_len != NULL && out != NULL &&
+         nonce != NULL && nonce_len != 0 && (in != NULL || in_len == 0) &&
+         (ad != NULL || ad_len == 0) && max_out_len >= in_len &&
+         max_out_len - in_len >= ctx->tag_len &&
+         (uint64_t)in_len <= GCM_MAX_DATA_LEN &&
+         (uint64_t)ad_len <= GCM_MAX_AAD_LEN &&
+         (out == in || !buffers_overlap(out, in_len, in, in_len)) &&
+         !buffers_overlap(out + in_len, max_out_len - in_len, in, in_len) &&
+         !buffers_overlap(out, max_out_len, ad, ad_len) &&
+         !buffers_overlap(out, max_out_len, nonce, nonce_len) &&
+         aead_valid_key(&ctx->key) != NULL;
+}
+
+/* The same for a single-buffer open (the tag is the last tag_len bytes of
+ * in, an input). */
+static int open_fast_ok(const EVP_AEAD_CTX *ctx, const uint8_t *out,
+                        const size_t *out_len, size_t max_out_len,
+                        const uint8_t *nonce, size_t nonce_len,
+                        const uint8_t *in, size_t in_len, const uint8_t *ad,
+                        size_t ad_len) {
+  /* randnonce contexts read their nonce off the tag in open_core. */
+  if (ctx == NULL || ctx->aead == NULL || ctx->aead->rule == NONCE_RANDOM ||
+      out_len == NULL || out == NULL || in == NULL || in_len < ctx->tag_len) {
+    return 0;
+  }
+  const size_t plain = in_len - ctx->tag_len;
+  return nonce != NULL && nonce_len != 0 && (ad != NULL || ad_len == 0) &&
+         max_out_len >= plain && (uint64_t)plain <= GCM_MAX_DATA_LEN &&
+         (uint64_t)ad_len <= GCM_MAX_AAD_LEN &&
+         (out == in || !buffers_overlap(out, plain, in, plain)) &&
+         !buffers_overlap(out, plain, in + plain, ctx->tag_len) &&
+         !buffers_overlap(out, plain, ad, ad_len) &&
+         !buffers_overlap(out, plain, nonce, nonce_len) &&
+         aead_valid_key(&ctx->key) != NULL;
+}
+
 int EVP_AEAD_CTX_seal(const EVP_AEAD_CTX *ctx, uint8_t *out, size_t *out_len,
                       size_t max_out_len, const uint8_t *nonce,
                       size_t nonce_len, const uint8_t *in, size_t in_len,
                       const uint8_t *ad, size_t ad_len) {
   int ok = 0;
+  if (GCM_LIKELY(seal_fast_ok(ctx, out, out_len, max_out_len, nonce,
+                              nonce_len, in, in_len, ad, ad_len)) &&
+      check_seal_nonce(ctx, nonce, nonce_len)) {
+    aead_seal_checked(aead_valid_key(&ctx->key), out, out + in_len,
+                      ctx->tag_len, nonce, nonce_len, in, in_len, ad, ad_len);
+    *out_len = in_len + ctx->tag_len;
+    return 1;
+  }
   if (out_len == NULL || (out == NULL && max_out_len != 0)) {
     error_set(GCM_ERR_NULL_POINTER);
   } else if (max_out_len < in_len) {
@@ -714,6 +771,18 @@ int EVP_AEAD_CTX_open(const EVP_AEAD_CTX *ctx, uint8_t *out, size_t *out_len,
                       size_t nonce_len, const uint8_t *in, size_t in_len,
                       const uint8_t *ad, size_t ad_len) {
   int ok = 0;
+  if (GCM_LIKELY(open_fast_ok(ctx, out, out_len, max_out_len, nonce,
+                              nonce_len, in, in_len, ad, ad_len))) {
+    const size_t plain = in_len - ctx->tag_len;
+    if (aead_open_checked(aead_valid_key(&ctx->key), out, nonce, nonce_len,
+                          in, plain, in + plain, ctx->tag_len, ad, ad_len)) {
+      *out_len = plain;
+      return 1;
+    }
+    zero_bytes(out, max_out_len);
+    *out_len = 0;
+    return 0;
+  }
   if (out_len == NULL || (out == NULL && max_out_len != 0) ||
       (in == NULL && in_len != 0)) {
     error_set(GCM_ERR_NULL_POINTER);

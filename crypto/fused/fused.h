@@ -39,7 +39,10 @@ struct fused_key {
 };
 
 /* What a fused kernel may read of a key: both backends, their keys and its
- * own. Built once per key by the mode engine; read-only afterwards. */
+ * own. The mode engine assembles it (five pointers, on its stack) for each
+ * call from the key it is working with, rather than storing it in the key:
+ * a gcm_key may be copied with memcpy, and a stored copy would point into
+ * the original. The kernel only reads through it. */
 struct fused_keys {
   const struct aes_impl *aes;
   const struct aes_schedule *aes_key;
@@ -83,13 +86,21 @@ struct fused_impl {
    * works. blocks >= 1. */
   void (*open)(const struct fused_keys *k, uint8_t *out, const uint8_t *in,
                size_t blocks, const uint8_t ctr[16], uint8_t Xi[16]);
+  /* 1 when the dispatcher never attaches the kernel on its own: it runs
+   * only when named (gcm_key_init_with_fused, LIBGCM_FUSED). For entries
+   * that are correct everywhere but not faster than the two passes, such
+   * as the portable C loop. 0 (the default) lets the automatic choice take
+   * it. */
+  int named_only;
 };
 
-/* The kernels. Which ones exist depends on the target; the mode engine's
- * list (crypto/gcm/dispatch.c) orders them best first. */
+/* The kernels. Which ones exist depends on the target; the dispatcher
+ * (crypto/gcm/dispatch.c) lists them best first. */
 #if defined(LIBGCM_ASM_X86_64)
 /* VAES + VPCLMULQDQ on ymm, pair (aesni, vpclmul_avx2). */
 extern GCM_HIDDEN const struct fused_impl fused_vaes_avx2;
 #endif
+/* The portable C loop, any pair; by name only (named_only). */
+extern GCM_HIDDEN const struct fused_impl fused_c;
 
 #endif /* LIBGCM_CRYPTO_FUSED_FUSED_H */

@@ -7,6 +7,13 @@
  * the first entry that is usable on this CPU and constant-time. Naming a
  * backend that does not exist or cannot run here is an error reported with
  * the name and where it came from; it is never replaced by another.
+ *
+ * Fused kernels (crypto/fused/fused.h) are chosen afterwards, for the pair
+ * already fixed: the explicit name, else LIBGCM_FUSED, else the first
+ * entry of dispatch_fused_impls that fits the pair, runs here, is
+ * constant-time and is not reserved for naming (named_only). "none" is
+ * the two-pass path. A named kernel that does not fit the pair is refused
+ * like one the CPU cannot run.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +58,16 @@ const struct ghash_impl *const dispatch_ghash_impls[] = {
     NULL,
 };
 
+/* Best first. Kernels for particular pairs (VAES, AVX) go before the
+ * portable loop, which fits every pair. */
+const struct fused_impl *const dispatch_fused_impls[] = {
+#if defined(LIBGCM_ASM_X86_64)
+    &fused_vaes_avx2, /* VAES + VPCLMULQDQ on ymm: (aesni, vpclmul_avx2) */
+#endif
+    &fused_c, /* portable; named_only, see crypto/fused/fused_c.c */
+    NULL,
+};
+
 const struct aes_impl *dispatch_find_aes(const char *name) {
   for (size_t i = 0; dispatch_aes_impls[i] != NULL; i++) {
     if (strcmp(dispatch_aes_impls[i]->name, name) == 0) {
@@ -69,6 +86,21 @@ const struct ghash_impl *dispatch_find_ghash(const char *name) {
   return NULL;
 }
 
+const struct fused_impl *dispatch_find_fused(const char *name) {
+  for (size_t i = 0; dispatch_fused_impls[i] != NULL; i++) {
+    if (strcmp(dispatch_fused_impls[i]->name, name) == 0) {
+      return dispatch_fused_impls[i];
+    }
+  }
+  return NULL;
+}
+
+int dispatch_fused_fits(const struct fused_impl *f, const struct aes_impl *aes,
+                        const struct ghash_impl *ghash) {
+  return (f->aes == NULL || f->aes == aes) &&
+         (f->ghash == NULL || f->ghash == ghash);
+}
+
 /* One environment variable's choice, copied once so later changes to the
  * environment (or a concurrent setenv) cannot affect running code. */
 struct env_choice {
@@ -80,6 +112,7 @@ struct env_choice {
 
 static struct env_choice env_aes = {"LIBGCM_AES", {0}, 0, 0};
 static struct env_choice env_ghash = {"LIBGCM_GHASH", {0}, 0, 0};
+static struct env_choice env_fused = {"LIBGCM_FUSED", {0}, 0, 0};
 
 static void copy_env(struct env_choice *c) {
   const char *v = getenv(c->var);
@@ -97,6 +130,7 @@ static void copy_env(struct env_choice *c) {
 static void read_env(void) {
   copy_env(&env_aes);
   copy_env(&env_ghash);
+  copy_env(&env_fused);
 }
 
 #if defined(_WIN32)
@@ -187,5 +221,56 @@ int dispatch_choose(const char *aes_name, const char *ghash_name,
   }
   *aes = dispatch_aes_impls[a];
   *ghash = dispatch_ghash_impls[g];
+  return 1;
+}
+
+int dispatch_choose_fused(const char *fused_name, const struct aes_impl *aes,
+                          const struct ghash_impl *ghash,
+                          const struct fused_impl **fused) {
+  const char *source = "gcm_key_init_with_fused";
+  env_init();
+  if (fused_name == NULL && env_fused.set) {
+    if (env_fused.too_long) {
+      return error_setf(GCM_ERR_BACKEND_UNKNOWN,
+                        "LIBGCM_FUSED names an unknown fused backend '%s...'",
+                        env_fused.name);
+    }
+    fused_name = env_fused.name;
+    source = "LIBGCM_FUSED";
+  }
+  *fused = NULL;
+  if (fused_name == NULL) {
+    for (size_t i = 0; dispatch_fused_impls[i] != NULL; i++) {
+      const struct fused_impl *f = dispatch_fused_impls[i];
+      if (!f->named_only && f->constant_time &&
+          dispatch_fused_fits(f, aes, ghash) && f->usable()) {
+        *fused = f;
+        break;
+      }
+    }
+    return 1;
+  }
+  if (strcmp(fused_name, "none") == 0) return 1;
+  const struct fused_impl *f = dispatch_find_fused(fused_name);
+  if (f == NULL) {
+    return error_setf(GCM_ERR_BACKEND_UNKNOWN,
+                      "%s names an unknown fused backend '%s'", source,
+                      fused_name);
+  }
+  if (!dispatch_fused_fits(f, aes, ghash)) {
+    return error_setf(GCM_ERR_BACKEND_UNUSABLE,
+                      "%s names fused backend '%s', which works only with "
+                      "AES %s and GHASH %s; this key uses %s and %s",
+                      source, fused_name, f->aes ? f->aes->name : "(any)",
+                      f->ghash ? f->ghash->name : "(any)", aes->name,
+                      ghash->name);
+  }
+  if (!f->usable()) {
+    return error_setf(GCM_ERR_BACKEND_UNUSABLE,
+                      "%s names fused backend '%s', which needs %s; this CPU "
+                      "(after OPENSSL_ia32cap) lacks it",
+                      source, fused_name, f->requires);
+  }
+  *fused = f;
   return 1;
 }

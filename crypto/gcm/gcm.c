@@ -14,9 +14,29 @@
  * bitsliced core does 8 for the price of 1). A message start therefore asks
  * for one batch beginning at J0: its first block is the tag mask E(K, J0),
  * the rest is the first key stream. Key stream that a short update does not
- * use stays in the stream and is handed out first by the next update, so a
- * caller feeding odd-sized chunks never pushes later chunks off the bulk
- * path, and a short one-shot message costs one batched AES call in all.
+ * use stays in the stream and is handed out first by the next update.
+ * Updates are served from that buffer, refilled one batch at a time,
+ * unless no key stream is buffered and at least a batch of whole blocks
+ * is at hand: only such runs take the bulk path (CTR over the caller's
+ * memory, GHASH straight after). So a whole-block chunk shorter than a
+ * batch costs what an odd-sized one does, not a batch of AES and a GHASH
+ * reduction of its own, and streaming speed does not depend on where the
+ * caller cuts the data. When a streamed chunk brings a batch of whole
+ * blocks while the buffer ends on a block boundary, the buffered blocks are
+ * given back (the counter steps back over them) so the chunk, and the ones
+ * after it, take the bulk path instead of straddling refills.
+ *
+ * Fused slot. A key may carry a fused kernel (crypto/fused/fused.h) that
+ * does CTR and GHASH in one loop. Whole-block runs of at least its
+ * min_blocks go to it instead of the two-pass bulk path, in one-shot and
+ * streaming calls alike; everything else stays as described here.
+ *
+ * Short one-shot messages (96-bit nonce, at most GCM_SHORT_MAX bytes of
+ * data and GCM_SHORT_AAD of AAD) skip the stream altogether: the data is
+ * laid out behind a zero block, one ctr32 call from J0 turns that into
+ * E(K, J0) followed by the output, and AAD, ciphertext and the length
+ * block are hashed in one GHASH call, so a kernel that aggregates blocks
+ * reduces once per message.
  *
  * Hashing. AAD and ciphertext go through one buffer of eight blocks: short
  * pieces collect there, the AAD's last block is zero-padded in place, and
@@ -36,21 +56,32 @@
  * GHASH reads what CTR just wrote. */
 #define GCM_BULK_BLOCKS 256
 
+/* The short one-shot path: data blocks and AAD bytes it takes. */
+#define GCM_SHORT_BLOCKS 16
+#define GCM_SHORT_MAX (GCM_SHORT_BLOCKS * 16)
+#define GCM_SHORT_AAD 96
+
 /* Adds n to the big-endian 32-bit counter in ctr[12..15], modulo 2^32. */
 static void ctr32_add(uint8_t ctr[16], uint32_t n) {
   store_be32(ctr + 12, load_be32(ctr + 12) + n);
 }
 
 void gcm_mode_key_init(struct gcm_key_st *k, const struct aes_impl *aes,
-                       const struct ghash_impl *ghash, const uint8_t *key,
+                       const struct ghash_impl *ghash,
+                       const struct fused_impl *fused, const uint8_t *key,
                        size_t key_len) {
   _Alignas(16) uint8_t H[16] = {0};
   k->aes = aes;
   k->ghash = ghash;
+  k->fused = fused;
   k->key_len = (uint32_t)key_len;
   aes->set_encrypt_key(&k->aes_schedule, key, key_len);
   aes->encrypt_block(&k->aes_schedule, H, H);
   ghash->init(&k->ghash_key, H);
+  memset(&k->fused_key, 0, sizeof(k->fused_key));
+  if (fused != NULL && fused->init != NULL) {
+    fused->init(&k->fused_key, &k->aes_schedule, &k->ghash_key, H);
+  }
   secure_wipe(H, sizeof(H));
   k->magic = GCM_KEY_MAGIC;
 }
@@ -145,7 +176,7 @@ void gcm_mode_start(struct gcm_stream_st *s, const struct gcm_key_st *k,
   s->encrypt = (uint8_t)(encrypt != 0);
   s->phase = GCM_PHASE_AAD;
   s->hash_buf_len = 0;
-  s->reserved = 0;
+  s->one_shot = (uint8_t)(expected_len != UINT64_MAX);
   s->aad_len = 0;
   s->data_len = 0;
   memset(s->Xi, 0, 16);
@@ -175,14 +206,103 @@ void gcm_mode_aad(struct gcm_stream_st *s, const uint8_t *aad, size_t len) {
   hash_bytes(s, aad, len);
 }
 
+/* Runs `blocks` whole blocks through the key's fused kernel. The hash
+ * buffer holds whole blocks only here (no key stream is buffered, so the
+ * data so far is block aligned, and the AAD was padded); it is flushed
+ * first so the kernel folds into an up-to-date Xi. */
+static void fused_run(struct gcm_stream_st *s, uint8_t *out, const uint8_t *in,
+                      size_t blocks) {
+  const struct gcm_key_st *k = s->key;
+  const struct fused_keys fk = {k->aes, &k->aes_schedule, k->ghash,
+                                &k->ghash_key, &k->fused_key};
+  hash_buffered(s);
+  if (s->encrypt) {
+    k->fused->seal(&fk, out, in, blocks, s->ctr, s->Xi);
+  } else {
+    k->fused->open(&fk, out, in, blocks, s->ctr, s->Xi);
+  }
+  ctr32_add(s->ctr, (uint32_t)blocks);
+}
+
+/* The common short update in one pass: n bytes of in xor key stream ks to
+ * out, and the ciphertext (out when encrypting, in when decrypting, read
+ * before out is written) copied to hb. */
+static void crypt_and_collect(uint8_t *out, uint8_t *hb, const uint8_t *in,
+                              const uint8_t *ks, size_t n, int encrypt) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t x, y;
+    memcpy(&x, in + i, 8);
+    memcpy(&y, ks + i, 8);
+    y ^= x;
+    memcpy(hb + i, encrypt ? &y : &x, 8);
+    memcpy(out + i, &y, 8);
+  }
+  /* The last 0..7 bytes as at most one 4-, one 2- and one 1-byte step. */
+  if (n & 4) {
+    uint32_t x, y;
+    memcpy(&x, in + i, 4);
+    memcpy(&y, ks + i, 4);
+    y ^= x;
+    memcpy(hb + i, encrypt ? &y : &x, 4);
+    memcpy(out + i, &y, 4);
+    i += 4;
+  }
+  if (n & 2) {
+    uint16_t x, y;
+    memcpy(&x, in + i, 2);
+    memcpy(&y, ks + i, 2);
+    y ^= x;
+    memcpy(hb + i, encrypt ? &y : &x, 2);
+    memcpy(out + i, &y, 2);
+    i += 2;
+  }
+  if (n & 1) {
+    uint8_t x = in[i], y = (uint8_t)(x ^ ks[i]);
+    hb[i] = encrypt ? y : x;
+    out[i] = y;
+  }
+}
+
 void gcm_mode_crypt(struct gcm_stream_st *s, uint8_t *out, const uint8_t *in,
                     size_t len) {
+  /* Fast path: the whole update lies inside the buffered key stream and
+   * fits in the hash buffer; a buffer it fills is hashed at once. */
+  if (GCM_LIKELY(s->phase == GCM_PHASE_DATA && len <= s->ks_len - s->ks_pos &&
+                 len <= (size_t)(GCM_HASH_BUF - s->hash_buf_len))) {
+    if (len == 0) return;
+    crypt_and_collect(out, s->hash_buf + s->hash_buf_len, in,
+                      s->ks + s->ks_pos, len, s->encrypt);
+    s->ks_pos += (uint32_t)len;
+    s->hash_buf_len = (uint8_t)(s->hash_buf_len + len);
+    s->data_len += len;
+    if (s->hash_buf_len == GCM_HASH_BUF) hash_buffered(s);
+    return;
+  }
   const struct gcm_key_st *k = s->key;
+  const unsigned batch = batch_blocks(k);
   if (s->phase == GCM_PHASE_AAD) {
     hash_pad(s);
     s->phase = GCM_PHASE_DATA;
   }
   s->data_len += len;
+
+  /* A streamed chunk that brings at least a batch of whole blocks while the
+   * buffered key stream ends on a block boundary: give the buffered blocks
+   * back (step the counter back over them) and take the bulk or fused path
+   * from here. Otherwise a caller that moves from short chunks to long
+   * ones, or whose first long chunk arrives with the start-up batch still
+   * buffered, would stay on the buffered path for good, every chunk
+   * straddling a refill. The blocks given back are recomputed by the bulk
+   * call; it happens at most once per change of chunk size. One-shot
+   * messages start with exactly the key stream they use and skip this. */
+  if (!s->one_shot && s->ks_pos < s->ks_len && (s->ks_pos & 15u) == 0 &&
+      len / 16 >= (k->fused != NULL && k->fused->min_blocks < batch
+                       ? k->fused->min_blocks
+                       : batch)) {
+    ctr32_add(s->ctr, 0u - (s->ks_len - s->ks_pos) / 16u);
+    s->ks_pos = s->ks_len = 0;
+  }
 
   while (len > 0) {
     size_t n;
@@ -194,7 +314,12 @@ void gcm_mode_crypt(struct gcm_stream_st *s, uint8_t *out, const uint8_t *in,
       xor_bytes(out, in, s->ks + s->ks_pos, n);
       if (s->encrypt) hash_bytes(s, out, n);
       s->ks_pos += (uint32_t)n;
-    } else if (len >= 16) {
+    } else if (k->fused != NULL && len / 16 >= k->fused->min_blocks) {
+      /* The fused kernel takes every whole block in one call. */
+      size_t blocks = len / 16;
+      n = blocks * 16;
+      fused_run(s, out, in, blocks);
+    } else if (len / 16 >= batch) {
       /* Bulk: no key stream is buffered, so the data is block aligned
        * here, and so are the bytes waiting to be hashed; those go first. */
       size_t blocks = len / 16;
@@ -206,9 +331,17 @@ void gcm_mode_crypt(struct gcm_stream_st *s, uint8_t *out, const uint8_t *in,
       if (s->encrypt) k->ghash->ghash(s->Xi, &k->ghash_key, out, blocks);
       ctr32_add(s->ctr, (uint32_t)blocks);
     } else {
-      /* A tail shorter than a block: make a batch of key stream, keep what
-       * this call does not use for the next one. */
-      refill_key_stream(s, batch_blocks(k));
+      /* Less than a batch of whole blocks, or a tail: make key stream and
+       * keep what this call does not use for the next ones; a stream
+       * makes as many whole batches as the buffer holds, so short updates
+       * refill rarely. A one-shot message has no next call, so it makes
+       * only what is left. */
+      unsigned blocks = (GCM_KS_MAX_BLOCKS / batch) * batch;
+      if (s->one_shot) {
+        blocks = batch;
+        if ((len + 15) / 16 < blocks) blocks = (unsigned)((len + 15) / 16);
+      }
+      refill_key_stream(s, blocks);
       continue;
     }
     in += n;
@@ -227,4 +360,65 @@ void gcm_mode_tag(struct gcm_stream_st *s, uint8_t tag[16]) {
   hash_buffered(s);
   xor_bytes(tag, s->Xi, s->tag_mask, 16);
   s->phase = GCM_PHASE_DONE;
+}
+
+/* The short path of gcm_mode_one_shot: nonce_len == 12,
+ * in_len <= GCM_SHORT_MAX, aad_len <= GCM_SHORT_AAD. */
+static void one_shot_short(const struct gcm_key_st *k, int encrypt,
+                           const uint8_t nonce[12], const uint8_t *in,
+                           size_t in_len, const uint8_t *aad, size_t aad_len,
+                           uint8_t *out, uint8_t tag[16]) {
+  /* ks: a zero block, then the input zero-padded to whole blocks; one
+   * ctr32 call from J0 makes it E(K, J0) followed by the output. */
+  _Alignas(16) uint8_t ks[(1 + GCM_SHORT_BLOCKS) * 16];
+  /* hb: AAD, ciphertext (each zero-padded) and the length block: the whole
+   * GHASH input, hashed in one call. Public data only. */
+  _Alignas(16) uint8_t hb[(GCM_SHORT_AAD / 16 + GCM_SHORT_BLOCKS + 1) * 16];
+  _Alignas(16) uint8_t ctr[16];
+  _Alignas(16) uint8_t Xi[16] = {0};
+  const size_t c = (in_len + 15) / 16, a = (aad_len + 15) / 16;
+  uint8_t *hc = hb + a * 16; /* where the ciphertext goes in hb */
+
+  memcpy(ctr, nonce, 12);
+  store_be32(ctr + 12, 1);
+  memset(ks, 0, 16);
+  if (in_len > 0) memcpy(ks + 16, in, in_len);
+  memset(ks + 16 + in_len, 0, c * 16 - in_len);
+  if (aad_len > 0) memcpy(hb, aad, aad_len);
+  memset(hb + aad_len, 0, a * 16 - aad_len);
+  /* Opening hashes the ciphertext as given, before out (maybe == in) is
+   * written. */
+  if (!encrypt && in_len > 0) memcpy(hc, in, in_len);
+
+  k->aes->ctr32(&k->aes_schedule, ks, ks, 1 + c, ctr);
+
+  if (encrypt && in_len > 0) memcpy(hc, ks + 16, in_len);
+  memset(hc + in_len, 0, c * 16 - in_len);
+  store_be64(hc + c * 16, (uint64_t)aad_len * 8);
+  store_be64(hc + c * 16 + 8, (uint64_t)in_len * 8);
+  k->ghash->ghash(Xi, &k->ghash_key, hb, a + c + 1);
+
+  if (in_len > 0) memcpy(out, ks + 16, in_len);
+  xor_bytes(tag, Xi, ks, 16);
+  /* The key stream (the padding's too), the tag mask and the hash value. */
+  secure_wipe(ks, (1 + c) * 16);
+  secure_wipe(Xi, sizeof(Xi));
+}
+
+void gcm_mode_one_shot(const struct gcm_key_st *k, int encrypt,
+                       const uint8_t *nonce, size_t nonce_len,
+                       const uint8_t *in, size_t in_len, const uint8_t *aad,
+                       size_t aad_len, uint8_t *out, uint8_t tag[16]) {
+  if (nonce_len == 12 && in_len <= GCM_SHORT_MAX && aad_len <= GCM_SHORT_AAD) {
+    one_shot_short(k, encrypt, nonce, in, in_len, aad, aad_len, out, tag);
+    return;
+  }
+  /* The general case: the streaming engine on a stack stream that is
+   * wiped before returning (it held key stream and the tag mask). */
+  struct gcm_stream_st s;
+  gcm_mode_start(&s, k, encrypt, nonce, nonce_len, in_len);
+  gcm_mode_aad(&s, aad, aad_len);
+  gcm_mode_crypt(&s, out, in, in_len);
+  gcm_mode_tag(&s, tag);
+  secure_wipe(&s, sizeof(s));
 }

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "../aes/aes.h"
+#include "../fused/fused.h"
 #include "../ghash/ghash.h"
 #include "../internal.h"
 
@@ -27,8 +28,12 @@ struct gcm_key_st {
   uint32_t key_len;
   const struct aes_impl *aes;
   const struct ghash_impl *ghash;
+  /* The fused AES-CTR + GHASH kernel for whole-block runs, or NULL for the
+   * two-pass path (crypto/fused/fused.h). */
+  const struct fused_impl *fused;
   struct aes_schedule aes_schedule;
   struct ghash_key ghash_key;
+  struct fused_key fused_key; /* the kernel's own per-key data */
 };
 
 /* Bytes of AAD/ciphertext collected before one GHASH call (8 blocks): a
@@ -47,7 +52,7 @@ struct gcm_stream_st {
   uint8_t encrypt;       /* 1: seal, 0: open */
   uint8_t phase;         /* enum gcm_phase */
   uint8_t hash_buf_len;  /* bytes waiting in hash_buf, 0..GCM_HASH_BUF */
-  uint8_t reserved;
+  uint8_t one_shot;      /* 1: the whole message comes in one crypt call */
   const struct gcm_key_st *key;
   uint64_t aad_len;      /* bytes of AAD so far */
   uint64_t data_len;     /* bytes of plaintext/ciphertext so far */
@@ -60,12 +65,27 @@ struct gcm_stream_st {
   GCM_ALIGNED(16) uint8_t ks[GCM_KS_MAX_BLOCKS * 16]; /* unused key stream */
 };
 
-/* Expands the key with the given backends and derives H. key_len is 16, 24
+/* Expands the key with the given backends and derives H; fused (NULL for
+ * the two passes) fills its own per-key data from them. key_len is 16, 24
  * or 32. */
 GCM_HIDDEN void gcm_mode_key_init(struct gcm_key_st *k,
                                   const struct aes_impl *aes,
                                   const struct ghash_impl *ghash,
+                                  const struct fused_impl *fused,
                                   const uint8_t *key, size_t key_len);
+
+/* A whole one-shot message: encrypts or decrypts in_len bytes of `in` into
+ * `out` (out == in allowed) and writes the full 16-byte tag (or, opening,
+ * the expected tag) to tag. Short messages with a 96-bit nonce take a path
+ * that computes exactly the counter blocks they need plus E(K, J0) in one
+ * ctr32 call and hashes AAD, ciphertext and the length block in one GHASH
+ * call; others go through the streaming engine below. Arguments have been
+ * checked. Leaves no key stream behind on the stack. */
+GCM_HIDDEN void gcm_mode_one_shot(const struct gcm_key_st *k, int encrypt,
+                                  const uint8_t *nonce, size_t nonce_len,
+                                  const uint8_t *in, size_t in_len,
+                                  const uint8_t *aad, size_t aad_len,
+                                  uint8_t *out, uint8_t tag[16]);
 
 /* Starts a message: J0, the tag mask and the first key stream. `expected_len`
  * is the total plaintext length when known (one-shot calls), so no more key

@@ -120,25 +120,57 @@ typedef struct gcm_key {
 } gcm_key;
 
 /* Expands `key` (16, 24 or 32 bytes) with the default backends: the fastest
- * constant-time pair this CPU can run, unless the environment variables
- * LIBGCM_AES / LIBGCM_GHASH name others or OPENSSL_ia32cap masks CPU
- * features (both read once, on the first call into libgcm).
+ * constant-time pair this CPU can run and the fused kernel made for that
+ * pair, if any (see gcm_key_init_with_fused), unless the environment
+ * variables LIBGCM_AES / LIBGCM_GHASH / LIBGCM_FUSED name others or
+ * OPENSSL_ia32cap masks CPU features (all read once, on the first call
+ * into libgcm).
  *
  * Returns 1 on success. On failure returns 0 and leaves `k` zeroed: a wrong
  * key length (GCM_ERR_KEY_LENGTH), or an environment variable naming an
- * unknown backend or one this CPU cannot run (GCM_ERR_BACKEND_UNKNOWN,
- * GCM_ERR_BACKEND_UNUSABLE); a bad name is never silently replaced. */
+ * unknown backend, one this CPU cannot run or a fused kernel that does not
+ * fit the pair (GCM_ERR_BACKEND_UNKNOWN, GCM_ERR_BACKEND_UNUSABLE); a bad
+ * name is never silently replaced. */
 GCM_EXPORT int gcm_key_init(gcm_key *k, const uint8_t *key, size_t key_len);
 
 /* Like gcm_key_init, but uses the AES backend called `aes_backend` and the
  * GHASH backend called `ghash_backend` (see gcm_backend_count). NULL means
  * "the default" for that half, exactly as gcm_key_init would choose. A name
  * given here takes precedence over the environment. Variable-time backends
- * (currently "4bit") are only ever used when named. */
+ * (currently "4bit") are only ever used when named. The fused kernel is
+ * the default for the resulting pair: LIBGCM_FUSED if set, else automatic
+ * (gcm_key_init_with_fused with fused_backend NULL). */
 GCM_EXPORT int gcm_key_init_with_backends(gcm_key *k, const uint8_t *key,
                                           size_t key_len,
                                           const char *aes_backend,
                                           const char *ghash_backend);
+
+/* Like gcm_key_init_with_backends, and also chooses the key's fused bulk
+ * kernel: a kernel that runs AES-CTR and GHASH in one pass over runs of
+ * whole blocks (see gcm_backend_count, kind GCM_BACKEND_FUSED). A key
+ * without one runs the two passes (CTR, then GHASH over the ciphertext);
+ * both give identical results, only speed differs.
+ *
+ * `fused_backend`:
+ *   NULL    the default: the name in LIBGCM_FUSED if that is set (read
+ *           once, with LIBGCM_AES and LIBGCM_GHASH), else the first kernel
+ *           in the list that is constant-time, runs on this CPU and was
+ *           made for the key's (AES, GHASH) pair; none if there is none.
+ *           Kernels that exist to be named (the portable loop "c") are
+ *           never picked this way.
+ *   "none"  the two-pass path, whatever the environment says.
+ *   a name  that kernel. It must exist (else GCM_ERR_BACKEND_UNKNOWN),
+ *           run on this CPU and fit the key's pair (else
+ *           GCM_ERR_BACKEND_UNUSABLE; gcm_fused_backend_pair tells which
+ *           pair a kernel fits). The message names it; it is never
+ *           replaced by another kernel or by the two passes.
+ * The pair is chosen first, exactly as gcm_key_init_with_backends does.
+ * On failure returns 0 and leaves `k` zeroed, like gcm_key_init. */
+GCM_EXPORT int gcm_key_init_with_fused(gcm_key *k, const uint8_t *key,
+                                       size_t key_len,
+                                       const char *aes_backend,
+                                       const char *ghash_backend,
+                                       const char *fused_backend);
 
 /* Wipes the key schedule, H and every value derived from them. `k` may be
  * NULL or already cleaned; afterwards it must be initialised again before
@@ -148,6 +180,10 @@ GCM_EXPORT void gcm_key_cleanup(gcm_key *k);
 /* The names of the backends `k` uses, or NULL if `k` is not initialised. */
 GCM_EXPORT const char *gcm_key_aes_backend(const gcm_key *k);
 GCM_EXPORT const char *gcm_key_ghash_backend(const gcm_key *k);
+
+/* The name of the fused kernel `k` uses, "none" when it runs the two
+ * passes, or NULL if `k` is not initialised. */
+GCM_EXPORT const char *gcm_key_fused_backend(const gcm_key *k);
 
 /* The key length `k` was initialised with (16, 24 or 32), or 0. */
 GCM_EXPORT size_t gcm_key_length(const gcm_key *k);
@@ -249,7 +285,10 @@ GCM_EXPORT void gcm_stream_cleanup(gcm_stream *s);
 
 typedef enum gcm_backend_kind {
   GCM_BACKEND_AES = 1,
-  GCM_BACKEND_GHASH = 2
+  GCM_BACKEND_GHASH = 2,
+  /* A fused AES-CTR + GHASH kernel for one (AES, GHASH) pair, or for any
+   * pair ("c"); see gcm_key_init_with_fused. */
+  GCM_BACKEND_FUSED = 3
 } gcm_backend_kind;
 
 typedef struct gcm_backend_info {
@@ -260,12 +299,14 @@ typedef struct gcm_backend_info {
   int constant_time;    /* 1 when no secret reaches a branch or an address */
 } gcm_backend_info;
 
-/* The number of backends compiled in, AES and GHASH together. */
+/* The number of backends compiled in: AES, GHASH and fused together. */
 GCM_EXPORT size_t gcm_backend_count(void);
 
-/* Fills `*info` for backend `index` (< gcm_backend_count()), listed per
- * kind from the most to the least preferred. Returns 1, or 0 for a bad
- * index or NULL info. */
+/* Fills `*info` for backend `index` (< gcm_backend_count()): every AES
+ * backend, then every GHASH backend, then every fused kernel, each kind
+ * from the most to the least preferred. Callers that handle only some
+ * kinds must check info->kind: kinds may be added. Returns 1, or 0 for a
+ * bad index or NULL info. */
 GCM_EXPORT int gcm_backend_get(size_t index, gcm_backend_info *info);
 
 /* Returns 1 when a backend of that kind and name exists and this CPU can run
@@ -278,6 +319,23 @@ GCM_EXPORT int gcm_backend_is_available(gcm_backend_kind kind,
  * names an unknown or unusable backend (see gcm_last_error_message). */
 GCM_EXPORT int gcm_default_backends(const char **aes_name,
                                     const char **ghash_name);
+
+/* Reports the pair a fused kernel was made for: *aes_name and *ghash_name
+ * are the backend names, or NULL where the kernel works with any backend
+ * of that kind (both NULL for "c"). Returns 1, or 0 with
+ * GCM_ERR_BACKEND_UNKNOWN for a name that is not a fused kernel
+ * (GCM_ERR_NULL_POINTER for NULL); the outputs are NULL then. Either
+ * output pointer may be NULL. */
+GCM_EXPORT int gcm_fused_backend_pair(const char *fused_name,
+                                      const char **aes_name,
+                                      const char **ghash_name);
+
+/* Reports the fused kernel gcm_key_init would attach now ("none" for the
+ * two passes), after LIBGCM_AES, LIBGCM_GHASH, LIBGCM_FUSED and
+ * OPENSSL_ia32cap. Returns 1, or 0 (with *fused_name NULL) when the
+ * environment names an unknown or unusable backend or a fused kernel that
+ * does not fit the default pair. fused_name may be NULL. */
+GCM_EXPORT int gcm_default_fused_backend(const char **fused_name);
 
 /* The library version, e.g. "0.1.0". */
 GCM_EXPORT const char *gcm_version(void);

@@ -56,11 +56,17 @@
  *
  * Usage
  * -----
- *   ct_check --aes NAME --ghash NAME   run the checks for that pair
+ *   ct_check --aes NAME --ghash NAME [--fused NAME]
+ *                                      run the checks for that pair, with
+ *                                      the two passes (--fused none, the
+ *                                      default) or the named fused kernel
  *   ct_check --list                    every backend and its flags
- *   ct_check --list-ct-pairs           "AES GHASH" per usable pair where
- *                                      both are constant-time (the pairs
- *                                      that must pass under valgrind)
+ *   ct_check --list-ct-pairs           "AES GHASH FUSED" per usable pair
+ *                                      where both are constant-time, once
+ *                                      with FUSED "none" and once per
+ *                                      usable constant-time fused kernel
+ *                                      that fits the pair (what must pass
+ *                                      under valgrind)
  *   ct_check --list-vt-pairs           one pair per usable variable-time
  *                                      backend, completed with the first
  *                                      constant-time backend of the other
@@ -92,15 +98,16 @@
 #define MAX_AAD 64
 #define MAX_NONCE 64
 
-static const char *g_aes, *g_ghash;
+static const char *g_aes, *g_ghash, *g_fused = "none";
 static unsigned long g_failures, g_seals, g_opens, g_streams;
 static long g_key_secret = -1; /* secret bytes in the last gcm_key */
 
 static void fail(const char *what, size_t len, size_t aad_len,
                  size_t nonce_len) {
   fprintf(stderr,
-          "ct_check: FAILED %s (aes=%s ghash=%s len=%zu aad=%zu nonce=%zu)\n",
-          what, g_aes, g_ghash, len, aad_len, nonce_len);
+          "ct_check: FAILED %s (aes=%s ghash=%s fused=%s len=%zu aad=%zu "
+          "nonce=%zu)\n",
+          what, g_aes, g_ghash, g_fused, len, aad_len, nonce_len);
   g_failures++;
 }
 
@@ -162,11 +169,11 @@ static int init_key(gcm_key *k, size_t key_len) {
   uint8_t raw[32];
   fill(raw, key_len);
   SECRET(raw, key_len);
-  int ok = gcm_key_init_with_backends(k, raw, key_len, g_aes, g_ghash);
+  int ok = gcm_key_init_with_fused(k, raw, key_len, g_aes, g_ghash, g_fused);
   memset(raw, 0, sizeof(raw));
   if (!ok) {
-    fprintf(stderr, "ct_check: gcm_key_init_with_backends(%s, %s): %s\n",
-            g_aes, g_ghash, gcm_last_error_message());
+    fprintf(stderr, "ct_check: gcm_key_init_with_fused(%s, %s, %s): %s\n",
+            g_aes, g_ghash, g_fused, gcm_last_error_message());
     return 0;
   }
   g_key_secret = secret_bytes(k, sizeof(*k));
@@ -338,20 +345,25 @@ static int run_pair(void) {
   static const size_t tag_lens[] = {16, 16, 12, 16, 4};
   static const size_t chunks_a[] = {1, 7, 16, 3, 31, 64, 13};
   static const size_t chunks_b[] = {17, 5, 48, 2};
+  /* Long whole-block runs, for the bulk and fused paths. */
+  static const size_t chunks_c[] = {272, 3, 512};
   static const size_t key_lens[] = {16, 24, 32};
   const size_t nl = sizeof(lens) / sizeof(lens[0]);
   const size_t na = sizeof(aad_lens) / sizeof(aad_lens[0]);
   const size_t nn = sizeof(nonce_lens) / sizeof(nonce_lens[0]);
   gcm_key k;
 
+  const int fused_named = strcmp(g_fused, "none") != 0;
   if (!backend_exists(GCM_BACKEND_AES, g_aes) ||
-      !backend_exists(GCM_BACKEND_GHASH, g_ghash)) {
-    fprintf(stderr, "ct_check: unknown backend in aes=%s ghash=%s (see "
-                    "--list)\n", g_aes, g_ghash);
+      !backend_exists(GCM_BACKEND_GHASH, g_ghash) ||
+      (fused_named && !backend_exists(GCM_BACKEND_FUSED, g_fused))) {
+    fprintf(stderr, "ct_check: unknown backend in aes=%s ghash=%s fused=%s "
+                    "(see --list)\n", g_aes, g_ghash, g_fused);
     return EXIT_USAGE;
   }
   if (!gcm_backend_is_available(GCM_BACKEND_AES, g_aes) ||
-      !gcm_backend_is_available(GCM_BACKEND_GHASH, g_ghash)) {
+      !gcm_backend_is_available(GCM_BACKEND_GHASH, g_ghash) ||
+      (fused_named && !gcm_backend_is_available(GCM_BACKEND_FUSED, g_fused))) {
     printf("ct_check: SKIP: aes=%s ghash=%s is not usable here%s\n", g_aes,
            g_ghash,
            RUNNING_ON_VALGRIND ? " (valgrind's virtual CPU may lack the "
@@ -385,17 +397,19 @@ static int run_pair(void) {
   streaming(&k, 255, 20, 60, chunks_b, sizeof(chunks_b) / sizeof(size_t));
   streaming(&k, 17, 1, 8, chunks_a, sizeof(chunks_a) / sizeof(size_t));
   streaming(&k, 0, 16, 12, chunks_b, sizeof(chunks_b) / sizeof(size_t));
+  streaming(&k, 1000, 13, 12, chunks_c, sizeof(chunks_c) / sizeof(size_t));
   gcm_key_cleanup(&k);
 
   if (RUNNING_ON_VALGRIND) {
-    printf("ct_check: aes=%s ghash=%s: %lu seals, %lu opens, %lu streams "
-           "under valgrind, %ld secret bytes in the AES-128 gcm_key: %s\n",
-           g_aes, g_ghash, g_seals, g_opens, g_streams, g_key_secret,
+    printf("ct_check: aes=%s ghash=%s fused=%s: %lu seals, %lu opens, %lu "
+           "streams under valgrind, %ld secret bytes in the AES-128 gcm_key: "
+           "%s\n",
+           g_aes, g_ghash, g_fused, g_seals, g_opens, g_streams, g_key_secret,
            g_failures == 0 ? "OK" : "FAILED");
   } else {
-    printf("ct_check: aes=%s ghash=%s: %lu seals, %lu opens, %lu streams "
-           "(not under valgrind: functional checks only): %s\n",
-           g_aes, g_ghash, g_seals, g_opens, g_streams,
+    printf("ct_check: aes=%s ghash=%s fused=%s: %lu seals, %lu opens, %lu "
+           "streams (not under valgrind: functional checks only): %s\n",
+           g_aes, g_ghash, g_fused, g_seals, g_opens, g_streams,
            g_failures == 0 ? "OK" : "FAILED");
   }
   return g_failures == 0 ? 0 : EXIT_CHECK_FAILED;
@@ -422,7 +436,10 @@ static int list(int mode) {
     for (size_t i = 0; i < n; i++) {
       if (!gcm_backend_get(i, &a)) continue;
       printf("%-5s %-8s requires=%-12s usable=%d constant_time=%d\n",
-             a.kind == GCM_BACKEND_AES ? "aes" : "ghash", a.name, a.requires,
+             a.kind == GCM_BACKEND_AES     ? "aes"
+             : a.kind == GCM_BACKEND_GHASH ? "ghash"
+                                           : "fused",
+             a.name, a.requires,
              a.usable, a.constant_time);
     }
     return 0;
@@ -439,14 +456,28 @@ static int list(int mode) {
             !g.usable || !g.constant_time) {
           continue;
         }
-        printf("%s %s\n", a.name, g.name);
+        printf("%s %s none\n", a.name, g.name);
+        for (size_t f = 0; f < n; f++) {
+          gcm_backend_info fi;
+          const char *fa, *fg;
+          if (gcm_backend_get(f, &fi) && fi.kind == GCM_BACKEND_FUSED &&
+              fi.usable && fi.constant_time &&
+              gcm_fused_backend_pair(fi.name, &fa, &fg) &&
+              (fa == NULL || strcmp(fa, a.name) == 0) &&
+              (fg == NULL || strcmp(fg, g.name) == 0)) {
+            printf("%s %s %s\n", a.name, g.name, fi.name);
+          }
+        }
       }
     }
     return 0;
   }
   /* mode 2: variable-time backends, each with a constant-time partner. */
   for (size_t i = 0; i < n; i++) {
-    if (!gcm_backend_get(i, &a) || !a.usable || a.constant_time) continue;
+    if (!gcm_backend_get(i, &a) || !a.usable || a.constant_time ||
+        a.kind == GCM_BACKEND_FUSED) {
+      continue;
+    }
     if (a.kind == GCM_BACKEND_AES) {
       const char *partner = first_ct(GCM_BACKEND_GHASH);
       if (partner != NULL) printf("%s %s\n", a.name, partner);
@@ -460,7 +491,7 @@ static int list(int mode) {
 
 static int usage(void) {
   fprintf(stderr,
-          "usage: ct_check --aes NAME --ghash NAME\n"
+          "usage: ct_check --aes NAME --ghash NAME [--fused NAME|none]\n"
           "       ct_check --list | --list-ct-pairs | --list-vt-pairs\n"
           "Run the first form under valgrind memcheck; see the comment at "
           "the top of test/ct/ct_check.c.\n");
@@ -476,6 +507,8 @@ int main(int argc, char **argv) {
       g_aes = argv[++i];
     } else if (strcmp(argv[i], "--ghash") == 0 && i + 1 < argc) {
       g_ghash = argv[++i];
+    } else if (strcmp(argv[i], "--fused") == 0 && i + 1 < argc) {
+      g_fused = argv[++i];
     } else {
       return usage();
     }

@@ -9,20 +9,25 @@ if(NOT EXISTS "${CT_CHECK}")
   return()
 endif()
 
-# Reads `ct_check <option>` into a list of "aes;ghash" pairs joined by "|".
-function(_ct_pairs option out)
+# Reads `ct_check <option>` into a list of "aes ghash" pairs (or, with
+# `words` 3, "aes ghash fused" triples).
+function(_ct_pairs option words out)
   execute_process(COMMAND "${CT_CHECK}" ${option}
                   OUTPUT_VARIABLE text RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0)
     set(${out} "ERROR" PARENT_SCOPE)
     return()
   endif()
-  string(REGEX MATCHALL "[A-Za-z0-9_]+ [A-Za-z0-9_]+" pairs "${text}")
+  if(words EQUAL 3)
+    string(REGEX MATCHALL "[A-Za-z0-9_]+ [A-Za-z0-9_]+ [A-Za-z0-9_]+" pairs "${text}")
+  else()
+    string(REGEX MATCHALL "[A-Za-z0-9_]+ [A-Za-z0-9_]+" pairs "${text}")
+  endif()
   set(${out} "${pairs}" PARENT_SCOPE)
 endfunction()
 
-_ct_pairs(--list-ct-pairs _ct_ct)
-_ct_pairs(--list-vt-pairs _ct_vt)
+_ct_pairs(--list-ct-pairs 3 _ct_ct)
+_ct_pairs(--list-vt-pairs 2 _ct_vt)
 
 if(_ct_ct STREQUAL "ERROR" OR _ct_vt STREQUAL "ERROR")
   add_test(ct.valgrind.LIST_FAILED "${CT_CHECK}" --list-ct-pairs)
@@ -39,9 +44,15 @@ foreach(_pair IN LISTS _ct_ct)
   string(REPLACE " " ";" _p "${_pair}")
   list(GET _p 0 _aes)
   list(GET _p 1 _ghash)
-  set(_name "ct.valgrind.${_aes}_${_ghash}")
+  list(GET _p 2 _fused)
+  # The two passes keep the plain pair's name; a fused kernel adds its own.
+  if(_fused STREQUAL "none")
+    set(_name "ct.valgrind.${_aes}_${_ghash}")
+  else()
+    set(_name "ct.valgrind.${_aes}_${_ghash}.fused_${_fused}")
+  endif()
   add_test("${_name}" "${CT_VALGRIND}" ${CT_VALGRIND_ARGS}
-           "${CT_CHECK}" --aes "${_aes}" --ghash "${_ghash}")
+           "${CT_CHECK}" --aes "${_aes}" --ghash "${_ghash}" --fused "${_fused}")
   set_tests_properties("${_name}" PROPERTIES
     LABELS "ct;valgrind" SKIP_RETURN_CODE 77 TIMEOUT 600
     WORKING_DIRECTORY "${CT_WORK_DIR}")

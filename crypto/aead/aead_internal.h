@@ -1,0 +1,43 @@
+/*
+ * crypto/aead/aead_internal.h: the native API's one-shot bodies without
+ * their argument checks, for the BoringSSL-compatible layer.
+ *
+ * compat.c checks a single-buffer EVP_AEAD_CTX_seal / _open once, with a
+ * test that covers everything gcm_seal / gcm_open would check as well, and
+ * then calls these directly: the compat call costs its own few compares
+ * over the native one, not a second pass over the arguments. Any call that
+ * fails the combined test takes the ordinary path, which reports the same
+ * errors as before.
+ */
+#ifndef LIBGCM_CRYPTO_AEAD_AEAD_INTERNAL_H
+#define LIBGCM_CRYPTO_AEAD_AEAD_INTERNAL_H
+
+#include <gcm/gcm.h>
+
+#include "../gcm/gcm.h"
+#include "../internal.h"
+
+/* The key inside a public gcm_key when it is initialised, else NULL. */
+static inline const struct gcm_key_st *aead_valid_key(const gcm_key *k) {
+  const struct gcm_key_st *ks =
+      (const struct gcm_key_st *)(const void *)k->opaque;
+  return ks->magic == GCM_KEY_MAGIC ? ks : NULL;
+}
+
+/* gcm_seal after its checks have passed: writes in_len bytes to out and
+ * tag_len (1..16) bytes to tag. */
+GCM_HIDDEN void aead_seal_checked(const struct gcm_key_st *ks, uint8_t *out,
+                                  uint8_t *tag, size_t tag_len,
+                                  const uint8_t *nonce, size_t nonce_len,
+                                  const uint8_t *in, size_t in_len,
+                                  const uint8_t *aad, size_t aad_len);
+
+/* gcm_open after its checks have passed: returns 1 when the tag is right;
+ * else 0 with GCM_ERR_AUTH recorded and out (in_len bytes) zeroed. */
+GCM_HIDDEN int aead_open_checked(const struct gcm_key_st *ks, uint8_t *out,
+                                 const uint8_t *nonce, size_t nonce_len,
+                                 const uint8_t *in, size_t in_len,
+                                 const uint8_t *tag, size_t tag_len,
+                                 const uint8_t *aad, size_t aad_len);
+
+#endif /* LIBGCM_CRYPTO_AEAD_AEAD_INTERNAL_H */

@@ -1,0 +1,84 @@
+/*
+ * crypto/fused/fused_c.c: the portable fused loop (descriptor `fused_c`,
+ * name "c"), CTR and GHASH interleaved through the key's two descriptors.
+ *
+ * Algorithm. A run of n whole blocks is cut into pieces of FUSED_C_RUN
+ * blocks (1 KiB). For each piece, sealing encrypts it with the AES
+ * backend's ctr32 and at once hashes the ciphertext it just wrote with the
+ * GHASH backend; opening hashes the ciphertext piece first, then decrypts
+ * it (so out == in works). The counter is advanced by the piece length
+ * modulo 2^32 between pieces, exactly as the contract's ctr + i. Each piece
+ * is read by GHASH while it is still in the L1 cache, where the two-pass
+ * path of a large message would let CTR run ahead over a whole 4 KiB run.
+ *
+ * It works with any (AES, GHASH) pair (`aes` and `ghash` are NULL), keeps
+ * nothing per key (`init` is NULL), and is exactly as constant-time as the
+ * pair it calls: it adds only public length arithmetic of its own. It is
+ * here so the fused slot of the mode engine is exercised by every test on
+ * every machine, and as the reference a real kernel is compared with.
+ * Whether the automatic choice takes it depends on measurements; see
+ * `named_only` below.
+ */
+#include "fused.h"
+
+/* Blocks per piece: 1 KiB of input and 1 KiB of output stay in L1 between
+ * the CTR and the GHASH step, and a call to each backend covers enough
+ * blocks to amortise its entry cost. */
+#define FUSED_C_RUN 64
+
+static int fused_c_usable(void) { return 1; }
+
+/* ctr + n in the big-endian word ctr[12..15], modulo 2^32. */
+static void counter_add(uint8_t ctr[16], uint32_t n) {
+  store_be32(ctr + 12, load_be32(ctr + 12) + n);
+}
+
+static void fused_c_seal(const struct fused_keys *k, uint8_t *out,
+                         const uint8_t *in, size_t blocks,
+                         const uint8_t ctr[16], uint8_t Xi[16]) {
+  uint8_t c[16];
+  memcpy(c, ctr, 16);
+  while (blocks > 0) {
+    size_t n = blocks < FUSED_C_RUN ? blocks : FUSED_C_RUN;
+    k->aes->ctr32(k->aes_key, in, out, n, c);
+    k->ghash->ghash(Xi, k->ghash_key, out, n);
+    counter_add(c, (uint32_t)n);
+    in += n * 16;
+    out += n * 16;
+    blocks -= n;
+  }
+}
+
+static void fused_c_open(const struct fused_keys *k, uint8_t *out,
+                         const uint8_t *in, size_t blocks,
+                         const uint8_t ctr[16], uint8_t Xi[16]) {
+  uint8_t c[16];
+  memcpy(c, ctr, 16);
+  while (blocks > 0) {
+    size_t n = blocks < FUSED_C_RUN ? blocks : FUSED_C_RUN;
+    k->ghash->ghash(Xi, k->ghash_key, in, n);
+    k->aes->ctr32(k->aes_key, in, out, n, c);
+    counter_add(c, (uint32_t)n);
+    in += n * 16;
+    out += n * 16;
+    blocks -= n;
+  }
+}
+
+const struct fused_impl fused_c = {
+    .name = "c",
+    .constant_time = 1,
+    .requires = "none",
+    .aes = NULL,
+    .ghash = NULL,
+    /* The widest AES batch (16 blocks): shorter runs are cheaper through
+     * the mode engine's buffered key stream than as their own calls. */
+    .min_blocks = 16,
+    .usable = fused_c_usable,
+    .init = NULL,
+    .seal = fused_c_seal,
+    .open = fused_c_open,
+    /* Not measurably faster than the two passes (see the commit that
+     * added it), so it runs only when named. */
+    .named_only = 1,
+};
