@@ -106,6 +106,13 @@ GCM_HIDDEN int ct_memeq(const void *a, const void *b, size_t n);
 /* Overwrites n bytes at p with zeros in a way the compiler cannot elide. */
 GCM_HIDDEN void secure_wipe(void *p, size_t n);
 
+/* 1 when a length is within a GCM limit. A function rather than an inline
+ * comparison: with a 32-bit size_t, `(uint64_t)len <= limit` is always true
+ * for the 2^36 and 2^61 limits and compilers warn about the comparison. */
+static inline int length_within(uint64_t len, uint64_t limit) {
+  return len <= limit;
+}
+
 /* Returns 1 when [a, a+alen) and [b, b+blen) share at least one byte. */
 static inline int buffers_overlap(const void *a, size_t alen, const void *b,
                                   size_t blen) {

@@ -642,8 +642,8 @@ static int seal_fast_ok(const EVP_AEAD_CTX *ctx, const uint8_t *out,
          nonce != NULL && nonce_len != 0 && (in != NULL || in_len == 0) &&
          (ad != NULL || ad_len == 0) && max_out_len >= in_len &&
          max_out_len - in_len >= ctx->tag_len &&
-         (uint64_t)in_len <= GCM_MAX_DATA_LEN &&
-         (uint64_t)ad_len <= GCM_MAX_AAD_LEN &&
+         length_within(in_len, GCM_MAX_DATA_LEN) &&
+         length_within(ad_len, GCM_MAX_AAD_LEN) &&
          (out == in || !buffers_overlap(out, in_len, in, in_len)) &&
          !buffers_overlap(out + in_len, max_out_len - in_len, in, in_len) &&
          !buffers_overlap(out, max_out_len, ad, ad_len) &&
@@ -665,8 +665,8 @@ static int open_fast_ok(const EVP_AEAD_CTX *ctx, const uint8_t *out,
   }
   const size_t plain = in_len - ctx->tag_len;
   return nonce != NULL && nonce_len != 0 && (ad != NULL || ad_len == 0) &&
-         max_out_len >= plain && (uint64_t)plain <= GCM_MAX_DATA_LEN &&
-         (uint64_t)ad_len <= GCM_MAX_AAD_LEN &&
+         max_out_len >= plain && length_within(plain, GCM_MAX_DATA_LEN) &&
+         length_within(ad_len, GCM_MAX_AAD_LEN) &&
          (out == in || !buffers_overlap(out, plain, in, plain)) &&
          !buffers_overlap(out, plain, in + plain, ctx->tag_len) &&
          !buffers_overlap(out, plain, ad, ad_len) &&
