@@ -64,14 +64,17 @@ sub inversion {
         "pand    REG_A, $nib               # k",
         "pand    REG_B, $nib               # i",
     );
+    # The first steps are the same in both forms: the nibbles, c/k, j, 1/i.
+    my ($a, $b, $c, $d, $e) = @{ $blk->{r} };
+    my @head = ("movdqa  $b, $a", @split,
+        "movdqa  $c, $cdiv",
+        "pshufb  $c, $a                  # c/k",
+        "pxor    $a, $b                  # j = i ^ k",
+        "movdqa  $d, $inv",
+        "pshufb  $d, $b                  # 1/i",
+    );
     if ($blk->{wide}) {
-        my ($a, $b, $c, $d, $e) = @{ $blk->{r} };
-        my @l = ("movdqa  $b, $a", @split,
-            "movdqa  $c, $cdiv",
-            "pshufb  $c, $a                  # c/k",
-            "pxor    $a, $b                  # j = i ^ k",
-            "movdqa  $d, $inv",
-            "pshufb  $d, $b                  # 1/i",
+        my @l = (@head,
             "pxor    $d, $c                  # iak = 1/i + c/k",
             "movdqa  $e, $inv",
             "pshufb  $e, $a                  # 1/j",
@@ -87,14 +90,8 @@ sub inversion {
         return (\@l, $e, $d);
     }
     # Four registers: c/k and j wait in the block's stack slots.
-    my ($a, $b, $c, $d) = @{ $blk->{r} };
     my ($sk, $sj) = @{ $blk->{spill} };
-    my @l = ("movdqa  $b, $a", @split,
-        "movdqa  $c, $cdiv",
-        "pshufb  $c, $a                  # c/k",
-        "pxor    $a, $b                  # j = i ^ k",
-        "movdqa  $d, $inv",
-        "pshufb  $d, $b                  # 1/i",
+    my @l = (@head,
         "movdqa  $sk, $c",
         "pxor    $d, $c                  # iak = 1/i + c/k",
         "movdqa  $c, $inv",
