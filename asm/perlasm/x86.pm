@@ -212,35 +212,19 @@ sub render_operand {
     return "$s]";
 }
 
-sub insn_text {
-    my ($self, $text) = @_;
-    my ($mn, $rest) = $text =~ /^\s*(\w+)\s*(.*)$/;
-    my @ops = map { parse_operand($_) } perlasm::driver::split_operands($rest);
-    return $self->render_insn(lc $mn, \@ops);
-}
+# perlasm::x86_64's insn_text, check_secrets and the helpers of function
+# reach this file's operands and registers through these.
+sub parse_op { my ($self, $text) = @_; return parse_operand($text) }
+sub register_info { my ($self, $r) = @_; return $REG{$r} }
+sub register_kind { return '32-bit x86 ' }
 
 # Sections and the file -------------------------------------------------------------
-sub header {
-    my ($self, $source) = @_;
-    my @h = ($self->comment("Generated from $source by asm/perlasm "
-                            . "(flavour $self->{flavour}). Do not edit:"),
-             $self->comment("change the .pl file instead."));
-    if (!$self->gas) {
-        push @h, 'bits 32',
-                 $self->comment('SAFESEH: this object registers no exception handlers'),
-                 '$@feat.00 equ 1';
-    }
-    return join("\n", @h, '');
-}
-
-sub section {
-    my ($self, $name) = @_;
-    $self->{section} = $name;
-    if ($self->{obj} eq 'elf') {
-        return $name eq 'text' ? "\t.text" : "\t.section\t.rodata,\"a\",\@progbits";
-    }
-    return $name eq 'text' ? 'section .text code align=64'
-                           : 'section .rdata rdata align=64';
+# (header and section are perlasm::x86_64's: ELF and COFF alike.)
+sub nasm_preamble {
+    my ($self) = @_;
+    return ('bits 32',
+            $self->comment('SAFESEH: this object registers no exception handlers'),
+            '$@feat.00 equ 1');
 }
 
 sub footer {
@@ -271,29 +255,15 @@ sub footer {
 }
 
 # Functions -------------------------------------------------------------------------
-sub check_secrets {
-    my ($self, $name, $opts, $body) = @_;
-    return if defined $opts->{secrets};    # secrets=none: test code
-    my %public;
-    for my $r (@{ $opts->{public} }) {
-        die "public=$r is not a 32-bit x86 register\n" unless exists $REG{$r};
-        die "public=$r: only general-purpose registers can be declared public\n"
-            unless perlasm::ctcheck_x86::is_gpr($REG{$r}[0]);
-        $public{ $REG{$r}[0] } = 1;
-    }
+# check_secrets is perlasm::x86_64's, with these two additions.
+sub check_public {
+    my ($self, $opts, $public) = @_;
     if (defined $opts->{pic}) {
         die "pic=$opts->{pic} must also be declared public\n"
-            unless $public{ $opts->{pic} };
+            unless $public->{ $opts->{pic} };
     }
-    my $ops_of = sub {
-        my ($st) = @_;
-        my @ops = eval { map { parse_operand($_) } @{ $st->{operands} } };
-        die "$st->{where}: $@" if $@;
-        return @ops;
-    };
-    perlasm::ctcheck_x86::check(body => $body, ops => $ops_of,
-                                public => \%public, bits => 32);
 }
+sub ctcheck_options { return (bits => 32) }
 
 # LEB128 encodings for the CFI expression.
 sub uleb {
@@ -337,14 +307,9 @@ sub function {
     $used{$pic} = 1 if defined $pic;
     for my $st (@$body) {
         if ($st->{kind} ne 'insn') { push @items, $st; next; }
-        my @ops = eval { map { parse_operand($_) } @{ $st->{operands} } };
-        die "$st->{where}: $@" if $@;
+        my @ops = $self->parse_statement(
+            $st, qr/^(push|pop|ret|enter|leave|pushf|popf|pushfd|popfd|pushad|popad)$/);
         my $mn = $st->{mnemonic};
-        die "$st->{where}: '$_->{name}' is not a register, number or address\n"
-            for grep { $_->{type} eq 'sym' && $mn !~ /^(j[a-z]+|call|loop[a-z]*)$/ } @ops;
-        die "$st->{where}: $mn is not allowed in a body (the prologue and "
-            . "epilogue own the stack)\n"
-            if $mn =~ /^(push|pop|ret|enter|leave|pushf|popf|pushfd|popfd|pushad|popad)$/;
         my $dst = @ops && $ops[0]{type} eq 'reg' ? $ops[0]{parent} : '';
         die "$st->{where}: writes esp; use frame= instead\n"
             if $dst eq 'esp' && $mn !~ /^(cmp|test)$/ && !$test;
@@ -364,18 +329,8 @@ sub function {
     my $frame = ($opts->{frame} + 15) & ~15;
     my $cfa = 4 + 4 * @saves;    # entry esp + 4 - esp, after the pushes
 
-    my @out;
+    my @out = $self->function_entry($sym, $opts, 'endbr32');
     my $L = sub { my $n = shift; return $self->local_name(".L${name}_$n") };
-    if ($self->{obj} eq 'elf') {
-        push @out, "\t.globl\t$sym", "\t.hidden\t$sym", "\t.type\t$sym,\@function";
-    } else {
-        push @out, "global $sym";
-    }
-    push @out, $self->align(16);
-    push @out, $self->comment($opts->{comment}) if defined $opts->{comment};
-    push @out, "$sym:";
-    push @out, "\t.cfi_startproc" if $gas;
-    push @out, "\tendbr32" if $self->{obj} eq 'elf';
     my $off = 4;
     for my $r (@saves) {
         push @out, $self->insn_text("push $r");
@@ -414,25 +369,7 @@ sub function {
         }
     }
 
-    for my $st (@items) {
-        my $k = $st->{kind};
-        my $line;
-        if ($k eq 'insn') {
-            $line = eval { $self->render_insn($st->{mnemonic}, $st->{ops}) };
-            die "$st->{where}: $@" if $@;
-        } elsif ($k eq 'label') {
-            $line = $self->label($st->{name});
-        } elsif ($k eq 'comment') {
-            $line = $self->comment($st->{comment});
-        } elsif ($k eq 'blank') {
-            $line = '';
-        } elsif ($k eq 'directive') {    # only .align reaches here
-            $line = $self->align(perlasm::driver::parse_number($st->{args}));
-        }
-        $line .= ' ' . $self->comment($st->{comment})
-            if defined $st->{comment} && $k ne 'comment';
-        push @out, $line;
-    }
+    push @out, $self->render_body(\@items);
     delete $self->{pic};
 
     if ($frame) {

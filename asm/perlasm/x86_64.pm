@@ -353,11 +353,17 @@ sub render_insn {
     return "\t$att" . (@rendered ? "\t" . join(', ', reverse @rendered) : '');
 }
 
+# The operand parser and register table of this architecture, as methods,
+# so that the code below serves perlasm/x86.pm too: it overrides these.
+sub parse_op { my ($self, $text) = @_; return parse_operand($text) }
+sub register_info { my ($self, $r) = @_; return $REG{$r} }   # [parent, size]
+sub register_kind { return '' }    # as in "is not a register"
+
 # Builds one instruction from dialect text (also used for the prologue).
 sub insn_text {
     my ($self, $text) = @_;
     my ($mn, $rest) = $text =~ /^\s*(\w+)\s*(.*)$/;
-    my @ops = map { parse_operand($_) } perlasm::driver::split_operands($rest);
+    my @ops = map { $self->parse_op($_) } perlasm::driver::split_operands($rest);
     return $self->render_insn(lc $mn, \@ops);
 }
 
@@ -377,9 +383,12 @@ sub header {
     my @h = ($self->comment("Generated from $source by asm/perlasm "
                             . "(flavour $self->{flavour}). Do not edit:"),
              $self->comment("change the .pl file instead."));
-    push @h, 'default rel', 'bits 64' if !$self->gas;
+    push @h, $self->nasm_preamble if !$self->gas;
     return join("\n", @h, '');
 }
+
+# The lines after the header comment in NASM output.
+sub nasm_preamble { return ('default rel', 'bits 64') }
 
 sub section {
     my ($self, $name) = @_;
@@ -420,26 +429,97 @@ sub label {
 
 # Functions -----------------------------------------------------------------------
 # The secret-register check (perlasm/ctcheck_x86.pm) over one function.
+# check_public(opts, public) lets a subclass check more of the options
+# against the public set; ctcheck_options adds to the check's arguments.
+sub check_public { }
+sub ctcheck_options { return () }
 sub check_secrets {
     my ($self, $name, $opts, $body) = @_;
     return if defined $opts->{secrets};    # secrets=none: test code
     my %public;
     for my $r (@{ $opts->{public} }) {
-        die "public=$r is not a register\n"
-            unless exists $REG{$r};
+        my $info = $self->register_info($r);
+        die "public=$r is not a " . $self->register_kind . "register\n"
+            unless defined $info;
         die "public=$r: only general-purpose registers "
             . "can be declared public\n"
-            unless perlasm::ctcheck_x86::is_gpr($REG{$r}[0]);
-        $public{ $REG{$r}[0] } = 1;
+            unless perlasm::ctcheck_x86::is_gpr($info->[0]);
+        $public{ $info->[0] } = 1;
     }
-    my $ops_of = sub {
-        my ($st) = @_;
-        my @ops = eval { map { parse_operand($_) } @{ $st->{operands} } };
-        die "$st->{where}: $@" if $@;
-        return @ops;
-    };
-    perlasm::ctcheck_x86::check(body => $body,
-                                ops => $ops_of, public => \%public);
+    $self->check_public($opts, \%public);
+    my $ops_of = sub { return $self->statement_operands($_[0]) };
+    perlasm::ctcheck_x86::check(body => $body, ops => $ops_of,
+                                public => \%public, $self->ctcheck_options);
+}
+
+# The parsed operands of one instruction statement; dies with its place.
+sub statement_operands {
+    my ($self, $st) = @_;
+    my @ops = eval { map { $self->parse_op($_) } @{ $st->{operands} } };
+    die "$st->{where}: $@" if $@;
+    return @ops;
+}
+
+# parse_statement(st, forbidden): the operands of a body's instruction,
+# checked: a bare name only as a branch target (anywhere else it is a typo,
+# an unknown register, say, not a symbol), and none of the mnemonics that
+# match `forbidden` (the prologue and epilogue own the stack).
+sub parse_statement {
+    my ($self, $st, $forbidden) = @_;
+    my @ops = $self->statement_operands($st);
+    my $mn = $st->{mnemonic};
+    die "$st->{where}: '$_->{name}' is not a register, number or address\n"
+        for grep { $_->{type} eq 'sym' && $mn !~ /^(j[a-z]+|call|loop[a-z]*)$/ } @ops;
+    die "$st->{where}: $mn is not allowed in a body (the prologue and "
+        . "epilogue own the stack)\n"
+        if $mn =~ $forbidden;
+    return @ops;
+}
+
+# function_entry(sym, opts, endbr): the lines that open a function, up to
+# and including its first instruction, ENDBR32 or ENDBR64 on ELF.
+sub function_entry {
+    my ($self, $sym, $opts, $endbr) = @_;
+    my @out;
+    if ($self->{obj} eq 'elf') {
+        push @out, "\t.globl\t$sym", "\t.hidden\t$sym", "\t.type\t$sym,\@function";
+    } elsif ($self->{obj} eq 'macho') {
+        push @out, "\t.globl\t$sym", "\t.private_extern\t$sym";
+    } else {
+        push @out, "global $sym";
+    }
+    push @out, $self->align(16);
+    push @out, $self->comment($opts->{comment}) if defined $opts->{comment};
+    push @out, "$sym:";
+    push @out, "\t.cfi_startproc" if $self->gas;
+    push @out, "\t$endbr" if $self->{obj} eq 'elf';
+    return @out;
+}
+
+# The body's lines: instructions, labels, comments, blank lines, .align.
+sub render_body {
+    my ($self, $items) = @_;
+    my @out;
+    for my $st (@$items) {
+        my $k = $st->{kind};
+        my $line;
+        if ($k eq 'insn') {
+            $line = eval { $self->render_insn($st->{mnemonic}, $st->{ops}) };
+            die "$st->{where}: $@" if $@;
+        } elsif ($k eq 'label') {
+            $line = $self->label($st->{name});
+        } elsif ($k eq 'comment') {
+            $line = $self->comment($st->{comment});
+        } elsif ($k eq 'blank') {
+            $line = '';
+        } elsif ($k eq 'directive') {    # only .align reaches here
+            $line = $self->align(perlasm::driver::parse_number($st->{args}));
+        }
+        $line .= ' ' . $self->comment($st->{comment})
+            if defined $st->{comment} && $k ne 'comment';
+        push @out, $line;
+    }
+    return @out;
 }
 
 sub function {
@@ -456,16 +536,9 @@ sub function {
     my (%used, @items, $wide, $last_mn);
     for my $st (@$body) {
         if ($st->{kind} ne 'insn') { push @items, $st; next; }
-        my @ops = eval { map { parse_operand($_) } @{ $st->{operands} } };
-        die "$st->{where}: $@" if $@;
+        my @ops = $self->parse_statement(
+            $st, qr/^(push|pop|ret|enter|leave|pushf|popf|pushfq|popfq)$/);
         my $mn = $st->{mnemonic};
-        # A bare name is a branch target; anywhere else it is a typo (an
-        # unknown register, say), not a symbol.
-        die "$st->{where}: '$_->{name}' is not a register, number or address\n"
-            for grep { $_->{type} eq 'sym' && $mn !~ /^(j[a-z]+|call|loop[a-z]*)$/ } @ops;
-        die "$st->{where}: $mn is not allowed in a body (the prologue and "
-            . "epilogue own the stack)\n"
-            if $mn =~ /^(push|pop|ret|enter|leave|pushf|popf|pushfq|popfq)$/;
         die "$st->{where}: writes rsp; use frame= instead\n"
             if @ops && $ops[0]{type} eq 'reg' && $ops[0]{parent} eq 'rsp'
                && $mn !~ /^(cmp|test)$/;
@@ -491,20 +564,8 @@ sub function {
     my $alloc = $frame + 16 * @xmm_saves;
     $alloc += 8 if $alloc && @saves % 2 == 0;    # entry rsp is 8 mod 16
 
-    my @out;
+    my @out = $self->function_entry($sym, $opts, 'endbr64');
     my $L = sub { my $n = shift; return $self->local_name(".L${name}_$n") };
-    if ($self->{obj} eq 'elf') {
-        push @out, "\t.globl\t$sym", "\t.hidden\t$sym", "\t.type\t$sym,\@function";
-    } elsif ($self->{obj} eq 'macho') {
-        push @out, "\t.globl\t$sym", "\t.private_extern\t$sym";
-    } else {
-        push @out, "global $sym";
-    }
-    push @out, $self->align(16);
-    push @out, $self->comment($opts->{comment}) if defined $opts->{comment};
-    push @out, "$sym:";
-    push @out, "\t.cfi_startproc" if $gas;
-    push @out, "\tendbr64" if $self->{obj} eq 'elf';
 
     # Prologue. Each step records its unwind operation; on win64 a label
     # after each instruction gives the unwinder its code offset.
@@ -558,25 +619,7 @@ sub function {
     }
 
     # Body.
-    for my $st (@items) {
-        my $k = $st->{kind};
-        my $line;
-        if ($k eq 'insn') {
-            $line = eval { $self->render_insn($st->{mnemonic}, $st->{ops}) };
-            die "$st->{where}: $@" if $@;
-        } elsif ($k eq 'label') {
-            $line = $self->label($st->{name});
-        } elsif ($k eq 'comment') {
-            $line = $self->comment($st->{comment});
-        } elsif ($k eq 'blank') {
-            $line = '';
-        } elsif ($k eq 'directive') {    # only .align reaches here
-            $line = $self->align(perlasm::driver::parse_number($st->{args}));
-        }
-        $line .= ' ' . $self->comment($st->{comment})
-            if defined $st->{comment} && $k ne 'comment';
-        push @out, $line;
-    }
+    push @out, $self->render_body(\@items);
 
     # Epilogue, the prologue in reverse. A function that wrote ymm or zmm
     # registers leaves the upper state clean (VZEROUPPER) before returning,

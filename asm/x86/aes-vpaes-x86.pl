@@ -7,24 +7,14 @@
 #
 # Algorithm
 # =========
-# The same as asm/x86_64/aes-vpaes-x86_64.pl, whose opening comment derives
-# it (Hamburg, "Accelerating AES with Vector Permute Instructions", CHES
-# 2009): the state lives in a GF(16) tower basis, SubBytes is a GF(16)
-# inversion made of 4-bit PSHUFB look-ups (c/k, 1/i, 1/j, 1/iak, 1/jak) and
-# two output tables per needed linear function, MixColumns is
-# D = 2A ^ R_1 A, D ^ R_1 D ^ R_3 A with byte-rotation masks conjugated by
-# the ShiftRows power the round is in (ShiftRows itself is never executed;
-# round keys are stored pre-permuted), and the last round maps back to the
-# ordinary basis and applies SR^(Nr mod 4). The tables, the masks and their
-# self-checks (all 256 S-box inputs, FIPS 197 appendix C) come from
-# perlasm/vpaes_tables.pm, shared with the x86_64 kernel.
-#
-# The key expansion follows FIPS 197 5.2 one 32-bit word at a time in
-# general registers, with SubWord done by the same vector S-box on the low
-# dword of xmm0; a second pass converts round keys 1..Nr to the stored form.
-#
-# What differs on 32-bit x86 is the register file: eight xmm registers and
-# seven general-purpose ones.
+# The algorithm (Hamburg's vector-permute AES in a GF(16) tower basis), the
+# key expansion and the schedule layout are asm/x86_64/aes-vpaes-x86_64.pl's,
+# whose opening comment derives them; one descriptor file serves both. The
+# tables and masks come from perlasm/vpaes_tables.pm and the round bodies
+# (tower basis change, inversion, middle and last rounds, SubWord, the
+# interleaving of blocks) from perlasm/vpaes_rounds.pm, both shared with the
+# x86_64 kernel. What differs on 32-bit x86 is the register file: eight
+# xmm registers and seven general-purpose ones.
 #   - One block (encrypt_block, the key schedule, ctr32's odd last block)
 #     takes the five-register form with the three constants (0x0f, 1/n,
 #     c/n) in xmm5-xmm7.
@@ -41,13 +31,6 @@
 # 11; PSHUFB restores the byte order of each block. Input is read before
 # output is written, so in == out works. Frames are realigned to 16 bytes by
 # the translator, so the caller's 4-byte alignment is enough.
-#
-# Schedule layout: identical to the x86_64 kernel's (one descriptor file
-# serves both):
-#     bytes[0]          K_0, ordinary basis, unpermuted
-#     bytes[16*r]       SR^-r(phi(K_r ^ 0x63)), r = 1 .. Nr-1 (tower basis)
-#     bytes[16*Nr]      SR^-Nr(K_Nr ^ 0x63), ordinary basis
-#     rounds            Nr, the unsigned at offset 1920.
 #
 # Register plan (cdecl; perlasm/x86.pm loads the arguments in the order
 # edi, esi, edx, ecx, ebx)
@@ -90,192 +73,40 @@ use FindBin;
 use lib "$FindBin::Bin/..";
 use perlasm::driver;
 use perlasm::vpaes_tables;
+use perlasm::vpaes_rounds;
 
 # Offset of `rounds` in struct aes_schedule (asserted in aes_vpaes.c).
 my $ROUNDS = 1920;
 
-# The register holding 64 * (round mod 4), the offset of the round's masks;
-# set per function before its code is generated.
-my $MREG;
-
 my $code = perlasm::vpaes_tables::rodata();
 
-# Code fragments for one block. A block is a hash:
-#   r     its registers; r->[0] holds the state
-#   wide  1: five registers, the constants in xmm5-7 (single blocks);
-#         0: four registers and two 16-byte stack slots `spill`, the
-#            constants read from memory (the two-block loop, where all
-#            eight registers hold blocks)
-# The multi-block paths interleave the blocks' streams line by line.
-
-sub consts {
-    my ($blk) = @_;
-    return $blk->{wide} ? ('xmm5', 'xmm6', 'xmm7')
-                        : ('[.Lnib]', '[.Linv]', '[.Lcdiv]');
+# The round bodies (perlasm/vpaes_rounds.pm): wide blocks (single ones)
+# keep the constants in xmm5 (.Lnib), xmm6 (.Linv), xmm7 (.Lcdiv); round
+# keys are [edi + eax], the masks of the round [.Lmasks + mreg] with mreg =
+# 64 * (round mod 4), ecx in encrypt_block and ebx in ctr32. Narrow blocks
+# (the two-block loop, where all eight registers hold blocks) read the
+# constants from memory and spill to the stack.
+sub rounds_with {
+    my ($m) = @_;
+    return perlasm::vpaes_rounds->new(
+        consts => ['xmm5', 'xmm6', 'xmm7'],
+        rkey => '[edi + eax]',
+        r1 => "[.Lmasks + $m]    ",
+        r3 => "[.Lmasks + $m + 16]  ",
+        sr => "[.Lmasks + $m + 32]  ",
+        ax => 'eax', mreg => $m);
 }
+my $R = rounds_with('ecx');
 
-# phi of a byte vector (ordinary basis in, tower basis out), in r0.
-sub to_tower {
-    my ($blk) = @_;
-    my ($a, $b, $c) = @{ $blk->{r} };
-    my ($nib) = consts($blk);
-    return (
-        "movdqa  $b, $a",
-        "psrld   $b, 4",
-        "pand    $a, $nib",
-        "pand    $b, $nib",
-        "movdqa  $c, [.Lin_lo]",
-        "pshufb  $c, $a",
-        "movdqa  $a, [.Lin_hi]",
-        "pshufb  $a, $b",
-        "pxor    $a, $c",
-    );
-}
-
-# The GF(16) inversion of the state in r0. Returns the lines and the
-# registers left holding io and jo.
-sub inversion {
-    my ($blk) = @_;
-    my ($nib, $inv, $cdiv) = consts($blk);
-    my @split = (
-        "psrld   REG_B, 4",
-        "pand    REG_A, $nib               # k",
-        "pand    REG_B, $nib               # i",
-    );
-    if ($blk->{wide}) {
-        my ($a, $b, $c, $d, $e) = @{ $blk->{r} };
-        my @l = ("movdqa  $b, $a", @split,
-            "movdqa  $c, $cdiv",
-            "pshufb  $c, $a                  # c/k",
-            "pxor    $a, $b                  # j = i ^ k",
-            "movdqa  $d, $inv",
-            "pshufb  $d, $b                  # 1/i",
-            "pxor    $d, $c                  # iak = 1/i + c/k",
-            "movdqa  $e, $inv",
-            "pshufb  $e, $a                  # 1/j",
-            "pxor    $c, $e                  # jak = 1/j + c/k",
-            "movdqa  $e, $inv",
-            "pshufb  $e, $d                  # 1/iak",
-            "pxor    $e, $a                  # io = 1/iak + j",
-            "movdqa  $d, $inv",
-            "pshufb  $d, $c                  # 1/jak",
-            "pxor    $d, $b                  # jo = 1/jak + i",
-        );
-        s/REG_A/$a/, s/REG_B/$b/ for @l;
-        return (\@l, $e, $d);
-    }
-    # Four registers: c/k and j wait in the block's stack slots.
-    my ($a, $b, $c, $d) = @{ $blk->{r} };
-    my ($sk, $sj) = @{ $blk->{spill} };
-    my @l = ("movdqa  $b, $a", @split,
-        "movdqa  $c, $cdiv",
-        "pshufb  $c, $a                  # c/k",
-        "pxor    $a, $b                  # j = i ^ k",
-        "movdqa  $d, $inv",
-        "pshufb  $d, $b                  # 1/i",
-        "movdqa  $sk, $c",
-        "pxor    $d, $c                  # iak = 1/i + c/k",
-        "movdqa  $c, $inv",
-        "pshufb  $c, $a                  # 1/j",
-        "movdqa  $sj, $a",
-        "pxor    $c, $sk                 # jak = 1/j + c/k",
-        "movdqa  $a, $inv",
-        "pshufb  $a, $d                  # 1/iak",
-        "pxor    $a, $sj                 # io = 1/iak + j",
-        "movdqa  $d, $inv",
-        "pshufb  $d, $c                  # 1/jak",
-        "pxor    $d, $b                  # jo = 1/jak + i",
-    );
-    s/REG_A/$a/, s/REG_B/$b/ for @l;
-    return (\@l, $a, $d);
-}
-
-# A middle round: SubBytes, MixColumns in frame m (masks at .Lmasks +
-# $MREG), round key [edi + eax]. The state ends in r0 again.
-sub middle_round {
-    my ($blk) = @_;
-    my ($inv, $io, $jo) = inversion($blk);
-    my ($a) = @{ $blk->{r} };
-    # Two registers besides io and jo; with four, one of them is io's.
-    my ($x, $y) = grep { $_ ne $io && $_ ne $jo } @{ $blk->{r} }[ 1 .. $#{ $blk->{r} } ];
-    my @l = (@$inv,
-        "movdqa  $x, [.Ls1u]",
-        "pshufb  $x, $io",
-        "movdqa  $y, [.Ls1v]",
-        "pshufb  $y, $jo",
-        "pxor    $x, $y                  # A = S-box output (no 0x63)",
-        "movdqa  $y, [.Ls2u]",
-        "pshufb  $y, $io",
-        # io is dead: 2A goes to the state register (io's, or a free one).
-        "movdqa  $a, [.Ls2v]",
-        "pshufb  $a, $jo",
-        "pxor    $a, $y                  # 2A",
-        "movdqa  $y, $x",
-        "pshufb  $y, [.Lmasks + $MREG]    # R_1 A",
-        "pxor    $a, $y                  # D = 2A ^ R_1 A",
-        "pshufb  $x, [.Lmasks + $MREG + 16]  # R_3 A",
-        "pxor    $x, [edi + eax]",
-        "pxor    $x, $a                  # D ^ R_3 A ^ key",
-        "pshufb  $a, [.Lmasks + $MREG]    # R_1 D",
-        "pxor    $a, $x",
-    );
-    return @l;
-}
-
-# The last round: S-box to the ordinary basis, key, SR^Nr; ends in r0.
-sub last_round {
-    my ($blk) = @_;
-    my ($inv, $io, $jo) = inversion($blk);
-    my ($a) = @{ $blk->{r} };
-    my ($x) = grep { $_ ne $io && $_ ne $jo && $_ ne $a } @{ $blk->{r} };
-    return (@$inv,
-        "movdqa  $x, [.Lsou]",
-        "pshufb  $x, $io",
-        "movdqa  $a, [.Lsov]",
-        "pshufb  $a, $jo",
-        "pxor    $a, $x",
-        "pxor    $a, [edi + eax]",
-        "pshufb  $a, [.Lmasks + $MREG + 32]  # SR^(Nr mod 4)",
-    );
-}
-
-# Interleaves the streams of several blocks.
-sub zip {
-    my @streams = @_;
-    my $out = '';
-    my $n = 0;
-    $n = @$_ > $n ? @$_ : $n for @streams;
-    for my $i (0 .. $n - 1) {
-        for my $s (@streams) { $out .= "    $s->[$i]\n" if $i < @$s }
-    }
-    return $out;
-}
-
-# The rounds for the given blocks; each state holds input ^ K_0 in the
-# ordinary basis and ends as the cipher output. Needs edi, `nr` (a register
-# or the frame slot holding 16 * Nr) and the pic register; uses eax, $MREG.
-my $core_id = 0;
+# encrypt_core(R, nr, blocks): `nr` is a register or the frame slot
+# holding 16 * Nr. Needs edi and the pic register; uses eax and R's mreg.
 sub encrypt_core {
-    my ($nr, @blocks) = @_;
-    my $id = $core_id++;
+    my ($r, $nr, @blocks) = @_;
     my $cmp = $nr =~ /\[/ ? "    cmp     eax, dword $nr   # public: 16 * Nr, stored by this function\n"
                           : "    cmp     eax, $nr\n";
-    my $s = zip(map { [ to_tower($_) ] } @blocks);
-    $s .= <<___;
-    mov     eax, 16
-    mov     $MREG, 64
-.Lrounds_$id:
-___
-    $s .= zip(map { [ middle_round($_) ] } @blocks);
-    $s .= <<___;
-    add     eax, 16
-    add     $MREG, 64
-    and     $MREG, 255
-$cmp    jb      .Lrounds_$id
-___
-    $s .= zip(map { [ last_round($_) ] } @blocks);
-    return $s;
+    return $r->encrypt_core($cmp, @blocks);
 }
+sub clear { return perlasm::vpaes_rounds::clear(@_) }
 
 my $ONE = { wide => 1, r => [ map { "xmm$_" } 0 .. 4 ] };
 my @TWO = map {
@@ -286,33 +117,14 @@ my @TWO = map {
 my $CTR_SLOT = '[esp + 64]';
 my $NR_SLOT = '[esp + 80]';
 
-sub load_constants {
-    return <<___;
-    movdqa  xmm5, [.Lnib]
-    movdqa  xmm6, [.Linv]
-    movdqa  xmm7, [.Lcdiv]
-___
-}
-
-sub clear { return join '', map { "    pxor    $_, $_\n" } @_ }
-
-# The S-box for SubWord: ordinary basis in and out, on xmm0 (xmm1-4 used).
-my ($sw_inv, $sw_io, $sw_jo) = inversion($ONE);
-my $subword = zip([ to_tower($ONE), @$sw_inv ]) . <<___;
-    movdqa  xmm0, [.Lsou]
-    pshufb  xmm0, $sw_io
-    movdqa  xmm1, [.Lsov]
-    pshufb  xmm1, $sw_jo
-    pxor    xmm0, xmm1
-___
-
-my $to_tower_key = zip([ to_tower($ONE) ]);
+my $subword = $R->subword($ONE);
+my $to_tower_key = perlasm::vpaes_rounds::zip([ $R->to_tower($ONE) ]);
 
 $code .= <<___;
 
 .text
 .function aes_x86_vpaes_set_encrypt_key args=3 frame=16 pic=ebp public=edi,esi,edx,ecx,eax,ebp   # (struct aes_schedule *s, const uint8_t *key, size_t key_len)
-@{[ load_constants() ]}
+@{[ $R->load_constants() ]}
     mov     eax, edx
     shr     eax, 2                  # Nk = 4, 6 or 8
     mov     [esp], eax
@@ -385,22 +197,21 @@ $to_tower_key
 .endfunction
 ___
 
-$MREG = 'ecx';
 $code .= <<___;
 
 .function aes_x86_vpaes_encrypt_block args=3 pic=ebx public=edi,esi,edx,ecx,ebx,ebp,eax   # (const struct aes_schedule *s, const uint8_t in[16], uint8_t out[16])
-@{[ load_constants() ]}
+@{[ $R->load_constants() ]}
     mov     ebp, [edi + $ROUNDS]   # public: the round count follows from the key length
     shl     ebp, 4                  # 16 * Nr
     movdqu  xmm0, [esi]
     pxor    xmm0, [edi]
-@{[ encrypt_core('ebp', $ONE) ]}
+@{[ encrypt_core($R, 'ebp', $ONE) ]}
     movdqu  [edx], xmm0
 @{[ clear(map { "xmm$_" } 0 .. 4) ]}
 .endfunction
 ___
 
-$MREG = 'ebx';
+my $R2 = rounds_with('ebx');
 my $make_two = <<___;
     movdqa  xmm0, $CTR_SLOT
     movdqa  xmm4, xmm0
@@ -429,7 +240,7 @@ $code .= <<___;
     je      .Lctr_one
 .Lctr_two:                          # two blocks at a time
 $make_two
-@{[ encrypt_core($NR_SLOT, @TWO) ]}
+@{[ encrypt_core($R2, $NR_SLOT, @TWO) ]}
     movdqu  xmm1, [esi]
     movdqu  xmm5, [esi + 16]
     pxor    xmm0, xmm1
@@ -443,11 +254,11 @@ $make_two
     cmp     ecx, 1
     jne     .Lctr_two
 .Lctr_one:                          # a single block: the shorter path
-@{[ load_constants() ]}
+@{[ $R->load_constants() ]}
     movdqa  xmm0, $CTR_SLOT
     pshufb  xmm0, [.Lctr_swap]
     pxor    xmm0, [edi]
-@{[ encrypt_core($NR_SLOT, $ONE) ]}
+@{[ encrypt_core($R2, $NR_SLOT, $ONE) ]}
     movdqu  xmm1, [esi]
     pxor    xmm0, xmm1
     movdqu  [edx], xmm0

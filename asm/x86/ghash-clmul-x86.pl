@@ -27,10 +27,11 @@
 # alternates two temporary sets; here out-of-order renaming does that.)
 # A tail of 1..7 blocks is aggregated the same way with H^n .. H^1.
 #
-# Key layout: identical to the x86_64 kernel's (struct ghash_key, 64-byte
-# aligned, 256 of 1024 bytes used), so one descriptor file serves both:
-#     [16*(i-1)]         H'^i in reflected form, i = 1..8
-#     [128 + 16*(i-1)]   both halves = high ^ low half of H'^i (Karatsuba)
+# Key layout: identical to the x86_64 kernel's (struct ghash_key, H'^1..8
+# and their Karatsuba half-sums), so one descriptor file serves both. The
+# instruction sequences (constants, init, block products, reduction, the
+# blocks loop) come from perlasm/ghash_clmul_common.pm with this file's
+# register names.
 #
 # Register plan (cdecl; perlasm/x86.pm loads the arguments in the order
 # edi, esi, edx, ecx; constants through the pic= register)
@@ -62,173 +63,30 @@ use warnings;
 use FindBin;
 use lib "$FindBin::Bin/..";
 use perlasm::driver;
+use perlasm::ghash_clmul_common;
 
-my $code = '';
-
-$code .= <<___;
-.rodata
-.align 16
-.Lbswap_mask:
-    .byte 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
-.Lpoly:                         # x^-1 mod P, reflected; high qword is 0xC2 << 56
-    .quad 0x0000000000000001, 0xc200000000000000
-___
-
-# reduce(lo, hi, mid, tmp): the Karatsuba fix-up and the two-phase
-# reduction of hi:lo (+ mid<<64). The result is left in `hi`; lo, mid and
-# tmp are clobbered.
-sub reduce {
-    my ($lo, $hi, $mid, $t) = @_;
-    return <<___;
-    pxor      $mid, $lo                 # mid = (a0^a1)(b0^b1) ^ lo ^ hi
-    pxor      $mid, $hi
-    movdqa    $t, $mid
-    psrldq    $mid, 8
-    pslldq    $t, 8
-    pxor      $hi, $mid                 # hi:lo is now the 256-bit product
-    pxor      $lo, $t
-    movdqa    $t, $lo                   # phase 1: clear the lowest limb
-    pclmulqdq $t, [.Lpoly], 0x10        #   t0 * 0xC2<<56
-    pshufd    $lo, $lo, 0x4e            #   swap64
-    pxor      $lo, $t
-    movdqa    $t, $lo                   # phase 2: clear the next limb
-    pclmulqdq $t, [.Lpoly], 0x10
-    pshufd    $lo, $lo, 0x4e
-    pxor      $lo, $t
-    pxor      $hi, $lo                  # result = high half ^ folded low half
-___
-}
-
-# block(first, data, hmem, kmem): one block's Karatsuba products with the
-# power of H at `hmem` (its half-sum at `kmem`), accumulated into
-# xmm1 (lo), xmm2 (hi), xmm3 (mid). The first block of a group also absorbs
-# Y and starts the accumulators.
-sub block {
-    my ($first, $data, $hmem, $kmem) = @_;
-    my ($t0, $t1, $t2, $lo, $hi, $mid) = map { "xmm$_" } 4, 5, 6, 1, 2, 3;
-    my $s = <<___;
-    movdqu    $t0, $data
-    pshufb    $t0, xmm7
-___
-    $s .= "    pxor      $t0, xmm0                 # Y ^ first block\n" if $first;
-    $s .= <<___;
-    pshufd    $t1, $t0, 0x4e
-    pxor      $t1, $t0                  # low half: a0 ^ a1
-    movdqa    $t2, $t0
-    pclmulqdq $t0, $hmem, 0x00          # a0 * h0
-    pclmulqdq $t2, $hmem, 0x11          # a1 * h1
-    pclmulqdq $t1, $kmem, 0x00          # (a0^a1) * (h0^h1)
-___
-    if ($first) {
-        $s .= <<___;
-    movdqa    $lo, $t0
-    movdqa    $hi, $t2
-    movdqa    $mid, $t1
-___
-    } else {
-        $s .= <<___;
-    pxor      $lo, $t0
-    pxor      $hi, $t2
-    pxor      $mid, $t1
-___
-    }
-    return $s;
-}
+my $code = perlasm::ghash_clmul_common::rodata();
+my $clear = join '', map { "    pxor      xmm$_, xmm$_\n" } 0 .. 6;
 
 # init: H' = H*x^-1, then H'^2..H'^8 and the Karatsuba half-sums.
 $code .= <<___;
 
 .text
 .function ghash_x86_clmul_init args=2 pic=ebx public=edi,esi,ecx,eax,ebx   # (struct ghash_key *key, const uint8_t H[16])
-    movdqu    xmm0, [esi]
-    pshufb    xmm0, [.Lbswap_mask]      # H, reflected
-    pshufd    xmm1, xmm0, 0xff
-    psrad     xmm1, 31                  # all ones iff bit 127 (x^0 of H) is set
-    pand      xmm1, [.Lpoly]
-    movdqa    xmm2, xmm0
-    psllq     xmm0, 1                   # 128-bit shift left by one:
-    psrlq     xmm2, 63                  #   bit 63 carries into bit 64,
-    pslldq    xmm2, 8                   #   bit 127 leaves
-    por       xmm0, xmm2
-    pxor      xmm0, xmm1                # H' = H * x^-1 mod P
-    movdqa    xmm4, xmm0
-    pshufd    xmm5, xmm0, 0x4e
-    pxor      xmm5, xmm0                # both halves: h0 ^ h1
-    movdqa    [edi], xmm4
-    movdqa    [edi + 128], xmm5
-    mov       eax, edi
-    mov       ecx, 7
-.Linit_loop:                            # xmm0 = xmm0 * H', seven times
-    pshufd    xmm3, xmm0, 0x4e
-    pxor      xmm3, xmm0
-    movdqa    xmm2, xmm0
-    pclmulqdq xmm0, xmm4, 0x00
-    pclmulqdq xmm2, xmm4, 0x11
-    pclmulqdq xmm3, xmm5, 0x00
-@{[ reduce('xmm0', 'xmm2', 'xmm3', 'xmm6') ]}
-    movdqa    xmm0, xmm2
-    pshufd    xmm1, xmm0, 0x4e
-    pxor      xmm1, xmm0
-    add       eax, 16
-    movdqa    [eax], xmm0               # H'^i
-    movdqa    [eax + 128], xmm1
-    dec       ecx
-    jnz       .Linit_loop
-@{[ join '', map { "    pxor      xmm$_, xmm$_\n" } 0 .. 6 ]}
+@{[ perlasm::ghash_clmul_common::init('edi', 'esi', 'eax') ]}$clear
 .endfunction
 ___
 
-# blocks: Xi = (...((Xi ^ X1) H ^ X2) H ...) H over `blocks` blocks.
-my ($Xi, $key, $in, $blocks) = qw(edi esi edx ecx);
-
-my $eight = '';
-for my $j (0 .. 7) {
-    my $p = 8 - $j;    # block j is multiplied by H^(8-j)
-    $eight .= block($j == 0, "[$in + " . 16 * $j . "]",
-                    "[$key + " . 16 * ($p - 1) . "]",
-                    "[$key + " . (128 + 16 * ($p - 1)) . "]");
-}
+# blocks: Xi = (...((Xi ^ X1) H ^ X2) H ...) H over `blocks` blocks. One
+# set of block temporaries: eight xmm registers leave no room for two.
+my @T = ('xmm4', 'xmm5', 'xmm6');
+my %r = (Xi => 'edi', key => 'esi', in => 'edx', blocks => 'ecx',
+         off => 'eax', ptr => 'ebp', bswap => 'xmm7', T => [\@T, \@T]);
 
 $code .= <<___;
 
 .function ghash_x86_clmul_blocks args=4 pic=ebx public=edi,esi,edx,ecx,ebp,eax,ebx   # (uint8_t Xi[16], const struct ghash_key *key, const uint8_t *in, size_t blocks)
-    movdqa    xmm7, [.Lbswap_mask]
-    movdqu    xmm0, [$Xi]
-    pshufb    xmm0, xmm7                # Y, reflected
-    cmp       $blocks, 8
-    jb        .Lblocks_tail
-.Lblocks_loop8:
-$eight
-@{[ reduce('xmm1', 'xmm2', 'xmm3', 'xmm4') ]}
-    movdqa    xmm0, xmm2
-    add       $in, 128
-    sub       $blocks, 8
-    cmp       $blocks, 8
-    jae       .Lblocks_loop8
-.Lblocks_tail:
-    test      $blocks, $blocks
-    jz        .Lblocks_done
-    mov       eax, $blocks              # 1..7 blocks: powers H^n .. H^1
-    shl       eax, 4
-    lea       ebp, [$key + eax - 16]
-@{[ block(1, "[$in]", '[ebp]', '[ebp + 128]') ]}
-    add       $in, 16
-    sub       ebp, 16
-    dec       $blocks
-    jz        .Lblocks_tail_reduce
-.Lblocks_tail_loop:
-@{[ block(0, "[$in]", '[ebp]', '[ebp + 128]') ]}
-    add       $in, 16
-    sub       ebp, 16
-    dec       $blocks
-    jnz       .Lblocks_tail_loop
-.Lblocks_tail_reduce:
-@{[ reduce('xmm1', 'xmm2', 'xmm3', 'xmm4') ]}
-    movdqa    xmm0, xmm2
-.Lblocks_done:
-    pshufb    xmm0, xmm7
-    movdqu    [$Xi], xmm0
-@{[ join '', map { "    pxor      xmm$_, xmm$_\n" } 0 .. 6 ]}
+@{[ perlasm::ghash_clmul_common::blocks(\%r) ]}$clear
 .endfunction
 ___
 
