@@ -25,6 +25,9 @@ const struct aes_impl *const dispatch_aes_impls[] = {
     &aes_aesni, /* AES-NI */
     &aes_vpaes, /* SSSE3 */
 #endif
+#if defined(LIBGCM_ASM_AARCH64)
+    &aes_armv8, /* Armv8 Cryptographic Extension (AES) */
+#endif
     &aes_ct,
     NULL,
 };
