@@ -42,6 +42,9 @@ const struct ghash_impl *const dispatch_ghash_impls[] = {
 #if defined(LIBGCM_ASM_X86_64) || defined(LIBGCM_ASM_X86)
     &ghash_ssse3, /* SSSE3, for CPUs without PCLMULQDQ */
 #endif
+#if defined(LIBGCM_ASM_AARCH64)
+    &ghash_pmull, /* PMULL/PMULL2 (Armv8 Cryptographic Extension) */
+#endif
 #if defined(GCM_64BIT_WORDS)
     &ghash_ct64,
     &ghash_ct32,
