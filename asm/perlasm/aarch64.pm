@@ -52,7 +52,9 @@
 #   - describes all of it with .cfi_* (ELF and Mach-O).
 # `.endfunction` emits the mirror-image epilogue and `ret`. The body may
 # not write sp, use x18, ret, bl/blr, or change sp by writeback: the frame
-# is fixed after the prologue.
+# is fixed after the prologue. Test code that handles no secrets
+# (`secrets=none`, the ABI trampoline) may call (blr) and load x29: the
+# frame record then always saves x29 and x30.
 package perlasm::aarch64;
 
 use strict;
@@ -289,7 +291,7 @@ sub function {
     die "more than 8 arguments are not supported\n" if $opts->{args} > 8;
     die "pic= is for 32-bit x86 (perlasm/x86.pm)\n" if defined $opts->{pic};
 
-    my (%used, @items);
+    my (%used, @items, $calls);
     for my $st (@$body) {
         if ($st->{kind} ne 'insn') { push @items, $st; next; }
         my @ops = parse_body_ops($st);
@@ -297,9 +299,14 @@ sub function {
         die "$st->{where}: '$_->{name}' is not a register, number or label\n"
             for grep { $_->{type} eq 'sym'
                        && $mn !~ /^(b|b\.\w+|cbn?z|tbn?z|adr|adrp|adrl)$/ } @ops;
+        # Test code (secrets=none: the ABI trampoline) may call out: the
+        # frame record keeps x30, and it may load x29 for the callee to keep.
+        my $test = defined $opts->{secrets};
         die "$st->{where}: $mn is not allowed in a body (the prologue and "
             . "epilogue own the stack and the link register)\n"
-            if $mn =~ /^(ret|reta[ab]|bl|blr|blra\w*|eret)$/;
+            if $mn =~ /^(ret|reta[ab]|eret)$/
+               || (!$test && $mn =~ /^(bl|blr|blra\w*)$/);
+        $calls = 1 if $mn =~ /^(bl|blr)$/;
         my @regs = map { $_->{type} eq 'list' ? @{ $_->{regs} } : $_ } @ops;
         for my $op (@regs) {
             if ($op->{type} eq 'gpr' || $op->{type} eq 'vreg') {
@@ -326,12 +333,14 @@ sub function {
         }
         push @items, { %$st, ops => \@ops };
     }
-    die "x29 and x30 belong to the prologue\n" if $used{x29} || $used{x30};
+    die "x30 belongs to the prologue\n" if $used{x30};
+    die "x29 belongs to the prologue (only test code, secrets=none, may "
+        . "load it)\n" if $used{x29} && !defined $opts->{secrets};
 
     my @gprs = grep { $used{"x$_"} } 19 .. 28;
     my @dregs = grep { $used{"v$_"} } 8 .. 15;
     my $frame = ($opts->{frame} + 15) & ~15;
-    my $record = (@gprs || @dregs || $frame) ? 1 : 0;
+    my $record = (@gprs || @dregs || $frame || $calls || $used{x29}) ? 1 : 0;
     my $gsize = 8 * @gprs;
     my $dsize = 8 * @dregs;
     my $saves = (16 + $gsize + $dsize + 15) & ~15;
