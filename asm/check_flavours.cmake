@@ -11,6 +11,10 @@
 #                     llvm-readobj, checks that no relocation in .text
 #                     is absolute: the code is position independent)
 #     win32           nasm -f win32
+#   aarch64 kernels (asm/aarch64/):
+#     linux64         clang -target aarch64-linux-gnu -c (and, with
+#                     llvm-readobj, checks the GNU property note: BTI and PAC)
+#     ios64, macos64  clang -target arm64-apple-macos -c
 # so a flavour nobody builds day to day still cannot rot. A missing tool
 # skips its flavours; if nothing could be checked the script says
 # "SKIPPED: nothing could be checked", which the test treats as a skip.
@@ -41,6 +45,8 @@ foreach(pl IN LISTS KERNELS)
   get_filename_component(arch ${archdir} NAME)
   if(arch STREQUAL "x86")
     set(flavours elf win32)
+  elseif(arch STREQUAL "aarch64")
+    set(flavours linux64 ios64 macos64)
   else()
     set(flavours elf elf-msabi macosx nasm)
   endif()
@@ -91,6 +97,17 @@ foreach(pl IN LISTS KERNELS)
             set(ok FALSE)
           endif()
         endif()
+      elseif(fl STREQUAL "linux64")
+        run(${CLANG} -target aarch64-linux-gnu -c -o ${obj} ${src})
+        if(ok AND READOBJ)
+          run(${READOBJ} --notes ${obj})
+          if(NOT last_output MATCHES "BTI" OR NOT last_output MATCHES "PAC")
+            message("FAILED: ${name} (linux64): no BTI/PAC GNU property note")
+            set(ok FALSE)
+          endif()
+        endif()
+      elseif(fl STREQUAL "ios64" OR fl STREQUAL "macos64")
+        run(${CLANG} -target arm64-apple-macos -c -o ${obj} ${src})
       elseif(fl STREQUAL "macosx")
         run(${CLANG} -target x86_64-apple-macos -c -o ${obj} ${src})
       else()

@@ -21,7 +21,7 @@
 //
 // Adding a kernel: add a row to Kernels() (GHASH), AesKernelList() (AES)
 // or FusedKernelList() (fused AES-CTR + GHASH) below.
-#if defined(__GNUC__)
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #include <cpuid.h>
 #endif
 #include <gtest/gtest-spi.h>

@@ -13,8 +13,13 @@
 #      features: Westmere (AES-NI + PCLMULQDQ), n270 (SSSE3 only),
 #      pentium3 (no SSE2): the Dispatch tests asserting the pick, plus the
 #      backend suites and a vector sample.
-#   3. test/sanitizers.sh (ASan+UBSan and TSan) with gcc and with clang.
-#   4. fuzz/run_fuzzers.sh.
+#   3. aarch64 cross build (gcc-aarch64-linux-gnu; the asm/aarch64 kernels)
+#      under qemu-aarch64: the whole test binary with -cpu cortex-a53
+#      expecting armv8/pmull, then under -cpu max the Dispatch, ABI and
+#      backend suites with a vector sample, unmasked and with LIBGCM_ARMCAP
+#      hiding PMULL (armv8/ct64) and AES+PMULL (ct/ct64).
+#   4. test/sanitizers.sh (ASan+UBSan and TSan) with gcc and with clang.
+#   5. fuzz/run_fuzzers.sh.
 # Every libgcm build here uses -DLIBGCM_WERROR=ON: a warning fails the run.
 #
 # Build directories go under ${LIBGCM_TEST_BUILD:-build-test}. Exits non-zero
@@ -28,13 +33,13 @@ mkdir -p "$out"
 
 stage() { printf '\n==== %s (%s)\n' "$1" "$(date +%T)"; }
 
-stage "1/4 native build and ctest"
+stage "1/5 native build and ctest"
 cmake -S "$top" -B "$out/native" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DLIBGCM_WERROR=ON
 cmake --build "$out/native" -j"$jobs"
 ctest --test-dir "$out/native" --output-on-failure -j"$jobs"
 
-stage "2/4 32-bit x86 build"
+stage "2/5 32-bit x86 build"
 if command -v qemu-i386 >/dev/null && [ -d /usr/src/googletest ] &&
    echo 'int main(void){return 0;}' | gcc -m32 -x c - -o "$out/m32-probe" 2>/dev/null; then
   cmake -S "$top" -B "$out/m32" -G Ninja -DCMAKE_BUILD_TYPE=Release \
@@ -82,7 +87,38 @@ else
   if [ "${CI:-}" = "true" ]; then exit 1; fi
 fi
 
-stage "3/4 sanitizers (gcc and clang)"
+stage "3/5 aarch64 cross build (qemu-aarch64)"
+if command -v aarch64-linux-gnu-g++ >/dev/null && command -v qemu-aarch64 >/dev/null &&
+   [ -d /usr/src/googletest ]; then
+  cmake -S "$top" -B "$out/aarch64" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_TOOLCHAIN_FILE="$top/cmake/toolchain-aarch64-linux-gnu.cmake" \
+    -DLIBGCM_GTEST_SOURCE_DIR=/usr/src/googletest \
+    -DLIBGCM_VALGRIND_ANNOTATIONS=OFF -DLIBGCM_BUILD_TOOL=OFF \
+    -DLIBGCM_WERROR=ON
+  cmake --build "$out/aarch64" -j"$jobs" --target gcm_tests
+  a64=(qemu-aarch64 -L /usr/aarch64-linux-gnu)
+  bin=$out/aarch64/test/gcm_tests
+  # The expected pair follows from the aarch64 kernels this build has.
+  has64() { [ -f "$out/aarch64/asm/$1-aarch64.S" ]; }
+  aes64=ct ghash64=ct64
+  has64 aes-armv8 && aes64=armv8
+  has64 ghash-pmull && ghash64=pmull
+  echo "-- whole test binary under qemu-aarch64 -cpu cortex-a53, expecting $aes64/$ghash64"
+  LIBGCM_EXPECT_PAIR=$aes64/$ghash64 "${a64[@]}" -cpu cortex-a53 "$bin" --gtest_brief=1
+  subset='Dispatch.*:AllUsable/*:SpecCases/*:AbiAarch64*:Vectors/*wycheproof*:Vectors/*boringssl*:Vectors/*openssl_generated*'
+  for mask_expect in "=$aes64/$ghash64" "~0x10=$aes64/ct64" "~0x18=ct/ct64"; do
+    mask=${mask_expect%%=*} expect=${mask_expect#*=}
+    echo "-- qemu-aarch64 -cpu max, LIBGCM_ARMCAP='$mask', expecting $expect"
+    LIBGCM_ARMCAP=$mask LIBGCM_EXPECT_PAIR=$expect LIBGCM_VECTORS_SAMPLE=1 \
+      "${a64[@]}" -cpu max "$bin" --gtest_brief=1 --gtest_filter="$subset"
+  done
+  echo "-- aarch64 stage passed"
+else
+  echo "aarch64 stage needs gcc-aarch64-linux-gnu/g++-aarch64-linux-gnu, qemu-user and libgtest-dev sources" >&2
+  if [ "${CI:-}" = "true" ]; then exit 1; fi
+fi
+
+stage "4/5 sanitizers (gcc and clang)"
 for cc in gcc clang; do
   case $cc in gcc) cxx=g++ ;; clang) cxx=clang++ ;; esac
   echo "-- sanitizers with $cc"
@@ -90,7 +126,7 @@ for cc in gcc clang; do
     JOBS="$jobs" "$top/test/sanitizers.sh" all -DLIBGCM_WERROR=ON
 done
 
-stage "4/4 fuzzers"
+stage "5/5 fuzzers"
 if [ -x "$top/fuzz/run_fuzzers.sh" ]; then
   "$top/fuzz/run_fuzzers.sh" "$out"
 else

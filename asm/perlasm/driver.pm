@@ -79,15 +79,16 @@ use strict;
 use warnings;
 use File::Basename qw(basename);
 
-# Splits "a, [b + c], d" into operands, keeping commas inside brackets.
+# Splits "a, [b + c], d" into operands, keeping commas inside brackets
+# (and inside braces: an aarch64 register list {v0.16b, v1.16b}).
 sub split_operands {
     my ($s) = @_;
     my @ops;
     my $depth = 0;
     my $cur   = '';
     for my $ch (split //, $s) {
-        if    ($ch eq '[') { $depth++ }
-        elsif ($ch eq ']') { $depth-- }
+        if    ($ch eq '[' || $ch eq '{') { $depth++ }
+        elsif ($ch eq ']' || $ch eq '}') { $depth-- }
         if ($ch eq ',' && $depth == 0) {
             push @ops, $cur;
             $cur = '';
@@ -180,7 +181,8 @@ sub parse {
         } elsif ($body =~ /^(\.\w+)\s*(.*)$/) {
             my ($dir, $args) = ($1, $2);
             $st = { kind => 'directive', name => $dir, args => $args };
-        } elsif ($body =~ /^([a-z][a-z0-9]*)\b\s*(.*)$/i) {
+        } elsif ($body =~ /^([a-z][a-z0-9]*(?:\.[a-z]+)?)(?![\w.])\s*(.*)$/i) {
+            # (a dotted mnemonic is an aarch64 conditional branch: b.eq)
             my ($mn, $rest) = (lc $1, $2);
             my @ops = eval { split_operands($rest) };
             die "$where: $@" if $@;

@@ -1,6 +1,6 @@
 #!/usr/bin/env perl
-# asm/test/ct_check_test.pl: the secret-register check (asm/perlasm/
-# ctcheck_x86.pm) refuses what it promises to refuse.
+# asm/test/ct_check_test.pl: the secret-register checks (asm/perlasm/
+# ctcheck_x86.pm, ctcheck_aarch64.pm) refuse what they promise to refuse.
 #
 # Each case is a tiny kernel written to a scratch file and translated by a
 # separate perl process exactly as the build translates a kernel
@@ -151,6 +151,111 @@ ___
     ['x86 writes pic register', <<'___', qr/writes the pic= register ebx/, 'edi,esi,edx,ecx,ebx', 'x86'],
     mov     ebx, edi
 ___
+    # aarch64 (perlasm/ctcheck_aarch64.pm)
+    ['a64 clean', <<'___', undef, 'x0,x1,x2,x3,x9', 'aarch64'],
+    ld1     {v0.16b, v1.16b}, [x1], 32
+    eor     v0.16b, v0.16b, v1.16b
+    st1     {v0.16b}, [x2]
+    umov    w10, v0.s[1]
+    add     w11, w10, 1
+    subs    x3, x3, 1
+    b.ne    .La64_clean
+.La64_clean:
+    cbz     x3, .La64_clean2
+.La64_clean2:
+___
+    ['a64 annotated load', <<'___', undef, 'x0,x1,x2,x3,x9', 'aarch64'],
+    ldr     w9, [x0, 240]      # public: a round count
+    cmp     w9, 12
+    b.eq    .La64_ann
+.La64_ann:
+___
+    ['a64 secret base', <<'___', qr/\(address\).*'x10'/, 'x0,x1,x2,x3,x9', 'aarch64'],
+    umov    x10, v0.d[0]
+    ldr     x11, [x10]
+___
+    ['a64 secret index', <<'___', qr/\(address\).*'x10'/, 'x0,x1,x2,x3,x9', 'aarch64'],
+    ldrb    w10, [x1]
+    ldr     q1, [x0, x10, lsl 4]
+___
+    ['a64 secret post-index', <<'___', qr/\(address\).*post-index register 'x10'/, 'x0,x1,x2,x3,x9', 'aarch64'],
+    fmov    x10, d3
+    ld1     {v0.16b}, [x1], x10
+___
+    ['a64 umov to public', <<'___', qr/\(leak\).*'w9' from v2.s\[0\]/, 'x0,x1,x2,x3,x9', 'aarch64'],
+    umov    w9, v2.s[0]
+___
+    ['a64 mov lane to public', <<'___', qr/\(leak\).*'x9'/, 'x0,x1,x2,x3,x9', 'aarch64'],
+    mov     x9, v2.d[1]
+___
+    ['a64 fmov to public', <<'___', qr/\(leak\).*'x9' from d2/, 'x0,x1,x2,x3,x9', 'aarch64'],
+    fmov    x9, d2
+___
+    ['a64 load to public', <<'___', qr/\(leak\).*'x9' from memory/, 'x0,x1,x2,x3,x9', 'aarch64'],
+    ldr     x9, [x1]
+___
+    ['a64 ldp to public', <<'___', qr/\(leak\).*'x3' from memory/, 'x0,x1,x2,x3,x9', 'aarch64'],
+    ldp     x10, x3, [x1]
+___
+    ['a64 arith with secret', <<'___', qr/\(leak\).*'x9' from x10/, 'x0,x1,x2,x3,x9', 'aarch64'],
+    ldr     x10, [x1]
+    add     x9, x9, x10
+___
+    ['a64 b.cond on secret flags', <<'___', qr/\(flags\).*b\.ne uses flags set by 'cmp x10, 0'/, 'x0,x1,x2,x3,x9', 'aarch64'],
+    ldr     x10, [x1]
+    cmp     x10, 0
+    b.ne    .La64_f
+.La64_f:
+___
+    ['a64 flags after label', <<'___', qr/\(flags\).*since the last label/, 'x0,x1,x2,x3,x9', 'aarch64'],
+    cmp     x3, 0
+.La64_fl:
+    b.ne    .La64_fl
+___
+    ['a64 csel on secret flags', <<'___', qr/\(flags\).*csel/, 'x0,x1,x2,x3,x9', 'aarch64'],
+    umov    w10, v0.s[0]
+    tst     w10, 1
+    csel    x11, x1, x2, eq
+___
+    ['a64 cset on secret flags', <<'___', qr/\(flags\).*cset/, 'x0,x1,x2,x3,x9', 'aarch64'],
+    umov    w10, v0.s[0]
+    subs    w10, w10, 1
+    cset    w11, eq
+___
+    ['a64 cbz on secret', <<'___', qr/\(branch\).*cbz on 'x10'/, 'x0,x1,x2,x3,x9', 'aarch64'],
+    ldr     x10, [x1]
+    cbz     x10, .La64_c
+.La64_c:
+___
+    ['a64 tbnz on secret', <<'___', qr/\(branch\).*tbnz on 'w10'/, 'x0,x1,x2,x3,x9', 'aarch64'],
+    umov    w10, v0.b[0]
+    tbnz    w10, 0, .La64_t
+.La64_t:
+___
+    ['a64 br through secret', <<'___', qr/\(jump\).*br through x10/, 'x0,x1,x2,x3,x9', 'aarch64'],
+    ldr     x10, [x1]
+    br      x10
+___
+    ['a64 udiv on secret', <<'___', qr/\(timing\).*udiv/, 'x0,x1,x2,x3,x9', 'aarch64'],
+    ldr     x10, [x1]
+    udiv    x11, x10, x3
+___
+    ['a64 mul on secret', <<'___', qr/\(timing\).*mul/, 'x0,x1,x2,x3,x9', 'aarch64'],
+    umov    x10, v1.d[0]
+    mul     x11, x10, x10
+___
+    ['a64 vector public', <<'___', qr/only general-purpose registers/, 'x0,v1', 'aarch64'],
+    nop
+___
+    ['a64 writes sp', <<'___', qr/writes sp/, 'x0,x1,x2,x3,x9', 'aarch64'],
+    sub     sp, sp, 16
+___
+    ['a64 ret in body', <<'___', qr/ret is not allowed/, 'x0,x1,x2,x3,x9', 'aarch64'],
+    ret
+___
+    ['a64 x18', <<'___', qr/platform register/, 'x0,x1,x2,x3,x9', 'aarch64'],
+    mov     x18, 0
+___
 );
 
 my ($pass, $fail) = (0, 0);
@@ -176,7 +281,8 @@ for my $c (@cases) {
         . $body . ".endfunction\nCODE\n"
         . "perlasm::driver::finish('$arch', \$code);\n";
     close $fh;
-    my $msg = `"$^X" "$pl" elf "$out" 2>&1`;
+    my $flavour = $arch eq 'aarch64' ? 'linux64' : 'elf';
+    my $msg = `"$^X" "$pl" $flavour "$out" 2>&1`;
     my $status = $?;
     my $ok;
     if (!defined $want) {

@@ -62,5 +62,8 @@ extern GCM_HIDDEN const struct aes_impl aes_ct;
 extern GCM_HIDDEN const struct aes_impl aes_aesni;
 extern GCM_HIDDEN const struct aes_impl aes_vpaes;
 #endif
+#if defined(LIBGCM_ASM_AARCH64)
+extern GCM_HIDDEN const struct aes_impl aes_armv8;
+#endif
 
 #endif /* LIBGCM_CRYPTO_AES_AES_H */

@@ -25,6 +25,9 @@ static void cpu_init(void) {
 #if defined(GCM_X86_64) || defined(GCM_X86)
   cpu_apply_ia32cap(detected, getenv("OPENSSL_ia32cap"));
 #endif
+#if defined(GCM_AARCH64)
+  cpu_apply_armcap(detected, getenv("LIBGCM_ARMCAP"));
+#endif
   for (int i = 0; i < 4; i++) caps[i] = detected[i];
 }
 
@@ -51,7 +54,22 @@ const uint32_t *cpu_caps(void) {
 
 int cpu_always(void) { return 1; }
 
-#if !defined(GCM_X86_64) && !defined(GCM_X86) && !defined(GCM_ARM)
+void cpu_apply_armcap(uint32_t c[4], const char *env) {
+  if (env == NULL || env[0] == '\0') return;
+  int invert = 0;
+  if (env[0] == '~') {
+    invert = 1;
+    env++;
+  }
+  char *end = NULL;
+  unsigned long long v = strtoull(env, &end, 0);
+  if (end == env || *end != '\0' || env[0] == '-') return;
+  uint32_t mask = (uint32_t)v;
+  c[0] &= invert ? ~mask : mask;
+}
+
+#if !defined(GCM_X86_64) && !defined(GCM_X86) && !defined(GCM_ARM) && \
+    !defined(GCM_AARCH64)
 /* No capability reader for this architecture: only portable code runs. */
 void cpu_detect(uint32_t out[4]) {
   out[0] = out[1] = out[2] = out[3] = 0;

@@ -17,4 +17,9 @@ GCM_HIDDEN void cpu_detect(uint32_t out[4]);
  * turned on. NULL or an unparsable value changes nothing. */
 GCM_HIDDEN void cpu_apply_ia32cap(uint32_t caps[4], const char *env);
 
+/* Applies a LIBGCM_ARMCAP value to word 0 (aarch64): "~MASK" clears the
+ * bits of MASK, "MASK" keeps only them (hex with 0x, or decimal). Bits can
+ * only be cleared. NULL or an unparsable value changes nothing. */
+GCM_HIDDEN void cpu_apply_armcap(uint32_t caps[4], const char *env);
+
 #endif /* LIBGCM_CRYPTO_CPU_CPU_DETECT_H */

@@ -32,6 +32,9 @@ const struct aes_impl *const dispatch_aes_impls[] = {
     &aes_aesni, /* AES-NI */
     &aes_vpaes, /* SSSE3 */
 #endif
+#if defined(LIBGCM_ASM_AARCH64)
+    &aes_armv8, /* Armv8 Cryptographic Extension (AES) */
+#endif
     &aes_ct,
     NULL,
 };
@@ -45,6 +48,9 @@ const struct ghash_impl *const dispatch_ghash_impls[] = {
 #endif
 #if defined(LIBGCM_ASM_X86_64) || defined(LIBGCM_ASM_X86)
     &ghash_ssse3, /* SSSE3, for CPUs without PCLMULQDQ */
+#endif
+#if defined(LIBGCM_ASM_AARCH64)
+    &ghash_pmull, /* PMULL/PMULL2 (Armv8 Cryptographic Extension) */
 #endif
 #if defined(GCM_64BIT_WORDS)
     &ghash_ct64,

@@ -53,5 +53,8 @@ extern GCM_HIDDEN const struct ghash_impl ghash_clmul;
 extern GCM_HIDDEN const struct ghash_impl ghash_ssse3;
 extern GCM_HIDDEN const struct ghash_impl ghash_vpclmul_avx2;
 #endif
+#if defined(LIBGCM_ASM_AARCH64)
+extern GCM_HIDDEN const struct ghash_impl ghash_pmull;
+#endif
 
 #endif /* LIBGCM_CRYPTO_GHASH_GHASH_H */

@@ -70,6 +70,17 @@ GCM_HIDDEN void ghash_x86_ssse3_blocks(uint8_t Xi[16],
                                        const uint8_t *in, size_t blocks);
 #endif
 
+#if defined(LIBGCM_ASM_AARCH64)
+/* asm/aarch64/ghash-pmull-aarch64.pl: PMULL/PMULL2 ("pmull"). init stores
+ * H^k * x^-1 (bit-reflected) for k = 1..8 and their Karatsuba halves (256
+ * bytes); blocks aggregates eight blocks per reduction. */
+GCM_HIDDEN void ghash_aarch64_pmull_init(struct ghash_key *key,
+                                         const uint8_t H[16]);
+GCM_HIDDEN void ghash_aarch64_pmull_blocks(uint8_t Xi[16],
+                                           const struct ghash_key *key,
+                                           const uint8_t *in, size_t blocks);
+#endif
+
 #if defined(__cplusplus)
 }
 #endif

@@ -1,0 +1,53 @@
+/*
+ * crypto/cpu/cpu_aarch64.c: capability words for aarch64.
+ *
+ * Word 0 holds the Linux AT_HWCAP bits the dispatcher cares about, in the
+ * kernel's own positions (arch/arm64/include/uapi/asm/hwcap.h): AES is bit
+ * 3, PMULL bit 4. On Linux (and Android) they come from getauxval(); on
+ * Apple platforms from sysctl hw.optional.arm.FEAT_AES / FEAT_PMULL, and if
+ * the sysctl is missing (older releases) both are assumed, since every
+ * Apple arm64 core has them. Elsewhere nothing is reported and the portable
+ * code runs.
+ *
+ * LIBGCM_ARMCAP may then mask word 0, so a test can force the portable tier
+ * on a CPU (or an emulator) that has the Cryptographic Extension:
+ *   LIBGCM_ARMCAP=~0x18   clear AES and PMULL (bits 3 and 4)
+ *   LIBGCM_ARMCAP=0x8     keep only AES
+ * A leading `~` means "clear these bits", otherwise the value is ANDed in;
+ * bits can only ever be cleared (cpu_apply_armcap in cpu.c).
+ */
+#include "cpu.h"
+#include "cpu_detect.h"
+
+#if defined(GCM_AARCH64)
+
+#if defined(__linux__)
+#include <sys/auxv.h>
+#elif defined(__APPLE__)
+#include <sys/sysctl.h>
+#include <sys/types.h>
+#endif
+
+#if defined(__APPLE__)
+/* 1 when the sysctl says yes, or is absent (every Apple arm64 core has the
+ * feature); 0 only when it exists and says no. */
+static int apple_feature(const char *name) {
+  int value = 0;
+  size_t len = sizeof(value);
+  if (sysctlbyname(name, &value, &len, NULL, 0) != 0) return 1;
+  return value != 0;
+}
+#endif
+
+void cpu_detect(uint32_t out[4]) {
+  out[0] = out[1] = out[2] = out[3] = 0;
+#if defined(__linux__)
+  unsigned long hwcap = getauxval(AT_HWCAP);
+  out[0] = (uint32_t)(hwcap & (CPU_AARCH64_AES | CPU_AARCH64_PMULL));
+#elif defined(__APPLE__)
+  if (apple_feature("hw.optional.arm.FEAT_AES")) out[0] |= CPU_AARCH64_AES;
+  if (apple_feature("hw.optional.arm.FEAT_PMULL")) out[0] |= CPU_AARCH64_PMULL;
+#endif
+}
+
+#endif /* GCM_AARCH64 */
