@@ -2,7 +2,7 @@
 // <openssl/aead.h> exists in libgcm's compat header, with BoringSSL's type.
 //
 // Where the list comes from: BoringSSL's include/openssl/aead.h (2025
-// layout, "Copyright 2014 The BoringSSL Authors" header, as mirrored at
+// layout, as mirrored at
 // commit 6e6e6dbb of a public BoringSSL mirror), plus the vectored calls
 // EVP_AEAD_CTX_sealv / openv / openv_detached and CRYPTO_IOVEC /
 // CRYPTO_IVEC, which that copy predates; their argument lists are the ones
