@@ -136,8 +136,8 @@ OPENSSL_EXPORT const EVP_AEAD *EVP_aead_aes_256_gcm_randnonce(void);
  * OPENSSL_ia32cap mask, and LIBGCM_AES / LIBGCM_GHASH when they are set.
  * The result is 1 exactly when both halves of that pair use dedicated
  * instructions: today on x86_64 AES `aesni` with GHASH `clmul` or
- * `vpclmul_avx2` (AES-NI with PCLMULQDQ, or with VPCLMULQDQ); future ARMv8
- * AES + PMULL backends will count too.
+ * `vpclmul_avx2` (AES-NI with PCLMULQDQ, or with VPCLMULQDQ), and on aarch64
+ * AES `armv8` with GHASH `pmull` (the Armv8 AES and PMULL instructions).
  * The other tiers return 0:
  *
  *   - vpaes + ssse3 (SSSE3, no AES-NI / PCLMULQDQ) and the portable
