@@ -12,12 +12,14 @@
 #      the dispatch tiers under qemu-i386 CPU models that really lack
 #      features: Westmere (AES-NI + PCLMULQDQ), n270 (SSSE3 only),
 #      pentium3 (no SSE2): the Dispatch tests asserting the pick, plus the
-#      backend suites and a vector sample.
+#      backend suites and a vector sample; the trace check (qemu-i386
+#      -cpu Westmere) and the disassembly scan over the 32-bit build.
 #   3. aarch64 cross build (gcc-aarch64-linux-gnu; the asm/aarch64 kernels)
 #      under qemu-aarch64: the whole test binary with -cpu cortex-a53
 #      expecting armv8/pmull, then under -cpu max the Dispatch, ABI and
 #      backend suites with a vector sample, unmasked and with LIBGCM_ARMCAP
-#      hiding PMULL (armv8/ct64) and AES+PMULL (ct/ct64).
+#      hiding PMULL (armv8/ct64) and AES+PMULL (ct/ct64); the trace check
+#      and the disassembly scan (test/ct) over the aarch64 build.
 #   4. test/sanitizers.sh (ASan+UBSan and TSan) with gcc and with clang.
 #   5. fuzz/run_fuzzers.sh.
 # Every libgcm build here uses -DLIBGCM_WERROR=ON: a warning fails the run.
@@ -47,7 +49,7 @@ if command -v qemu-i386 >/dev/null && [ -d /usr/src/googletest ] &&
     -DLIBGCM_GTEST_SOURCE_DIR=/usr/src/googletest \
     -DLIBGCM_VALGRIND_ANNOTATIONS=OFF -DLIBGCM_BUILD_TOOL=OFF \
     -DLIBGCM_WERROR=ON
-  cmake --build "$out/m32" -j"$jobs" --target gcm_tests
+  cmake --build "$out/m32" -j"$jobs" --target gcm_tests ct_trace_workload
   # Where this machine's kernel runs 32-bit binaries (IA32 emulation), the
   # whole test binary runs natively; a static probe tells, since a dynamic
   # one could also fail for want of 32-bit libraries. Otherwise it runs
@@ -81,6 +83,14 @@ if command -v qemu-i386 >/dev/null && [ -d /usr/src/googletest ] &&
       qemu-i386 -cpu "$model" "$out/m32/test/gcm_tests" --gtest_brief=1 \
       --gtest_filter='Dispatch.*:AllUsable/*:SpecCases/*:X86/*:AbiCheckerX86.*:Vectors/*wycheproof*:Vectors/*boringssl*:Vectors/*openssl_generated*'
   done
+  # Constant time of the 32-bit build where valgrind cannot look (its x86
+  # CPU lacks SSSE3, AES-NI and PCLMULQDQ): the executed path of every pair
+  # Westmere runs, compared for different keys and data (test/ct/ct_trace.sh),
+  # and the compiler's output for the constant-time C (ct_disasm_scan.py).
+  echo "-- 32-bit trace check under qemu-i386 -cpu Westmere"
+  test/ct/ct_trace.sh --work "$out/m32/ct-trace" -- qemu-i386 -cpu Westmere \
+    -- "$out/m32/test/ct/ct_trace_workload"
+  python3 test/ct/ct_disasm_scan.py objdump nm "$out/m32/libgcm.a"
   echo "-- 32-bit stage passed"
 else
   echo "32-bit stage needs qemu-user, gcc-12-multilib/g++-12-multilib and libgtest-dev sources" >&2
@@ -95,7 +105,7 @@ if command -v aarch64-linux-gnu-g++ >/dev/null && command -v qemu-aarch64 >/dev/
     -DLIBGCM_GTEST_SOURCE_DIR=/usr/src/googletest \
     -DLIBGCM_VALGRIND_ANNOTATIONS=OFF -DLIBGCM_BUILD_TOOL=OFF \
     -DLIBGCM_WERROR=ON
-  cmake --build "$out/aarch64" -j"$jobs" --target gcm_tests
+  cmake --build "$out/aarch64" -j"$jobs" --target gcm_tests ct_trace_workload
   a64=(qemu-aarch64 -L /usr/aarch64-linux-gnu)
   bin=$out/aarch64/test/gcm_tests
   # The expected pair follows from the aarch64 kernels this build has.
@@ -112,6 +122,14 @@ if command -v aarch64-linux-gnu-g++ >/dev/null && command -v qemu-aarch64 >/dev/
     LIBGCM_ARMCAP=$mask LIBGCM_EXPECT_PAIR=$expect LIBGCM_VECTORS_SAMPLE=1 \
       "${a64[@]}" -cpu max "$bin" --gtest_brief=1 --gtest_filter="$subset"
   done
+  # Constant time where valgrind cannot run at all: the executed path of
+  # every pair -cpu max runs (the armv8/pmull kernels and the C), compared
+  # for different keys and data, and the compiler's output for the C.
+  echo "-- aarch64 trace check under qemu-aarch64 -cpu max"
+  test/ct/ct_trace.sh --work "$out/aarch64/ct-trace" -- qemu-aarch64 -cpu max \
+    -- "$out/aarch64/test/ct/ct_trace_workload"
+  python3 test/ct/ct_disasm_scan.py aarch64-linux-gnu-objdump aarch64-linux-gnu-nm \
+    "$out/aarch64/libgcm.a"
   echo "-- aarch64 stage passed"
 else
   echo "aarch64 stage needs gcc-aarch64-linux-gnu/g++-aarch64-linux-gnu, qemu-user and libgtest-dev sources" >&2

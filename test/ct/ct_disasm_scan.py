@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+"""test/ct/ct_disasm_scan.py: what the compiler made of the constant-time C.
+
+libgcm's C backends (bitsliced AES, the ct32/ct64 GHASH, the fused C loop,
+the mode engine and the AEAD layer that handle keys, key stream and tags)
+are written without secret-dependent branches, addresses or divisions. The
+C source does not decide the machine code, though: the compiler does, and on
+ARM neither valgrind nor the perlasm check sees it. This script reads the
+disassembly of the built static library and refuses, in those objects, the
+three things a compiler can introduce into branch-free C that would make
+time depend on data:
+
+  division      x86 div/idiv, ARM udiv/sdiv, or a call to a division helper
+                (__aeabi_uidiv, __aeabi_uldivmod, __udivdi3, ...): their
+                time depends on the operands on most cores;
+  tables        a switch-like lookup table the compiler built (GCC's
+                CSWTCH.N objects) or a table branch (Thumb tbb/tbh, an ARM
+                `ldr pc, [..., rN]` / `add pc, pc, rN`);
+  indirect      an indirect jump (x86 `jmp *`, AArch64 `br`, ARM `bx rN`
+                other than `bx lr`, `mov pc, rN`): jump tables compile to
+                these; a tail call through a public function pointer would
+                too, and would need a reviewed entry in ALLOWED below.
+
+Branches themselves are checked dynamically by the trace check
+(ct_trace.sh), which compares the executed path under qemu for different
+keys and data, and addresses in C by valgrind on x86 (docs/timing.md).
+Multiplies are not refused: the ct32/ct64 GHASH relies on the 32x32 (and
+64x64) multiplier taking the same time for every operand, which holds for
+the cores libgcm targets (docs/timing.md says which).
+
+Usage: ct_disasm_scan.py [--negative] OBJDUMP NM STATIC_ARCHIVE
+Exit status 0 clean, 1 findings (each printed with object, function and
+instruction), 2 the tools failed or found nothing to scan.
+--negative is the scanner's own negative control (ct_disasm_planted.c):
+every object is scanned, and the exit status is 0 only when a division and
+a compiler-built lookup table were both reported.
+"""
+import re
+import subprocess
+import sys
+
+# Objects (by source file name) that handle secrets and are C. The 4-bit
+# table GHASH is variable-time by design and never chosen automatically;
+# cpu, dispatch, error, random and backend-query code handle no secret.
+SCANNED = re.compile(
+    r"^(aes_ct\w*|ghash_ct\w*|fused_c|gcm|aead|compat|util)\.c\.o$")
+
+# Reviewed exceptions: (object pattern, function pattern, what, reason).
+# Each is a construct on public values only; keep the reason exact.
+ALLOWED = [
+    (r"aes_ct\w*\.c\.o", r"aes_ct\w*set_encrypt_key\w*", "division",
+     "i % nk and i / nk in the key expansion: the round-key index and the "
+     "key length in words (4, 6 or 8) are public"),
+    (r"gcm\.c\.o", r"gcm_mode_crypt", "division",
+     "(GCM_KS_MAX_BLOCKS / batch) * batch: the buffered key-stream size in "
+     "whole batches of the AES backend's ctr_batch_blocks, both public"),
+]
+
+
+def allowed(obj, func, reason):
+    for o, f, what, _ in ALLOWED:
+        if (re.fullmatch(o, obj) and re.fullmatch(f, func or "")
+                and reason.startswith(what)):
+            return True
+    return False
+
+DIVISION = re.compile(r"^(div|idiv)[bwlq]?$|^[us]div$")
+DIV_HELPER = re.compile(r"__aeabi_u?[il]?div|__aeabi_u?ldivmod|__aeabi_idivmod"
+                        r"|__u?(div|mod)[sdt]i3|__udivmod[sdt]i4")
+TABLE_BRANCH = re.compile(r"^(tbb|tbh)(\.w)?$")
+
+
+def run(cmd):
+    try:
+        return subprocess.run(cmd, check=True, capture_output=True,
+                              text=True).stdout
+    except (OSError, subprocess.CalledProcessError) as e:
+        sys.stderr.write("ct_disasm_scan: %s failed: %s\n" % (cmd[0], e))
+        sys.exit(2)
+
+
+SCAN_ALL = False
+
+
+def scanned_object(name):
+    return SCAN_ALL or SCANNED.match(name)
+
+
+def findings_in(disasm):
+    """Yields (object, function, reason, line) for each refused instruction."""
+    obj = func = None
+    for line in disasm.splitlines():
+        m = re.match(r"^(\S+\.o):\s+file format", line)
+        if m:
+            obj = m.group(1)
+            continue
+        m = re.match(r"^[0-9a-f]+ <([^>]+)>:$", line)
+        if m:
+            func = m.group(1)
+            continue
+        if obj is None or not scanned_object(obj):
+            continue
+        m = re.match(r"^\s+[0-9a-f]+:\s+(\S+)\s*(.*)$", line)
+        if not m:
+            continue
+        op, args = m.group(1), m.group(2)
+        if op == "notrack":
+            op, _, args = args.partition(" ")
+        base = re.sub(r"(eq|ne|cs|hs|cc|lo|mi|pl|vs|vc|hi|ls|ge|lt|gt|le|al)$",
+                      "", op) if op.startswith(("ldr", "add", "mov", "bx")) else op
+        reason = None
+        if DIVISION.match(op):
+            reason = "division"
+        elif op in ("bl", "blx", "call", "callq", "b", "jmp") and DIV_HELPER.search(args):
+            reason = "call to a division helper"
+        elif TABLE_BRANCH.match(op):
+            reason = "table branch"
+        elif (base.startswith("ldr") and re.match(r"^pc,", args)
+              and re.search(r"\[\w+,\s*r\d", args)):
+            # ldr pc, [rN, rM, lsl #2]: a jump table. (ldr pc, [sp], #4 is a
+            # return.)
+            reason = "load into pc (jump table)"
+        elif base.startswith("add") and re.match(r"^pc,\s*pc,", args):
+            reason = "add to pc (jump table)"
+        elif base == "mov" and re.match(r"^pc,\s*r\d", args):
+            reason = "indirect jump (mov pc)"
+        elif base == "bx" and not re.match(r"^lr\b", args):
+            reason = "indirect jump (bx)"
+        elif op in ("jmp", "jmpq") and args.startswith("*"):
+            reason = "indirect jump"
+        elif op == "br":
+            reason = "indirect jump (br)"
+        if reason and not allowed(obj, func, reason):
+            yield obj, func, reason, line.strip()
+
+
+def main(argv):
+    global SCAN_ALL
+    negative = len(argv) > 1 and argv[1] == "--negative"
+    if negative:
+        argv = argv[:1] + argv[2:]
+        SCAN_ALL = True
+    if len(argv) != 4:
+        sys.stderr.write("usage: ct_disasm_scan.py [--negative] OBJDUMP NM "
+                         "STATIC_ARCHIVE\n")
+        return 2
+    objdump, nm, archive = argv[1:]
+    disasm = run([objdump, "-d", "--no-show-raw-insn", archive])
+    scanned = sorted(set(m for m in re.findall(r"^(\S+\.o):\s+file format",
+                                                  disasm, re.M)
+                         if scanned_object(m)))
+    for o, f, what, why in ALLOWED:
+        print("ct_disasm_scan: reviewed: %s %s: %s: %s" % (o, f, what, why))
+    if not scanned:
+        sys.stderr.write("ct_disasm_scan: no constant-time C object in %s\n"
+                         % archive)
+        return 2
+    bad = list(findings_in(disasm))
+    # Compiler-built lookup tables show up as local CSWTCH.N objects.
+    member = None
+    for line in run([nm, archive]).splitlines():
+        m = re.match(r"^(\S+\.o):$", line)
+        if m:
+            member = m.group(1)
+        elif member and scanned_object(member) and "CSWTCH" in line:
+            bad.append((member, "-", "compiler-built lookup table",
+                        line.strip()))
+    for obj, func, reason, line in bad:
+        print("ct_disasm_scan: %s: %s: %s: %s" % (obj, func, reason, line))
+    print("ct_disasm_scan: %s: %d objects scanned (%s): %s"
+          % (archive.rsplit("/", 1)[-1], len(scanned), " ".join(scanned),
+             "%d findings" % len(bad) if bad else "clean"))
+    if negative:
+        kinds = set(reason for _, _, reason, _ in bad)
+        seen = {"division": any(k.startswith(("division", "call to a division"))
+                                for k in kinds),
+                "lookup table": "compiler-built lookup table" in kinds}
+        for k, v in seen.items():
+            print("ct_disasm_scan: negative control: planted %s %s"
+                  % (k, "reported" if v else "NOT REPORTED: the scan is blind"))
+        return 0 if all(seen.values()) else 1
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
