@@ -51,9 +51,14 @@
 #define PARAM_AES_BACKEND "libgcm-aes-backend"
 #define PARAM_GHASH_BACKEND "libgcm-ghash-backend"
 
-/* An expanded key shared by a context and its duplicates. */
+/* An expanded key shared by a context and its duplicates, with the raw key
+ * it came from: EVP callers (openssl speed -aead, and programs that pass
+ * the key again with each new IV) re-initialise with the same key, and
+ * set_key then keeps the expansion instead of redoing it. Both are wiped
+ * when the last reference goes. */
 struct shared_key {
   gcm_key key;
+  uint8_t raw[32];
   _Atomic unsigned refs;
 };
 
@@ -93,6 +98,7 @@ static void key_release(struct shared_key *sk) {
   if (sk == NULL) return;
   if (atomic_fetch_sub(&sk->refs, 1) == 1) {
     gcm_key_cleanup(&sk->key);
+    wipe(sk->raw, sizeof(sk->raw));
     free(sk);
   }
 }
@@ -154,6 +160,17 @@ static int stream_failed(struct gcm_ctx *c) {
   return 0;
 }
 
+/* 1 when `key` is the key `sk` was expanded from. The comparison reads
+ * every byte whatever they hold; only its one-bit answer (the caller passed
+ * the same key again, which the caller knows) decides a branch. */
+static int same_key(const struct shared_key *sk, const uint8_t *key,
+                    size_t keylen) {
+  uint8_t d = 0;
+  if (gcm_key_length(&sk->key) != keylen) return 0;
+  for (size_t i = 0; i < keylen; i++) d |= (uint8_t)(sk->raw[i] ^ key[i]);
+  return d == 0;
+}
+
 static int set_key(struct gcm_ctx *c, const uint8_t *key, size_t keylen) {
   if (keylen != c->keylen) {
     LIBGCM_ERR(c->pc, LIBGCM_R_BAD_KEY_LENGTH, "expected %zu bytes, got %zu",
@@ -161,6 +178,7 @@ static int set_key(struct gcm_ctx *c, const uint8_t *key, size_t keylen) {
     return 0;
   }
   struct shared_key *sk = c->key;
+  if (sk != NULL && same_key(sk, key, keylen)) return 1;
   if (sk != NULL && atomic_load(&sk->refs) == 1) {
     gcm_key_cleanup(&sk->key);
   } else {
@@ -180,6 +198,7 @@ static int set_key(struct gcm_ctx *c, const uint8_t *key, size_t keylen) {
     c->key = NULL;
     return 0;
   }
+  memcpy(sk->raw, key, keylen);
   return 1;
 }
 

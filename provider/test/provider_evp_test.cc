@@ -455,6 +455,69 @@ int RunStream() {
     EVP_CIPHER_CTX_free(ctx);
   }
 
+  // Re-keying one context: the same key again keeps its expansion (set_key's
+  // shortcut), a different key (even one differing in the last byte only)
+  // must replace it, and a duplicate keeps the key it was made with. Every
+  // message is checked against OpenSSL's default provider.
+  for (size_t kl : {16, 32}) {
+    Bytes a = Random(rng, kl), b = a, iv = Random(rng, 12), aad = Random(rng, 13);
+    b[kl - 1] ^= 1;
+    const Bytes pt = Random(rng, 37);
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+    EVP_CIPHER_CTX *dup = nullptr;
+    const Bytes *order[] = {&a, &a, &b, &b, &a};
+    for (size_t m = 0; m < 5; m++) {
+      const Bytes &key = *order[m];
+      Bytes ct(pt.size());
+      uint8_t tag[16];
+      int outl;
+      iv[0] = static_cast<uint8_t>(m);
+      // After the first message no cipher is passed, so EVP keeps the
+      // provider context and hands it the key again.
+      CHECK(EVP_EncryptInit_ex2(ctx, m == 0 ? gcm.For(kl) : nullptr, key.data(),
+                                iv.data(), nullptr) &&
+                EVP_EncryptUpdate(ctx, nullptr, &outl, aad.data(), 13) &&
+                EVP_EncryptUpdate(ctx, ct.data(), &outl, pt.data(), 37) &&
+                EVP_EncryptFinal_ex(ctx, ct.data(), &outl) &&
+                EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 16, tag) > 0,
+            "re-key seal %zu", m);
+      seals++;
+      Bytes rct, rtag;
+      CHECK(Seal(ref.For(kl), key, iv, aad, pt, 16, &rct, &rtag) && rct == ct &&
+                std::memcmp(rtag.data(), tag, 16) == 0,
+            "re-keyed context (key %s, message %zu) differs from OpenSSL",
+            &key == &a ? "a" : "b", m);
+      if (m == 1) {  // a copy holding key a
+        dup = EVP_CIPHER_CTX_new();
+        if (dup != nullptr && !EVP_CIPHER_CTX_copy(dup, ctx)) {
+          EVP_CIPHER_CTX_free(dup);
+          dup = nullptr;
+        }
+      }
+    }
+    // The duplicate, re-initialised with only a new IV, still seals with a.
+    CHECK(dup != nullptr, "dup");
+    if (dup != nullptr) {
+      Bytes ct(pt.size());
+      uint8_t tag[16];
+      int outl;
+      iv[0] = 9;
+      CHECK(EVP_EncryptInit_ex2(dup, nullptr, nullptr, iv.data(), nullptr) &&
+                EVP_EncryptUpdate(dup, nullptr, &outl, aad.data(), 13) &&
+                EVP_EncryptUpdate(dup, ct.data(), &outl, pt.data(), 37) &&
+                EVP_EncryptFinal_ex(dup, ct.data(), &outl) &&
+                EVP_CIPHER_CTX_ctrl(dup, EVP_CTRL_AEAD_GET_TAG, 16, tag) > 0,
+            "dup seal");
+      seals++;
+      Bytes rct, rtag;
+      CHECK(Seal(ref.For(kl), a, iv, aad, pt, 16, &rct, &rtag) && rct == ct &&
+                std::memcmp(rtag.data(), tag, 16) == 0,
+            "duplicate lost its key after the original was re-keyed");
+      EVP_CIPHER_CTX_free(dup);
+    }
+    EVP_CIPHER_CTX_free(ctx);
+  }
+
   const uint64_t dseal = ProviderCounter("libgcm-seal-count") - seals0;
   const uint64_t dopen = ProviderCounter("libgcm-open-count") - opens0;
   const uint64_t dfail = ProviderCounter("libgcm-open-fail-count") - fails0;
