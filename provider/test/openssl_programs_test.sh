@@ -14,8 +14,8 @@
 #                                session per direction and compares SHA-256
 #                                sums. VERSION is tls1_2 or tls1_3, CIPHER an
 #                                OpenSSL cipher (TLS 1.2) or ciphersuite
-#                                (TLS 1.3) name, SIDES is both, server or
-#                                client: which programs load libgcm. Each
+#                                (TLS 1.3) name, SIDES is both, server,
+#                                client or none: which programs load libgcm. Each
 #                                program with libgcm must report (through
 #                                LIBGCM_PROVIDER_STATS) that libgcm sealed
 #                                and opened the records; the others must not
@@ -201,7 +201,10 @@ case "$mode" in
       both) sconf=libgcm.cnf cconf=libgcm.cnf sl=yes cl=yes ;;
       server) sconf=libgcm.cnf cconf=default-only.cnf sl=yes cl=no ;;
       client) sconf=default-only.cnf cconf=libgcm.cnf sl=no cl=yes ;;
-      *) fail "SIDES must be both, server or client" ;;
+      # Neither program loads libgcm: the baseline for
+      # provider/bench/tls_throughput.sh.
+      none) sconf=default-only.cnf cconf=default-only.cnf sl=no cl=no ;;
+      *) fail "SIDES must be both, server, client or none" ;;
     esac
     records=$((MIB * 1024 / 16))
     head -c $((MIB * 1024 * 1024)) /dev/urandom >down.bin
