@@ -16,6 +16,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <set>
 #include <string>
 
@@ -157,5 +158,52 @@ TEST(Dispatch, EveryUsableBackendCanBeChosenByName) {
     gcm_key_cleanup(&k);
   }
 }
+
+#if defined(__i386__) || defined(__x86_64__) || defined(_M_IX86) || defined(_M_X64)
+// The x86 order: (aesni, clmul) > (vpaes, ssse3) > (ct_sse2, sse2) > (ct,
+// ct32/ct64); 4bit only by name. The lists are reported best first, so the
+// positions of the names present in this build must rise in that order.
+// ct_sse2 is C and in every x86 build; sse2 exists on 32-bit x86 only.
+TEST(Dispatch, X86OrderPutsTheSse2TierBetweenSsse3AndPortable) {
+  auto position = [](gcm_backend_kind kind, const char *name) -> int {
+    for (size_t i = 0; i < gcm_backend_count(); i++) {
+      gcm_backend_info info;
+      if (gcm_backend_get(i, &info) == 1 && info.kind == kind &&
+          std::strcmp(info.name, name) == 0) {
+        return static_cast<int>(i);
+      }
+    }
+    return -1;
+  };
+  auto in_order = [&](gcm_backend_kind kind, std::initializer_list<const char *> names) {
+    int last = -1;
+    std::string seen;
+    for (const char *n : names) {
+      int p = position(kind, n);
+      if (p < 0) continue;  // not in this build (e.g. no assembly)
+      EXPECT_LT(last, p) << n << " comes before " << seen;
+      last = p;
+      seen = n;
+    }
+  };
+  ASSERT_GE(position(GCM_BACKEND_AES, "ct_sse2"), 0);
+  ASSERT_GE(position(GCM_BACKEND_AES, "ct"), 0);
+  in_order(GCM_BACKEND_AES, {"aesni", "vpaes", "ct_sse2", "ct"});
+  in_order(GCM_BACKEND_GHASH, {"clmul", "ssse3", "sse2", "ct32", "4bit"});
+#if defined(__i386__) || defined(_M_IX86)
+  in_order(GCM_BACKEND_GHASH, {"sse2", "ct64"});
+#endif
+  gcm_backend_info info;
+  for (size_t i = 0; gcm_backend_get(i, &info) == 1; i++) {
+    if (std::strcmp(info.name, "4bit") == 0) {
+      EXPECT_EQ(0, info.constant_time);
+    }
+    if (std::strcmp(info.name, "ct_sse2") == 0 || std::strcmp(info.name, "sse2") == 0) {
+      EXPECT_EQ(1, info.constant_time) << info.name;
+      EXPECT_STREQ("SSE2", info.requires) << info.name;
+    }
+  }
+}
+#endif
 
 }  // namespace

@@ -58,6 +58,13 @@ struct aes_impl {
 /* The implementations. Which ones exist depends on the target; the dispatcher
  * (crypto/gcm/backends.c) lists them best first. */
 extern GCM_HIDDEN const struct aes_impl aes_ct;
+/* ct_sse2 (crypto/aes/aes_ct_sse2.c) exists on every x86 build, assembly or
+ * not: it is C with SSE2 intrinsics, chosen at run time on 32-bit x86. */
+#if defined(__x86_64__) || defined(_M_X64) || defined(__i386__) || \
+    defined(_M_IX86)
+#define AES_CT_SSE2_BUILT 1
+extern GCM_HIDDEN const struct aes_impl aes_ct_sse2;
+#endif
 #if defined(LIBGCM_ASM_X86_64) || defined(LIBGCM_ASM_X86)
 extern GCM_HIDDEN const struct aes_impl aes_aesni;
 extern GCM_HIDDEN const struct aes_impl aes_vpaes;

@@ -39,6 +39,9 @@ GCM_HIDDEN const uint32_t *cpu_caps(void);
 #define CPU_X86_VAES (1u << 9)       /* word 3 */
 #define CPU_X86_VPCLMULQDQ (1u << 10) /* word 3 */
 
+static inline int cpu_x86_has_sse2(void) {
+  return (cpu_caps()[0] & CPU_X86_SSE2) != 0;
+}
 static inline int cpu_x86_has_ssse3(void) {
   return (cpu_caps()[1] & CPU_X86_SSSE3) != 0;
 }

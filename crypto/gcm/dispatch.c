@@ -32,6 +32,9 @@ const struct aes_impl *const dispatch_aes_impls[] = {
     &aes_aesni, /* AES-NI */
     &aes_vpaes, /* SSSE3 */
 #endif
+#if defined(AES_CT_SSE2_BUILT)
+    &aes_ct_sse2, /* SSE2 (always on x86_64) */
+#endif
 #if defined(LIBGCM_ASM_AARCH64)
     &aes_armv8, /* Armv8 Cryptographic Extension (AES) */
 #endif
@@ -48,6 +51,9 @@ const struct ghash_impl *const dispatch_ghash_impls[] = {
 #endif
 #if defined(LIBGCM_ASM_X86_64) || defined(LIBGCM_ASM_X86)
     &ghash_ssse3, /* SSSE3, for CPUs without PCLMULQDQ */
+#endif
+#if defined(LIBGCM_ASM_X86)
+    &ghash_sse2, /* SSE2 only (32-bit x86) */
 #endif
 #if defined(LIBGCM_ASM_AARCH64)
     &ghash_pmull, /* PMULL/PMULL2 (Armv8 Cryptographic Extension) */

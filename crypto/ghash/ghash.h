@@ -53,6 +53,9 @@ extern GCM_HIDDEN const struct ghash_impl ghash_clmul;
 extern GCM_HIDDEN const struct ghash_impl ghash_ssse3;
 extern GCM_HIDDEN const struct ghash_impl ghash_vpclmul_avx2;
 #endif
+#if defined(LIBGCM_ASM_X86)
+extern GCM_HIDDEN const struct ghash_impl ghash_sse2;
+#endif
 #if defined(LIBGCM_ASM_AARCH64)
 extern GCM_HIDDEN const struct ghash_impl ghash_pmull;
 #endif

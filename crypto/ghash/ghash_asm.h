@@ -68,6 +68,14 @@ GCM_HIDDEN void ghash_x86_clmul_blocks(uint8_t Xi[16],
 GCM_HIDDEN void ghash_x86_ssse3_blocks(uint8_t Xi[16],
                                        const struct ghash_key *key,
                                        const uint8_t *in, size_t blocks);
+
+/* asm/x86/ghash-sse2-x86.pl: SSE2 only ("sse2") for 32-bit x86, cdecl.
+ * The key (576 bytes: the Karatsuba operand words of H*x^-1 and H^2*x^-1,
+ * split into bit classes) is built in C by crypto/ghash/ghash_sse2.c;
+ * two blocks per reduction. */
+GCM_HIDDEN void ghash_x86_sse2_blocks(uint8_t Xi[16],
+                                      const struct ghash_key *key,
+                                      const uint8_t *in, size_t blocks);
 #endif
 
 #if defined(LIBGCM_ASM_AARCH64)

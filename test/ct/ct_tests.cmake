@@ -58,6 +58,16 @@ foreach(_pair IN LISTS _ct_ct)
     WORKING_DIRECTORY "${CT_WORK_DIR}")
 endforeach()
 
+# Extra negative controls the build asks for (CT_EXTRA_VT_PAIRS, see
+# CMakeLists.txt here), when the list does not have them already.
+# (list(FIND), not IN_LIST: ctest reads this file without a policy scope.)
+foreach(_pair IN LISTS CT_EXTRA_VT_PAIRS)
+  list(FIND _ct_vt "${_pair}" _at)
+  if(_at EQUAL -1)
+    list(APPEND _ct_vt "${_pair}")
+  endif()
+endforeach()
+
 foreach(_pair IN LISTS _ct_vt)
   string(REPLACE " " ";" _p "${_pair}")
   list(GET _p 0 _aes)
