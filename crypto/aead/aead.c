@@ -165,12 +165,13 @@ static int one_shot_disjoint(int seal, const uint8_t *out, const uint8_t *tag,
                    !buffers_overlap(tag, tag_len, nonce, nonce_len));
 }
 
-/* Every check gcm_seal and gcm_open make, in the order they report them.
- * check_overlap is 0 only for compat.c, which has applied wider aliasing
- * rules (over all its pieces) before it calls in. */
+/* Every check gcm_seal and gcm_open make, in the order they report them;
+ * the aliasing test is left out for AEAD_ALIASING_CHECKED (compat.c, which
+ * has applied wider rules, over all its pieces, before it calls in). */
 static int one_shot_checks(const gcm_key *k, const struct gcm_key_st **ks,
-                           int seal, int check_overlap, const uint8_t *out,
-                           const uint8_t *tag, size_t tag_len,
+                           int seal, enum aead_aliasing aliasing,
+                           const uint8_t *out, const uint8_t *tag,
+                           size_t tag_len,
                            const uint8_t *nonce, size_t nonce_len,
                            const uint8_t *in, size_t in_len,
                            const uint8_t *aad, size_t aad_len) {
@@ -182,9 +183,9 @@ static int one_shot_checks(const gcm_key *k, const struct gcm_key_st **ks,
     return error_set(GCM_ERR_NULL_POINTER);
   }
   if (!check_lengths(in_len, aad_len)) return 0;
-  if (check_overlap && !one_shot_disjoint(seal, out, tag, tag_len, nonce,
-                                          nonce_len, in, in_len, aad,
-                                          aad_len)) {
+  if (aliasing == AEAD_CHECK_ALIASING &&
+      !one_shot_disjoint(seal, out, tag, tag_len, nonce, nonce_len, in, in_len,
+                         aad, aad_len)) {
     return error_set(GCM_ERR_OVERLAP);
   }
   return 1;
@@ -197,12 +198,12 @@ static void wipe_output(void *p, size_t len, uint64_t limit) {
   if (p != NULL && (uint64_t)len <= limit) secure_wipe(p, len);
 }
 
-static int one_shot_seal(int check_overlap, const gcm_key *k, uint8_t *out,
-                         uint8_t *tag, size_t tag_len, const uint8_t *nonce,
-                         size_t nonce_len, const uint8_t *in, size_t in_len,
-                         const uint8_t *aad, size_t aad_len) {
+int aead_seal(enum aead_aliasing aliasing, const gcm_key *k, uint8_t *out,
+              uint8_t *tag, size_t tag_len, const uint8_t *nonce,
+              size_t nonce_len, const uint8_t *in, size_t in_len,
+              const uint8_t *aad, size_t aad_len) {
   const struct gcm_key_st *ks;
-  if (!one_shot_checks(k, &ks, 1, check_overlap, out, tag, tag_len, nonce,
+  if (!one_shot_checks(k, &ks, 1, aliasing, out, tag, tag_len, nonce,
                        nonce_len, in, in_len, aad, aad_len)) {
     wipe_output(out, in_len, GCM_MAX_DATA_LEN);
     wipe_output(tag, tag_len, GCM_TAG_LEN);
@@ -216,16 +217,8 @@ static int one_shot_seal(int check_overlap, const gcm_key *k, uint8_t *out,
 int gcm_seal(const gcm_key *k, uint8_t *out, uint8_t *tag, size_t tag_len,
              const uint8_t *nonce, size_t nonce_len, const uint8_t *in,
              size_t in_len, const uint8_t *aad, size_t aad_len) {
-  return one_shot_seal(1, k, out, tag, tag_len, nonce, nonce_len, in, in_len,
-                       aad, aad_len);
-}
-
-int aead_seal_disjoint(const gcm_key *k, uint8_t *out, uint8_t *tag,
-                       size_t tag_len, const uint8_t *nonce, size_t nonce_len,
-                       const uint8_t *in, size_t in_len, const uint8_t *aad,
-                       size_t aad_len) {
-  return one_shot_seal(0, k, out, tag, tag_len, nonce, nonce_len, in, in_len,
-                       aad, aad_len);
+  return aead_seal(AEAD_CHECK_ALIASING, k, out, tag, tag_len, nonce,
+                   nonce_len, in, in_len, aad, aad_len);
 }
 
 void aead_seal_checked(const struct gcm_key_st *ks, uint8_t *out, uint8_t *tag,
@@ -239,12 +232,12 @@ void aead_seal_checked(const struct gcm_key_st *ks, uint8_t *out, uint8_t *tag,
   secure_wipe(full_tag, sizeof(full_tag));
 }
 
-static int one_shot_open(int check_overlap, const gcm_key *k, uint8_t *out,
-                         const uint8_t *nonce, size_t nonce_len,
-                         const uint8_t *in, size_t in_len, const uint8_t *tag,
-                         size_t tag_len, const uint8_t *aad, size_t aad_len) {
+int aead_open(enum aead_aliasing aliasing, const gcm_key *k, uint8_t *out,
+              const uint8_t *nonce, size_t nonce_len, const uint8_t *in,
+              size_t in_len, const uint8_t *tag, size_t tag_len,
+              const uint8_t *aad, size_t aad_len) {
   const struct gcm_key_st *ks;
-  if (!one_shot_checks(k, &ks, 0, check_overlap, out, tag, tag_len, nonce,
+  if (!one_shot_checks(k, &ks, 0, aliasing, out, tag, tag_len, nonce,
                        nonce_len, in, in_len, aad, aad_len)) {
     wipe_output(out, in_len, GCM_MAX_DATA_LEN);
     return 0;
@@ -257,16 +250,8 @@ int gcm_open(const gcm_key *k, uint8_t *out, const uint8_t *nonce,
              size_t nonce_len, const uint8_t *in, size_t in_len,
              const uint8_t *tag, size_t tag_len, const uint8_t *aad,
              size_t aad_len) {
-  return one_shot_open(1, k, out, nonce, nonce_len, in, in_len, tag, tag_len,
-                       aad, aad_len);
-}
-
-int aead_open_disjoint(const gcm_key *k, uint8_t *out, const uint8_t *nonce,
-                       size_t nonce_len, const uint8_t *in, size_t in_len,
-                       const uint8_t *tag, size_t tag_len, const uint8_t *aad,
-                       size_t aad_len) {
-  return one_shot_open(0, k, out, nonce, nonce_len, in, in_len, tag, tag_len,
-                       aad, aad_len);
+  return aead_open(AEAD_CHECK_ALIASING, k, out, nonce, nonce_len, in, in_len,
+                   tag, tag_len, aad, aad_len);
 }
 
 int aead_open_checked(const struct gcm_key_st *ks, uint8_t *out,
@@ -362,8 +347,8 @@ int gcm_stream_aad(gcm_stream *s, const uint8_t *aad, size_t len) {
   return 1;
 }
 
-static int stream_update(int check_overlap, gcm_stream *s, uint8_t *out,
-                         const uint8_t *in, size_t len) {
+int aead_stream_update(enum aead_aliasing aliasing, gcm_stream *s,
+                       uint8_t *out, const uint8_t *in, size_t len) {
   struct gcm_stream_st *st = live_stream(s);
   int ok = st != NULL;
   if (ok && (!buf_ok(out, len) || !buf_ok(in, len))) {
@@ -372,7 +357,7 @@ static int stream_update(int check_overlap, gcm_stream *s, uint8_t *out,
     ok = error_setf(GCM_ERR_TOO_LONG,
                     "total data would exceed GCM's limit of 2^36-32 bytes "
                     "per nonce");
-  } else if (ok && check_overlap &&
+  } else if (ok && aliasing == AEAD_CHECK_ALIASING &&
              !aead_inplace_or_disjoint(out, in, len)) {
     ok = error_set(GCM_ERR_OVERLAP);
   }
@@ -387,12 +372,7 @@ static int stream_update(int check_overlap, gcm_stream *s, uint8_t *out,
 
 int gcm_stream_update(gcm_stream *s, uint8_t *out, const uint8_t *in,
                       size_t len) {
-  return stream_update(1, s, out, in, len);
-}
-
-int aead_stream_update_disjoint(gcm_stream *s, uint8_t *out,
-                                const uint8_t *in, size_t len) {
-  return stream_update(0, s, out, in, len);
+  return aead_stream_update(AEAD_CHECK_ALIASING, s, out, in, len);
 }
 
 /* The stream a finish call may complete: live, in the direction the call

@@ -10,11 +10,12 @@
  *   own few compares over the native one, not a second pass over the
  *   arguments. Any call that fails the combined test takes the ordinary
  *   path, which reports the same errors as before.
- * - The native calls without their aliasing test (the *_disjoint
- *   functions): the ordinary compat path applies the aliasing rules to all
- *   of a call's pieces at once (a wider test than any one native call can
- *   make) and then hands each piece to these, which check everything else
- *   exactly as gcm_seal, gcm_open and gcm_stream_update do.
+ * - The native calls with their aliasing test optional (aead_seal,
+ *   aead_open, aead_stream_update): the ordinary compat path applies the
+ *   aliasing rules to all of a call's pieces at once (a wider test than any
+ *   one native call can make) and then hands each piece to these with
+ *   AEAD_ALIASING_CHECKED, which check everything else exactly as gcm_seal,
+ *   gcm_open and gcm_stream_update do.
  */
 #ifndef LIBGCM_CRYPTO_AEAD_AEAD_INTERNAL_H
 #define LIBGCM_CRYPTO_AEAD_AEAD_INTERNAL_H
@@ -38,21 +39,24 @@ static inline int aead_inplace_or_disjoint(const void *out, const void *in,
   return out == in || !buffers_overlap(out, len, in, len);
 }
 
-/* gcm_seal, gcm_open and gcm_stream_update for callers that have already
- * enforced the aliasing rules on these buffers: the same checks, errors
- * and wiping, but no overlap test. */
-GCM_HIDDEN int aead_seal_disjoint(const gcm_key *k, uint8_t *out, uint8_t *tag,
-                                  size_t tag_len, const uint8_t *nonce,
-                                  size_t nonce_len, const uint8_t *in,
-                                  size_t in_len, const uint8_t *aad,
-                                  size_t aad_len);
-GCM_HIDDEN int aead_open_disjoint(const gcm_key *k, uint8_t *out,
-                                  const uint8_t *nonce, size_t nonce_len,
-                                  const uint8_t *in, size_t in_len,
-                                  const uint8_t *tag, size_t tag_len,
-                                  const uint8_t *aad, size_t aad_len);
-GCM_HIDDEN int aead_stream_update_disjoint(gcm_stream *s, uint8_t *out,
-                                           const uint8_t *in, size_t len);
+/* gcm_seal, gcm_open and gcm_stream_update with a choice over the aliasing
+ * test: AEAD_CHECK_ALIASING is the public calls exactly;
+ * AEAD_ALIASING_CHECKED is for a caller that has already enforced the
+ * aliasing rules on these buffers, and makes the same checks, reports the
+ * same errors and wipes the same outputs, without the overlap test. */
+enum aead_aliasing { AEAD_CHECK_ALIASING, AEAD_ALIASING_CHECKED };
+
+GCM_HIDDEN int aead_seal(enum aead_aliasing aliasing, const gcm_key *k,
+                         uint8_t *out, uint8_t *tag, size_t tag_len,
+                         const uint8_t *nonce, size_t nonce_len,
+                         const uint8_t *in, size_t in_len, const uint8_t *aad,
+                         size_t aad_len);
+GCM_HIDDEN int aead_open(enum aead_aliasing aliasing, const gcm_key *k,
+                         uint8_t *out, const uint8_t *nonce, size_t nonce_len,
+                         const uint8_t *in, size_t in_len, const uint8_t *tag,
+                         size_t tag_len, const uint8_t *aad, size_t aad_len);
+GCM_HIDDEN int aead_stream_update(enum aead_aliasing aliasing, gcm_stream *s,
+                                  uint8_t *out, const uint8_t *in, size_t len);
 
 /* gcm_seal after its checks have passed: writes in_len bytes to out and
  * tag_len (1..16) bytes to tag. */

@@ -8,9 +8,9 @@
  * additional data: the common case, and the fastest) or to the gcm_stream_*
  * functions (anything split into several pieces). Neither path allocates.
  * The aliasing rules are checked once, here, over all of a call's pieces
- * (check_overlap); the native calls are then entered through their
- * *_disjoint forms (aead_internal.h), which check everything else but not
- * the aliasing again.
+ * (check_overlap); the native calls are then entered with
+ * AEAD_ALIASING_CHECKED (aead_internal.h), which checks everything else but
+ * not the aliasing again.
  *
  * The layering follows BoringSSL's own: seal, seal_scatter and sealv all end
  * in seal_core; open, open_gather and openv_detached end in open_core;
@@ -518,10 +518,10 @@ static int seal_core(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iov,
   }
 
   if (n_iov <= 1 && n_aad <= 1) {
-    ok = aead_seal_disjoint(&ctx->key, n_iov ? iov[0].out : NULL, out_tag,
-                            gcm_tag_len, nonce, nonce_len,
-                            n_iov ? iov[0].in : NULL, n_iov ? iov[0].len : 0,
-                            n_aad ? aad[0].in : NULL, n_aad ? aad[0].len : 0);
+    ok = aead_seal(AEAD_ALIASING_CHECKED, &ctx->key,
+                   n_iov ? iov[0].out : NULL, out_tag, gcm_tag_len, nonce,
+                   nonce_len, n_iov ? iov[0].in : NULL, n_iov ? iov[0].len : 0,
+                   n_aad ? aad[0].in : NULL, n_aad ? aad[0].len : 0);
   } else {
     memset(&s, 0, sizeof(s));
     ok = gcm_stream_init(&s, &ctx->key, GCM_ENCRYPT, nonce, nonce_len);
@@ -529,7 +529,8 @@ static int seal_core(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iov,
       ok = gcm_stream_aad(&s, aad[i].in, aad[i].len);
     }
     for (size_t i = 0; ok && i < n_iov; i++) {
-      ok = aead_stream_update_disjoint(&s, iov[i].out, iov[i].in, iov[i].len);
+      ok = aead_stream_update(AEAD_ALIASING_CHECKED, &s, iov[i].out, iov[i].in,
+                              iov[i].len);
     }
     if (ok) ok = gcm_stream_finish_seal(&s, out_tag, gcm_tag_len);
     gcm_stream_cleanup(&s);
@@ -573,10 +574,10 @@ static int decrypt_pieces(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iov,
   int ok;
 
   if (n_aad <= 1 && (data_len == 0 || iov[0].len >= data_len)) {
-    return aead_open_disjoint(&ctx->key, data_len ? iov[0].out : NULL, nonce,
-                              nonce_len, data_len ? iov[0].in : NULL, data_len,
-                              tag, tag_len, n_aad ? aad[0].in : NULL,
-                              n_aad ? aad[0].len : 0);
+    return aead_open(AEAD_ALIASING_CHECKED, &ctx->key,
+                     data_len ? iov[0].out : NULL, nonce, nonce_len,
+                     data_len ? iov[0].in : NULL, data_len, tag, tag_len,
+                     n_aad ? aad[0].in : NULL, n_aad ? aad[0].len : 0);
   }
   memset(&s, 0, sizeof(s));
   ok = gcm_stream_init(&s, &ctx->key, GCM_DECRYPT, nonce, nonce_len);
@@ -586,7 +587,8 @@ static int decrypt_pieces(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iov,
   size_t left = data_len;
   for (size_t i = 0; ok && i < n_iov && left > 0; i++) {
     size_t take = iov[i].len < left ? iov[i].len : left;
-    ok = aead_stream_update_disjoint(&s, iov[i].out, iov[i].in, take);
+    ok = aead_stream_update(AEAD_ALIASING_CHECKED, &s, iov[i].out, iov[i].in,
+                            take);
     left -= take;
   }
   if (ok) ok = gcm_stream_finish_open(&s, tag, tag_len);
