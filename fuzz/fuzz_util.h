@@ -7,7 +7,8 @@
 //   fuzz_differential, fuzz_stream and fuzz_compat all start with, so one
 //   seed layout (fuzz/make_corpus.py) serves them all.
 // - Chunk lists: how a target splits AAD or data into pieces.
-// - UsablePairs(): every (AES, GHASH) backend pair this CPU can run.
+// - UsablePairs(): every (AES, GHASH) backend pair this CPU can run, from
+//   the tests' list (test/test_util.h, which also gives AllZero and Bytes).
 // - FUZZ_CHECK: prints what went wrong, with the buffers involved, and
 //   aborts, which libFuzzer records as a crash with the input that caused it.
 //
@@ -27,9 +28,12 @@
 #include <string>
 #include <vector>
 
+#include "../test/test_util.h"
+
 namespace gcmfuzz {
 
-using Bytes = std::vector<uint8_t>;
+using gcmtest::AllZero;
+using gcmtest::Bytes;
 
 class Input {
  public:
@@ -131,19 +135,13 @@ struct Pair {
   std::string aes, ghash;
 };
 
-// Every usable (AES, GHASH) pair, constant-time or not, in list order.
+// Every usable (AES, GHASH) pair, constant-time or not, in list order (the
+// tests' list, gcmtest::UsableBackendPairs).
 inline const std::vector<Pair> &UsablePairs() {
   static const std::vector<Pair> pairs = [] {
-    std::vector<std::string> aes, ghash;
-    for (size_t i = 0; i < gcm_backend_count(); i++) {
-      gcm_backend_info info;
-      if (!gcm_backend_get(i, &info) || !info.usable) continue;
-      if (info.kind == GCM_BACKEND_AES) aes.push_back(info.name);
-      if (info.kind == GCM_BACKEND_GHASH) ghash.push_back(info.name);
-    }
     std::vector<Pair> out;
-    for (const auto &a : aes)
-      for (const auto &g : ghash) out.push_back({a, g});
+    for (const auto &p : gcmtest::UsableBackendPairs())
+      out.push_back({p.first, p.second});
     if (out.empty()) {
       std::fprintf(stderr, "fuzz: no usable backend pair\n");
       std::abort();
@@ -152,13 +150,6 @@ inline const std::vector<Pair> &UsablePairs() {
   }();
   return pairs;
 }
-
-inline bool AllZero(const uint8_t *p, size_t n) {
-  for (size_t i = 0; i < n; i++)
-    if (p[i] != 0) return false;
-  return true;
-}
-inline bool AllZero(const Bytes &b) { return AllZero(b.data(), b.size()); }
 
 inline bool Equal(const uint8_t *a, const uint8_t *b, size_t n) {
   return n == 0 || std::memcmp(a, b, n) == 0;

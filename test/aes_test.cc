@@ -31,7 +31,8 @@ namespace {
 
 using Bytes = std::vector<uint8_t>;
 
-Bytes Hex(const char *s) { return gcmtest::FromHex(s); }
+using gcmtest::FromHex;
+using gcmtest::RandomBytes;
 
 // ---------------------------------------------------------------------------
 // Reference AES (encryption only), straight from FIPS 197.
@@ -144,12 +145,6 @@ std::vector<const aes_impl *> UsableAesImpls() {
   return v;
 }
 
-Bytes RandomBytes(std::mt19937_64 &rng, size_t n) {
-  Bytes b(n);
-  for (auto &x : b) x = static_cast<uint8_t>(rng());
-  return b;
-}
-
 class AesTest : public ::testing::TestWithParam<const aes_impl *> {
  protected:
   const aes_impl *impl() const { return GetParam(); }
@@ -183,23 +178,23 @@ TEST_P(AesTest, Fips197AppendixC) {
       {"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
        "8ea2b7ca516745bfeafc49904b496089"},
   };
-  const Bytes pt = Hex("00112233445566778899aabbccddeeff");
+  const Bytes pt = FromHex("00112233445566778899aabbccddeeff");
   for (const auto &c : kCases) {
     SCOPED_TRACE(c.key);
     aes_schedule s;
-    SetKey(&s, Hex(c.key));
+    SetKey(&s, FromHex(c.key));
     EXPECT_EQ(s.rounds, 6 + std::strlen(c.key) / 8);
     uint8_t out[16];
     impl()->encrypt_block(&s, pt.data(), out);
-    EXPECT_EQ(Bytes(out, out + 16), Hex(c.ct));
+    EXPECT_EQ(Bytes(out, out + 16), FromHex(c.ct));
     // In place.
     std::memcpy(out, pt.data(), 16);
     impl()->encrypt_block(&s, out, out);
-    EXPECT_EQ(Bytes(out, out + 16), Hex(c.ct));
+    EXPECT_EQ(Bytes(out, out + 16), FromHex(c.ct));
     // And the reference agrees, so the later comparisons mean something.
-    RefAes ref(Hex(c.key));
+    RefAes ref(FromHex(c.key));
     ref.Encrypt(pt.data(), out);
-    EXPECT_EQ(Bytes(out, out + 16), Hex(c.ct));
+    EXPECT_EQ(Bytes(out, out + 16), FromHex(c.ct));
   }
 }
 

@@ -8,6 +8,7 @@
 
 using gcmtest::AllZero;
 using gcmtest::Bytes;
+using gcmtest::WithBitFlipped;
 
 namespace {
 
@@ -231,29 +232,14 @@ TEST_F(ApiTest, OpenRejectsEveryFlippedBitAndZeroesOutput) {
     EXPECT_EQ(GCM_ERR_AUTH, gcm_last_error());
     EXPECT_TRUE(AllZero(o.data(), o.size()));
   };
-  for (size_t bit = 0; bit < ct.size() * 8; bit++) {
-    Bytes c = ct;
-    c[bit / 8] ^= static_cast<uint8_t>(1u << (bit % 8));
-    try_open(kNonce, c, tag, aad);
-  }
-  for (size_t bit = 0; bit < 128; bit++) {
-    uint8_t t[16];
-    memcpy(t, tag, 16);
-    t[bit / 8] ^= static_cast<uint8_t>(1u << (bit % 8));
-    try_open(kNonce, ct, t, aad);
-  }
-  for (size_t bit = 0; bit < 72; bit++) {
-    uint8_t a[9];
-    memcpy(a, aad, 9);
-    a[bit / 8] ^= static_cast<uint8_t>(1u << (bit % 8));
-    try_open(kNonce, ct, tag, a);
-  }
-  for (size_t bit = 0; bit < 96; bit++) {
-    uint8_t n[12];
-    memcpy(n, kNonce, 12);
-    n[bit / 8] ^= static_cast<uint8_t>(1u << (bit % 8));
-    try_open(n, ct, tag, aad);
-  }
+  for (size_t bit = 0; bit < ct.size() * 8; bit++)
+    try_open(kNonce, WithBitFlipped(ct, bit), tag, aad);
+  for (size_t bit = 0; bit < 128; bit++)
+    try_open(kNonce, ct, WithBitFlipped(tag, 16, bit).data(), aad);
+  for (size_t bit = 0; bit < 72; bit++)
+    try_open(kNonce, ct, tag, WithBitFlipped(aad, 9, bit).data());
+  for (size_t bit = 0; bit < 96; bit++)
+    try_open(WithBitFlipped(kNonce, 12, bit).data(), ct, tag, aad);
   // Truncated tags: a prefix verifies, one flipped bit does not.
   for (size_t tl = 1; tl <= 16; tl++) {
     Bytes o(ct.size());

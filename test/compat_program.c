@@ -17,6 +17,8 @@
 
 #include <openssl/aead.h>
 
+#include "c_checks.h"
+
 static const uint8_t kKey[16] = {0xfe, 0xff, 0xe9, 0x92, 0x86, 0x65,
                                  0x73, 0x1c, 0x6d, 0x6a, 0x8f, 0x94,
                                  0x67, 0x30, 0x83, 0x08};
@@ -45,22 +47,6 @@ static const uint8_t kSealed[60 + 16] = {
     /* tag */
     0x5b, 0xc9, 0x4f, 0xbc, 0x32, 0x21, 0xa5, 0xdb, 0x94, 0xfa, 0xe9, 0x5a,
     0xe7, 0x12, 0x1a, 0x47};
-
-static int failures = 0;
-
-static void check(int cond, const char *what) {
-  if (!cond) {
-    fprintf(stderr, "FAIL: %s\n", what);
-    failures++;
-  }
-}
-
-static int all_zero(const uint8_t *p, size_t n) {
-  for (size_t i = 0; i < n; i++) {
-    if (p[i] != 0) return 0;
-  }
-  return 1;
-}
 
 /* EVP_aead_aes_128_gcm_randnonce: no nonce in, ciphertext || tag || nonce
  * out, and that is plain AES-GCM under the nonce at the end. */
@@ -211,10 +197,5 @@ int main(void) {
   check(EVP_has_aes_hardware() == hw, "EVP_has_aes_hardware is stable");
   printf("EVP_has_aes_hardware: %d\n", hw);
 
-  if (failures != 0) {
-    fprintf(stderr, "%d check(s) failed\n", failures);
-    return 1;
-  }
-  printf("compat_program: all checks passed\n");
-  return 0;
+  return checks_result("compat_program");
 }

@@ -24,6 +24,7 @@
 
 using gcmtest::AllZero;
 using gcmtest::Bytes;
+using gcmtest::RandomBelow;
 using gcmtest::RandomBytes;
 
 namespace {
@@ -42,10 +43,6 @@ const RandnonceCase kCases[] = {
     {EVP_aead_aes_128_gcm_randnonce, EVP_aead_aes_128_gcm, 16},
     {EVP_aead_aes_256_gcm_randnonce, EVP_aead_aes_256_gcm, 32},
 };
-
-size_t Below(std::mt19937_64 &rng, size_t bound) {
-  return bound == 0 ? 0 : static_cast<size_t>(rng() % bound);
-}
 
 // Seals with the randnonce AEAD (nonce argument empty) and returns
 // ciphertext || GCM tag || nonce.
@@ -89,8 +86,8 @@ TEST(CompatRandnonce, OutputIsPlainGcmUnderTheAppendedNonce) {
   for (const auto &c : kCases) {
     for (int iter = 0; iter < 50; iter++) {
       Bytes key = RandomBytes(rng, c.key_len);
-      Bytes pt = RandomBytes(rng, Below(rng, 200));
-      Bytes aad = RandomBytes(rng, Below(rng, 40));
+      Bytes pt = RandomBytes(rng, RandomBelow(rng, 200));
+      Bytes aad = RandomBytes(rng, RandomBelow(rng, 40));
       bssl::ScopedEVP_AEAD_CTX ctx;
       ASSERT_TRUE(EVP_AEAD_CTX_init(ctx.get(), c.randnonce(), key.data(),
                                     key.size(), 0, nullptr));
@@ -140,9 +137,9 @@ TEST(CompatRandnonce, ScatterGatherAndVectoredForms) {
   for (const auto &c : kCases) {
     for (int iter = 0; iter < 40; iter++) {
       Bytes key = RandomBytes(rng, c.key_len);
-      Bytes in = RandomBytes(rng, Below(rng, 90));
-      Bytes extra = RandomBytes(rng, Below(rng, 30));
-      Bytes aad = RandomBytes(rng, Below(rng, 30));
+      Bytes in = RandomBytes(rng, RandomBelow(rng, 90));
+      Bytes extra = RandomBytes(rng, RandomBelow(rng, 30));
+      Bytes aad = RandomBytes(rng, RandomBelow(rng, 30));
       bssl::ScopedEVP_AEAD_CTX ctx;
       ASSERT_TRUE(EVP_AEAD_CTX_init(ctx.get(), c.randnonce(), key.data(),
                                     key.size(), 0, nullptr));
@@ -188,8 +185,8 @@ TEST(CompatRandnonce, ScatterGatherAndVectoredForms) {
       // inside it) possibly across pieces; also in place.
       for (bool in_place : {false, true}) {
         Bytes src = sealed;
-        size_t cut1 = Below(rng, src.size() + 1);
-        size_t cut2 = cut1 + Below(rng, src.size() - cut1 + 1);
+        size_t cut1 = RandomBelow(rng, src.size() + 1);
+        size_t cut2 = cut1 + RandomBelow(rng, src.size() - cut1 + 1);
         Bytes o1(cut1), o2(cut2 - cut1), o3(src.size() - cut2);
         CRYPTO_IOVEC pieces[3] = {
             {in_place ? src.data() : o1.data(), src.data(), cut1},
@@ -210,7 +207,7 @@ TEST(CompatRandnonce, ScatterGatherAndVectoredForms) {
 
       // openv_detached: ciphertext in two pieces, the 28-byte tag apart.
       {
-        size_t cut = Below(rng, ct.size() + 1);
+        size_t cut = RandomBelow(rng, ct.size() + 1);
         Bytes o1(cut), o2(ct.size() - cut);
         CRYPTO_IOVEC pieces[2] = {{o1.data(), ct.data(), cut},
                                   {o2.data(), ct.data() + cut, ct.size() - cut}};
@@ -226,7 +223,7 @@ TEST(CompatRandnonce, ScatterGatherAndVectoredForms) {
       // sealv: the plaintext in two pieces, the 28-byte tag apart; its
       // output opens with the one-shot open.
       {
-        size_t cut = Below(rng, whole.size() + 1);
+        size_t cut = RandomBelow(rng, whole.size() + 1);
         Bytes o1(cut), o2(whole.size() - cut);
         CRYPTO_IOVEC pieces[2] = {
             {o1.data(), whole.data(), cut},

@@ -17,25 +17,14 @@
 #include <thread>
 #include <vector>
 
+#include "byte_util.h"
+
 namespace {
 
-using Bytes = std::vector<uint8_t>;
-
-Bytes RandomBytes(std::mt19937 &rng, size_t n) {
-  Bytes out(n);
-  for (auto &b : out) b = static_cast<uint8_t>(rng());
-  return out;
-}
-
-size_t RandomBelow(std::mt19937 &rng, size_t bound) {
-  return bound == 0 ? 0 : static_cast<size_t>(rng() % bound);
-}
-
-bool AllZero(const uint8_t *p, size_t n) {
-  return std::all_of(p, p + n, [](uint8_t b) { return b == 0; });
-}
-
-bool AllZero(const Bytes &v) { return AllZero(v.data(), v.size()); }
+using gcmtest::AllZero;
+using gcmtest::Bytes;
+using gcmtest::RandomBelow;
+using gcmtest::RandomBytes;
 
 const EVP_AEAD *AeadForKey(size_t key_len) {
   switch (key_len) {

@@ -37,13 +37,8 @@ namespace {
 
 using Bytes = std::vector<uint8_t>;
 
-Bytes Hex(const char *s) { return gcmtest::FromHex(s); }
-
-Bytes RandomBytes(std::mt19937_64 &rng, size_t n) {
-  Bytes b(n);
-  for (auto &x : b) x = static_cast<uint8_t>(rng());
-  return b;
-}
+using gcmtest::FromHex;
+using gcmtest::RandomBytes;
 
 // ---------------------------------------------------------------------------
 // Reference: SP 800-38D Algorithm 1 (multiplication in GF(2^128)) and the
@@ -173,8 +168,8 @@ TEST_P(GhashTest, McGrewViegaTestCases) {
   };
   for (const auto &t : cases) {
     SCOPED_TRACE("test case " + std::to_string(t.tc));
-    Bytes h = Hex(t.h), want = Hex(t.ghash);
-    Bytes in = GhashInput(Hex(t.a), Hex(t.c));
+    Bytes h = FromHex(t.h), want = FromHex(t.ghash);
+    Bytes in = GhashInput(FromHex(t.a), FromHex(t.c));
     ASSERT_EQ(in.size() % 16, 0u);
 
     // The reference agrees with the published value...

@@ -76,6 +76,7 @@
 
 using gcmtest::AllZero;
 using gcmtest::Bytes;
+using gcmtest::WithBitFlipped;
 
 namespace {
 
@@ -520,15 +521,13 @@ TEST_F(Misuse, StreamFinishOpenRejectsFlippedBits) {
   ASSERT_EQ(1, gcm_seal(&key_, ct.data(), tag, 16, kNonce, 12, pt.data(), 40, nullptr, 0));
   gcm_stream s;
   for (size_t bit = 0; bit < 8 * (16 + 40); bit++) {
-    Bytes c = ct;
-    uint8_t t[16];
-    memcpy(t, tag, 16);
-    uint8_t *p = bit < 128 ? &t[bit / 8] : &c[(bit - 128) / 8];
-    *p ^= static_cast<uint8_t>(1u << (bit % 8));
+    // The first 128 bits are the tag's, the rest the ciphertext's.
+    const Bytes t = bit < 128 ? WithBitFlipped(tag, 16, bit) : Bytes(tag, tag + 16);
+    const Bytes c = bit < 128 ? ct : WithBitFlipped(ct, bit - 128);
     Bytes out(40);
     ASSERT_EQ(1, gcm_stream_init(&s, &key_, GCM_DECRYPT, kNonce, 12));
     ASSERT_EQ(1, gcm_stream_update(&s, out.data(), c.data(), 40));
-    EXPECT_ERR(gcm_stream_finish_open(&s, t, 16), GCM_ERR_AUTH);
+    EXPECT_ERR(gcm_stream_finish_open(&s, t.data(), 16), GCM_ERR_AUTH);
   }
   gcm_stream_cleanup(&s);
 }
@@ -541,8 +540,7 @@ TEST(MisuseCompat, FlippedBitsZeroEveryOpenOutput) {
   ASSERT_TRUE(EVP_AEAD_CTX_seal(ctx.get(), sealed.data(), &len, sealed.size(), kNonce, 12,
                                 pt.data(), pt.size(), aad.data(), aad.size()));
   for (size_t bit = 0; bit < 8 * sealed.size(); bit += 3) {
-    Bytes bad = sealed;
-    bad[bit / 8] ^= static_cast<uint8_t>(1u << (bit % 8));
+    const Bytes bad = WithBitFlipped(sealed, bit);
     Bytes out(64, 0xee);
     EXPECT_ERR(EVP_AEAD_CTX_open(ctx.get(), out.data(), &len, out.size(), kNonce, 12,
                                  bad.data(), bad.size(), aad.data(), aad.size()),

@@ -29,6 +29,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "c_checks.h"
+
 enum behaviour { FAIL_EIO, INTERRUPTED_THEN_SHORT, MISSING };
 
 static enum behaviour behaviour;
@@ -55,22 +57,6 @@ ssize_t getrandom(void *buf, size_t len, unsigned int flags) {
   }
   errno = EINVAL;
   return -1;
-}
-
-static int failures;
-
-static void check(int cond, const char *what) {
-  if (!cond) {
-    fprintf(stderr, "FAIL: %s\n", what);
-    failures++;
-  }
-}
-
-static int all_zero(const uint8_t *p, size_t n) {
-  for (size_t i = 0; i < n; i++) {
-    if (p[i] != 0) return 0;
-  }
-  return 1;
 }
 
 static const uint8_t kKey[32] = {0x42, 0x13};
@@ -164,12 +150,7 @@ int main(void) {
   source_missing(&ctx);
   source_fails(&ctx); /* and failing again after having worked */
   EVP_AEAD_CTX_cleanup(&ctx);
-  if (failures != 0) {
-    fprintf(stderr, "%d check(s) failed\n", failures);
-    return 1;
-  }
-  printf("random_failure: all checks passed\n");
-  return 0;
+  return checks_result("random_failure");
 }
 
 #else /* !LIBGCM_HAVE_GETRANDOM */

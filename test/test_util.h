@@ -1,19 +1,21 @@
-// test/test_util.h: helpers shared by the GoogleTest suites.
+// test/test_util.h: helpers shared by the GoogleTest suites: the backend
+// lists every parameterised suite runs over, and (from byte_util.h) random
+// bytes, hex and zero checks. A helper that two suites need lives here, not
+// in a copy in each.
 #ifndef LIBGCM_TEST_TEST_UTIL_H
 #define LIBGCM_TEST_TEST_UTIL_H
 
 #include <gcm/gcm.h>
 
+#include "byte_util.h"
+
 #include <cstdint>
 #include <ostream>
-#include <random>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace gcmtest {
-
-using Bytes = std::vector<uint8_t>;
 
 // Every (AES, GHASH) pair this CPU can run, constant-time or not, so a new
 // backend is tested by every suite that uses this list.
@@ -75,25 +77,6 @@ inline std::string TripleName(const Triple &t) {
   std::string s = t.aes + "_" + t.ghash;
   if (t.fused != "none") s += "_fused_" + t.fused;
   return s;
-}
-
-inline Bytes RandomBytes(std::mt19937_64 &rng, size_t n) {
-  Bytes b(n);
-  for (auto &x : b) x = static_cast<uint8_t>(rng());
-  return b;
-}
-
-inline bool AllZero(const uint8_t *p, size_t n) {
-  for (size_t i = 0; i < n; i++)
-    if (p[i] != 0) return false;
-  return true;
-}
-
-inline Bytes FromHex(const std::string &hex) {
-  Bytes out;
-  for (size_t i = 0; i + 1 < hex.size(); i += 2)
-    out.push_back(static_cast<uint8_t>(std::stoi(hex.substr(i, 2), nullptr, 16)));
-  return out;
 }
 
 }  // namespace gcmtest

@@ -1,6 +1,8 @@
 // test/vector_file.cc: the reader declared in vector_file.h.
 #include "vector_file.h"
 
+#include "byte_util.h"
+
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -9,24 +11,7 @@ namespace gcmvec {
 
 namespace {
 
-int HexDigit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-bool ParseHex(const std::string &s, std::vector<uint8_t> *out) {
-  out->clear();
-  if (s.size() % 2 != 0) return false;
-  out->reserve(s.size() / 2);
-  for (size_t i = 0; i < s.size(); i += 2) {
-    int hi = HexDigit(s[i]), lo = HexDigit(s[i + 1]);
-    if (hi < 0 || lo < 0) return false;
-    out->push_back(static_cast<uint8_t>(hi << 4 | lo));
-  }
-  return true;
-}
+using gcmtest::ParseHex;
 
 std::string Trim(const std::string &s) {
   size_t b = 0, e = s.size();

@@ -185,16 +185,6 @@ const std::vector<VectorCase> *LoadCached(const std::string &path,
   return &cache->cases;
 }
 
-std::string Hex(const uint8_t *p, size_t n) {
-  static const char kDigits[] = "0123456789abcdef";
-  std::string s;
-  for (size_t i = 0; i < n; i++) {
-    s += kDigits[p[i] >> 4];
-    s += kDigits[p[i] & 15];
-  }
-  return s;
-}
-
 constexpr size_t kGuard = 16;    // bytes checked after every output
 constexpr uint8_t kFill = 0xa5;  // what outputs hold before a call
 
@@ -275,9 +265,9 @@ class Checker {
                   c.nonce.size(), c.pt.data(), n, c.aad.data(), c.aad.size()))
       return std::string("seal failed: ") + gcm_last_error_message();
     if (MemCmp(out.data(), c.ct.data(), n) != 0)
-      return "seal: wrong ciphertext " + Hex(out.data(), n);
+      return "seal: wrong ciphertext " + gcmtest::ToHex(out.data(), n);
     if (MemCmp(tag.data(), c.tag.data(), tl) != 0)
-      return "seal: wrong tag " + Hex(tag.data(), tl);
+      return "seal: wrong tag " + gcmtest::ToHex(tag.data(), tl);
     if (!AllEqual(out.data() + n, kGuard, kFill) ||
         !AllEqual(tag.data() + tl, kGuard, kFill))
       return "seal wrote past the end of the output or the tag";
@@ -301,7 +291,7 @@ class Checker {
       return std::string("open rejected a valid case: ") +
              gcm_last_error_message();
     if (MemCmp(out.data(), c.pt.data(), n) != 0)
-      return "open: wrong plaintext " + Hex(out.data(), n);
+      return "open: wrong plaintext " + gcmtest::ToHex(out.data(), n);
     if (!AllEqual(out.data() + n, kGuard, kFill))
       return "open wrote past the end of the output";
 

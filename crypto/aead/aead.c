@@ -26,9 +26,6 @@ _Static_assert(_Alignof(struct gcm_stream_st) <= 64, "gcm_stream alignment");
 static struct gcm_key_st *key_st(gcm_key *k) {
   return (struct gcm_key_st *)(void *)k->opaque;
 }
-static const struct gcm_key_st *key_st_const(const gcm_key *k) {
-  return (const struct gcm_key_st *)(const void *)k->opaque;
-}
 static struct gcm_stream_st *stream_st(gcm_stream *s) {
   return (struct gcm_stream_st *)(void *)s->opaque;
 }
@@ -72,9 +69,7 @@ void gcm_key_cleanup(gcm_key *k) {
 }
 
 static const struct gcm_key_st *valid_key(const gcm_key *k) {
-  if (k == NULL) return NULL;
-  const struct gcm_key_st *ks = key_st_const(k);
-  return ks->magic == GCM_KEY_MAGIC ? ks : NULL;
+  return k != NULL ? aead_valid_key(k) : NULL;
 }
 
 const char *gcm_key_aes_backend(const gcm_key *k) {
@@ -148,18 +143,38 @@ static int check_lengths(uint64_t data_len, uint64_t aad_len) {
   return 1;
 }
 
-/* out (len bytes) against in: identical or disjoint. */
-static int inplace_or_disjoint(const void *out, const void *in, size_t len) {
-  return out == in || !buffers_overlap(out, len, in, len);
-}
-
 /* ---- one-shot --------------------------------------------------------- */
 
-static int seal_checks(const gcm_key *k, const struct gcm_key_st **ks,
-                       const uint8_t *out, const uint8_t *tag, size_t tag_len,
-                       const uint8_t *nonce, size_t nonce_len,
-                       const uint8_t *in, size_t in_len, const uint8_t *aad,
-                       size_t aad_len) {
+/* The aliasing rules of a one-shot call: out is its own input or clear of
+ * it, and clear of the AAD, the nonce and the tag; a tag that seal writes is
+ * an output too, so it is also clear of every input. (Open only reads its
+ * tag, so there the tag may share bytes with the other inputs.) */
+static int one_shot_disjoint(int seal, const uint8_t *out, const uint8_t *tag,
+                             size_t tag_len, const uint8_t *nonce,
+                             size_t nonce_len, const uint8_t *in,
+                             size_t in_len, const uint8_t *aad,
+                             size_t aad_len) {
+  if (!aead_inplace_or_disjoint(out, in, in_len) ||
+      buffers_overlap(out, in_len, aad, aad_len) ||
+      buffers_overlap(out, in_len, nonce, nonce_len) ||
+      buffers_overlap(out, in_len, tag, tag_len)) {
+    return 0;
+  }
+  return !seal || (!buffers_overlap(tag, tag_len, in, in_len) &&
+                   !buffers_overlap(tag, tag_len, aad, aad_len) &&
+                   !buffers_overlap(tag, tag_len, nonce, nonce_len));
+}
+
+/* Every check gcm_seal and gcm_open make, in the order they report them;
+ * the aliasing test is left out for AEAD_ALIASING_CHECKED (compat.c, which
+ * has applied wider rules, over all its pieces, before it calls in). */
+static int one_shot_checks(const gcm_key *k, const struct gcm_key_st **ks,
+                           int seal, enum aead_aliasing aliasing,
+                           const uint8_t *out, const uint8_t *tag,
+                           size_t tag_len,
+                           const uint8_t *nonce, size_t nonce_len,
+                           const uint8_t *in, size_t in_len,
+                           const uint8_t *aad, size_t aad_len) {
   if (!check_key(k, ks)) return 0;
   if (!check_tag_len(tag_len)) return 0;
   if (!check_nonce(nonce, nonce_len)) return 0;
@@ -168,13 +183,9 @@ static int seal_checks(const gcm_key *k, const struct gcm_key_st **ks,
     return error_set(GCM_ERR_NULL_POINTER);
   }
   if (!check_lengths(in_len, aad_len)) return 0;
-  if (!inplace_or_disjoint(out, in, in_len) ||
-      buffers_overlap(out, in_len, aad, aad_len) ||
-      buffers_overlap(out, in_len, nonce, nonce_len) ||
-      buffers_overlap(tag, tag_len, in, in_len) ||
-      buffers_overlap(tag, tag_len, out, in_len) ||
-      buffers_overlap(tag, tag_len, aad, aad_len) ||
-      buffers_overlap(tag, tag_len, nonce, nonce_len)) {
+  if (aliasing == AEAD_CHECK_ALIASING &&
+      !one_shot_disjoint(seal, out, tag, tag_len, nonce, nonce_len, in, in_len,
+                         aad, aad_len)) {
     return error_set(GCM_ERR_OVERLAP);
   }
   return 1;
@@ -187,12 +198,13 @@ static void wipe_output(void *p, size_t len, uint64_t limit) {
   if (p != NULL && (uint64_t)len <= limit) secure_wipe(p, len);
 }
 
-int gcm_seal(const gcm_key *k, uint8_t *out, uint8_t *tag, size_t tag_len,
-             const uint8_t *nonce, size_t nonce_len, const uint8_t *in,
-             size_t in_len, const uint8_t *aad, size_t aad_len) {
+int aead_seal(enum aead_aliasing aliasing, const gcm_key *k, uint8_t *out,
+              uint8_t *tag, size_t tag_len, const uint8_t *nonce,
+              size_t nonce_len, const uint8_t *in, size_t in_len,
+              const uint8_t *aad, size_t aad_len) {
   const struct gcm_key_st *ks;
-  if (!seal_checks(k, &ks, out, tag, tag_len, nonce, nonce_len, in, in_len,
-                   aad, aad_len)) {
+  if (!one_shot_checks(k, &ks, 1, aliasing, out, tag, tag_len, nonce,
+                       nonce_len, in, in_len, aad, aad_len)) {
     wipe_output(out, in_len, GCM_MAX_DATA_LEN);
     wipe_output(tag, tag_len, GCM_TAG_LEN);
     return 0;
@@ -200,6 +212,13 @@ int gcm_seal(const gcm_key *k, uint8_t *out, uint8_t *tag, size_t tag_len,
   aead_seal_checked(ks, out, tag, tag_len, nonce, nonce_len, in, in_len, aad,
                     aad_len);
   return 1;
+}
+
+int gcm_seal(const gcm_key *k, uint8_t *out, uint8_t *tag, size_t tag_len,
+             const uint8_t *nonce, size_t nonce_len, const uint8_t *in,
+             size_t in_len, const uint8_t *aad, size_t aad_len) {
+  return aead_seal(AEAD_CHECK_ALIASING, k, out, tag, tag_len, nonce,
+                   nonce_len, in, in_len, aad, aad_len);
 }
 
 void aead_seal_checked(const struct gcm_key_st *ks, uint8_t *out, uint8_t *tag,
@@ -213,31 +232,26 @@ void aead_seal_checked(const struct gcm_key_st *ks, uint8_t *out, uint8_t *tag,
   secure_wipe(full_tag, sizeof(full_tag));
 }
 
+int aead_open(enum aead_aliasing aliasing, const gcm_key *k, uint8_t *out,
+              const uint8_t *nonce, size_t nonce_len, const uint8_t *in,
+              size_t in_len, const uint8_t *tag, size_t tag_len,
+              const uint8_t *aad, size_t aad_len) {
+  const struct gcm_key_st *ks;
+  if (!one_shot_checks(k, &ks, 0, aliasing, out, tag, tag_len, nonce,
+                       nonce_len, in, in_len, aad, aad_len)) {
+    wipe_output(out, in_len, GCM_MAX_DATA_LEN);
+    return 0;
+  }
+  return aead_open_checked(ks, out, nonce, nonce_len, in, in_len, tag, tag_len,
+                           aad, aad_len);
+}
+
 int gcm_open(const gcm_key *k, uint8_t *out, const uint8_t *nonce,
              size_t nonce_len, const uint8_t *in, size_t in_len,
              const uint8_t *tag, size_t tag_len, const uint8_t *aad,
              size_t aad_len) {
-  const struct gcm_key_st *ks;
-  int ok = check_key(k, &ks) && check_tag_len(tag_len) &&
-           check_nonce(nonce, nonce_len);
-  if (ok && (tag == NULL || !buf_ok(out, in_len) || !buf_ok(in, in_len) ||
-             !buf_ok(aad, aad_len))) {
-    ok = error_set(GCM_ERR_NULL_POINTER);
-  }
-  ok = ok && check_lengths(in_len, aad_len);
-  if (ok && (!inplace_or_disjoint(out, in, in_len) ||
-             buffers_overlap(out, in_len, tag, tag_len) ||
-             buffers_overlap(out, in_len, aad, aad_len) ||
-             buffers_overlap(out, in_len, nonce, nonce_len))) {
-    ok = error_set(GCM_ERR_OVERLAP);
-  }
-  if (!ok) {
-    wipe_output(out, in_len, GCM_MAX_DATA_LEN);
-    return 0;
-  }
-
-  return aead_open_checked(ks, out, nonce, nonce_len, in, in_len, tag, tag_len,
-                           aad, aad_len);
+  return aead_open(AEAD_CHECK_ALIASING, k, out, nonce, nonce_len, in, in_len,
+                   tag, tag_len, aad, aad_len);
 }
 
 int aead_open_checked(const struct gcm_key_st *ks, uint8_t *out,
@@ -333,8 +347,8 @@ int gcm_stream_aad(gcm_stream *s, const uint8_t *aad, size_t len) {
   return 1;
 }
 
-int gcm_stream_update(gcm_stream *s, uint8_t *out, const uint8_t *in,
-                      size_t len) {
+int aead_stream_update(enum aead_aliasing aliasing, gcm_stream *s,
+                       uint8_t *out, const uint8_t *in, size_t len) {
   struct gcm_stream_st *st = live_stream(s);
   int ok = st != NULL;
   if (ok && (!buf_ok(out, len) || !buf_ok(in, len))) {
@@ -343,7 +357,8 @@ int gcm_stream_update(gcm_stream *s, uint8_t *out, const uint8_t *in,
     ok = error_setf(GCM_ERR_TOO_LONG,
                     "total data would exceed GCM's limit of 2^36-32 bytes "
                     "per nonce");
-  } else if (ok && !inplace_or_disjoint(out, in, len)) {
+  } else if (ok && aliasing == AEAD_CHECK_ALIASING &&
+             !aead_inplace_or_disjoint(out, in, len)) {
     ok = error_set(GCM_ERR_OVERLAP);
   }
   if (!ok) {
@@ -355,17 +370,36 @@ int gcm_stream_update(gcm_stream *s, uint8_t *out, const uint8_t *in,
   return 1;
 }
 
-int gcm_stream_finish_seal(gcm_stream *s, uint8_t *tag, size_t tag_len) {
+int gcm_stream_update(gcm_stream *s, uint8_t *out, const uint8_t *in,
+                      size_t len) {
+  return aead_stream_update(AEAD_CHECK_ALIASING, s, out, in, len);
+}
+
+/* The stream a finish call may complete: live, in the direction the call
+ * is for, with a valid tag argument. Otherwise NULL, with the reason
+ * recorded and the stream ended. */
+static struct gcm_stream_st *finishing_stream(gcm_stream *s, int encrypt,
+                                              const uint8_t *tag,
+                                              size_t tag_len) {
   struct gcm_stream_st *st = live_stream(s);
   int ok = st != NULL;
-  if (ok && !st->encrypt) {
-    ok = error_setf(GCM_ERR_STATE,
-                    "gcm_stream_finish_seal on a decrypting stream");
+  if (ok && st->encrypt != encrypt) {
+    ok = error_setf(GCM_ERR_STATE, "%s",
+                    encrypt ? "gcm_stream_finish_seal on a decrypting stream"
+                            : "gcm_stream_finish_open on an encrypting stream");
   }
   ok = ok && check_tag_len(tag_len);
   if (ok && tag == NULL) ok = error_set(GCM_ERR_NULL_POINTER);
   if (!ok) {
     if (st != NULL) stream_end(st);
+    return NULL;
+  }
+  return st;
+}
+
+int gcm_stream_finish_seal(gcm_stream *s, uint8_t *tag, size_t tag_len) {
+  struct gcm_stream_st *st = finishing_stream(s, 1, tag, tag_len);
+  if (st == NULL) {
     wipe_output(tag, tag_len, GCM_TAG_LEN);
     return 0;
   }
@@ -378,21 +412,11 @@ int gcm_stream_finish_seal(gcm_stream *s, uint8_t *tag, size_t tag_len) {
 
 int gcm_stream_finish_open(gcm_stream *s, const uint8_t *tag,
                            size_t tag_len) {
-  struct gcm_stream_st *st = live_stream(s);
-  int ok = st != NULL;
-  if (ok && st->encrypt) {
-    ok = error_setf(GCM_ERR_STATE,
-                    "gcm_stream_finish_open on an encrypting stream");
-  }
-  ok = ok && check_tag_len(tag_len);
-  if (ok && tag == NULL) ok = error_set(GCM_ERR_NULL_POINTER);
-  if (!ok) {
-    if (st != NULL) stream_end(st);
-    return 0;
-  }
+  struct gcm_stream_st *st = finishing_stream(s, 0, tag, tag_len);
+  if (st == NULL) return 0;
   _Alignas(16) uint8_t expected[16];
   gcm_mode_tag(st, expected);
-  ok = ct_memeq(expected, tag, tag_len);
+  int ok = ct_memeq(expected, tag, tag_len);
   secure_wipe(expected, sizeof(expected));
   stream_end(st);
   return ok ? 1 : error_set(GCM_ERR_AUTH);

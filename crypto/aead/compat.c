@@ -7,6 +7,10 @@
  * and hands the work to gcm_seal / gcm_open (one input buffer, one piece of
  * additional data: the common case, and the fastest) or to the gcm_stream_*
  * functions (anything split into several pieces). Neither path allocates.
+ * The aliasing rules are checked once, here, over all of a call's pieces
+ * (check_overlap); the native calls are then entered with
+ * AEAD_ALIASING_CHECKED (aead_internal.h), which checks everything else but
+ * not the aliasing again.
  *
  * The layering follows BoringSSL's own: seal, seal_scatter and sealv all end
  * in seal_core; open, open_gather and openv_detached end in open_core;
@@ -300,40 +304,46 @@ static int ctx_ready(const EVP_AEAD_CTX *ctx) {
   return 1;
 }
 
-/* Sum the lengths of n pieces into *total, failing when the sum does not fit
- * in a size_t (one function per piece type). */
-static int sum_iovec(const CRYPTO_IOVEC *v, size_t n, size_t *total) {
-  size_t sum = 0;
-  for (size_t i = 0; i < n; i++) {
-    if (v[i].len > SIZE_MAX - sum) {
-      return error_setf(GCM_ERR_TOO_LONG, "iovec lengths overflow a size_t");
-    }
-    sum += v[i].len;
-  }
-  for (size_t i = 0; i < n; i++) {
-    if (v[i].len != 0 && (v[i].in == NULL || v[i].out == NULL)) {
-      return error_setf(GCM_ERR_NULL_POINTER,
-                        "iovec piece %zu has %zu bytes but a NULL pointer", i,
-                        v[i].len);
-    }
-  }
-  *total = sum;
-  return 1;
+/* One piece of either vector type, as the length checks see it: its length
+ * and whether a pointer it needs is NULL (an AAD piece has only an input). */
+struct piece_view {
+  size_t len;
+  int has_null;
+};
+
+static struct piece_view iovec_piece(const void *v, size_t i) {
+  const CRYPTO_IOVEC *p = (const CRYPTO_IOVEC *)v + i;
+  struct piece_view r = {p->len, p->in == NULL || p->out == NULL};
+  return r;
 }
 
-static int sum_ivec(const CRYPTO_IVEC *v, size_t n, size_t *total) {
+static struct piece_view ivec_piece(const void *v, size_t i) {
+  const CRYPTO_IVEC *p = (const CRYPTO_IVEC *)v + i;
+  struct piece_view r = {p->len, p->in == NULL};
+  return r;
+}
+
+/* Sums the lengths of n pieces into *total, failing when the sum does not
+ * fit in a size_t and then when a non-empty piece has a NULL pointer.
+ * `what` names the vector in the messages ("iovec", "AAD"). */
+static int sum_pieces(const void *v, size_t n,
+                      struct piece_view (*piece)(const void *, size_t),
+                      const char *what, size_t *total) {
   size_t sum = 0;
   for (size_t i = 0; i < n; i++) {
-    if (v[i].len > SIZE_MAX - sum) {
-      return error_setf(GCM_ERR_TOO_LONG, "AAD lengths overflow a size_t");
+    size_t len = piece(v, i).len;
+    if (len > SIZE_MAX - sum) {
+      return error_setf(GCM_ERR_TOO_LONG, "%s lengths overflow a size_t",
+                        what);
     }
-    sum += v[i].len;
+    sum += len;
   }
   for (size_t i = 0; i < n; i++) {
-    if (v[i].len != 0 && v[i].in == NULL) {
+    struct piece_view p = piece(v, i);
+    if (p.len != 0 && p.has_null) {
       return error_setf(GCM_ERR_NULL_POINTER,
-                        "AAD piece %zu has %zu bytes but a NULL pointer", i,
-                        v[i].len);
+                        "%s piece %zu has %zu bytes but a NULL pointer", what,
+                        i, p.len);
     }
   }
   *total = sum;
@@ -373,9 +383,7 @@ static int check_overlap(const struct call_buffers *b) {
   for (size_t i = 0; i < b->n_iov; i++) {
     const CRYPTO_IOVEC *p = &b->iov[i];
     if (p->len == 0) continue;
-    if (p->out != p->in && buffers_overlap(p->out, p->len, p->in, p->len)) {
-      goto overlap;
-    }
+    if (!aead_inplace_or_disjoint(p->out, p->in, p->len)) goto overlap;
     if (!clear_of_fixed_inputs(p->out, p->len, b) ||
         buffers_overlap(p->out, p->len, b->out_tag, b->out_tag_len) ||
         buffers_overlap(p->in, p->len, b->out_tag, b->out_tag_len)) {
@@ -412,8 +420,8 @@ static int check_call(const EVP_AEAD_CTX *ctx, const struct call_buffers *b,
       (b->in_tag == NULL && b->in_tag_len != 0)) {
     return error_set(GCM_ERR_NULL_POINTER);
   }
-  if (!sum_iovec(b->iov, b->n_iov, data_total) ||
-      !sum_ivec(b->aad, b->n_aad, &aad_total)) {
+  if (!sum_pieces(b->iov, b->n_iov, iovec_piece, "iovec", data_total) ||
+      !sum_pieces(b->aad, b->n_aad, ivec_piece, "AAD", &aad_total)) {
     return 0;
   }
   return check_overlap(b);
@@ -478,10 +486,11 @@ static int check_seal_nonce(const EVP_AEAD_CTX *cctx, const uint8_t *nonce,
  * ------------------------------------------------------------------------- */
 
 /* Seals the pieces and writes ctx->tag_len tag bytes to out_tag. The one
- * piece, one AAD case goes straight to gcm_seal; anything else is streamed
- * piece by piece, which gives the same result for any split. A randnonce
- * seal uses a nonce fresh from the OS and writes it after the GCM tag. Does
- * not zero anything on failure; the public wrappers do. */
+ * piece, one AAD case goes straight to the one-shot seal; anything else is
+ * streamed piece by piece, which gives the same result for any split. A
+ * randnonce
+ * seal uses a nonce fresh from the OS and writes it after the GCM tag.
+ * Does not zero anything on failure; the public wrappers do. */
 static int seal_core(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iov,
                      size_t n_iov, uint8_t *out_tag, size_t *out_tag_len,
                      size_t max_out_tag_len, const uint8_t *nonce,
@@ -509,10 +518,10 @@ static int seal_core(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iov,
   }
 
   if (n_iov <= 1 && n_aad <= 1) {
-    ok = gcm_seal(&ctx->key, n_iov ? iov[0].out : NULL, out_tag, gcm_tag_len,
-                  nonce, nonce_len, n_iov ? iov[0].in : NULL,
-                  n_iov ? iov[0].len : 0, n_aad ? aad[0].in : NULL,
-                  n_aad ? aad[0].len : 0);
+    ok = aead_seal(AEAD_ALIASING_CHECKED, &ctx->key,
+                   n_iov ? iov[0].out : NULL, out_tag, gcm_tag_len, nonce,
+                   nonce_len, n_iov ? iov[0].in : NULL, n_iov ? iov[0].len : 0,
+                   n_aad ? aad[0].in : NULL, n_aad ? aad[0].len : 0);
   } else {
     memset(&s, 0, sizeof(s));
     ok = gcm_stream_init(&s, &ctx->key, GCM_ENCRYPT, nonce, nonce_len);
@@ -520,7 +529,8 @@ static int seal_core(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iov,
       ok = gcm_stream_aad(&s, aad[i].in, aad[i].len);
     }
     for (size_t i = 0; ok && i < n_iov; i++) {
-      ok = gcm_stream_update(&s, iov[i].out, iov[i].in, iov[i].len);
+      ok = aead_stream_update(AEAD_ALIASING_CHECKED, &s, iov[i].out, iov[i].in,
+                              iov[i].len);
     }
     if (ok) ok = gcm_stream_finish_seal(&s, out_tag, gcm_tag_len);
     gcm_stream_cleanup(&s);
@@ -553,8 +563,8 @@ static int gcm_nonce_and_tag(const EVP_AEAD_CTX *ctx, const uint8_t **nonce,
 /* Decrypts the first data_len bytes of the pieces (the rest, if any, is the
  * tag openv found at the end) and checks the tag_len-byte GCM `tag`, which
  * must already be outside every output. The one-piece, one-AAD case uses
- * gcm_open, which writes nothing unless the tag is right. Otherwise the
- * pieces are streamed into their outputs and the caller zeroes them all
+ * the one-shot open, which writes nothing unless the tag is right. Otherwise
+ * the pieces are streamed into their outputs and the caller zeroes them all
  * when this fails. */
 static int decrypt_pieces(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iov,
                           size_t n_iov, size_t data_len, const uint8_t *nonce,
@@ -564,9 +574,10 @@ static int decrypt_pieces(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iov,
   int ok;
 
   if (n_aad <= 1 && (data_len == 0 || iov[0].len >= data_len)) {
-    return gcm_open(&ctx->key, data_len ? iov[0].out : NULL, nonce, nonce_len,
-                    data_len ? iov[0].in : NULL, data_len, tag, tag_len,
-                    n_aad ? aad[0].in : NULL, n_aad ? aad[0].len : 0);
+    return aead_open(AEAD_ALIASING_CHECKED, &ctx->key,
+                     data_len ? iov[0].out : NULL, nonce, nonce_len,
+                     data_len ? iov[0].in : NULL, data_len, tag, tag_len,
+                     n_aad ? aad[0].in : NULL, n_aad ? aad[0].len : 0);
   }
   memset(&s, 0, sizeof(s));
   ok = gcm_stream_init(&s, &ctx->key, GCM_DECRYPT, nonce, nonce_len);
@@ -576,7 +587,8 @@ static int decrypt_pieces(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iov,
   size_t left = data_len;
   for (size_t i = 0; ok && i < n_iov && left > 0; i++) {
     size_t take = iov[i].len < left ? iov[i].len : left;
-    ok = gcm_stream_update(&s, iov[i].out, iov[i].in, take);
+    ok = aead_stream_update(AEAD_ALIASING_CHECKED, &s, iov[i].out, iov[i].in,
+                            take);
     left -= take;
   }
   if (ok) ok = gcm_stream_finish_open(&s, tag, tag_len);
@@ -645,7 +657,7 @@ static int seal_fast_ok(const EVP_AEAD_CTX *ctx, const uint8_t *out,
          max_out_len - in_len >= ctx->tag_len &&
          length_within(in_len, GCM_MAX_DATA_LEN) &&
          length_within(ad_len, GCM_MAX_AAD_LEN) &&
-         (out == in || !buffers_overlap(out, in_len, in, in_len)) &&
+         aead_inplace_or_disjoint(out, in, in_len) &&
          !buffers_overlap(out + in_len, max_out_len - in_len, in, in_len) &&
          !buffers_overlap(out, max_out_len, ad, ad_len) &&
          !buffers_overlap(out, max_out_len, nonce, nonce_len) &&
@@ -668,7 +680,7 @@ static int open_fast_ok(const EVP_AEAD_CTX *ctx, const uint8_t *out,
   return nonce != NULL && nonce_len != 0 && (ad != NULL || ad_len == 0) &&
          max_out_len >= plain && length_within(plain, GCM_MAX_DATA_LEN) &&
          length_within(ad_len, GCM_MAX_AAD_LEN) &&
-         (out == in || !buffers_overlap(out, plain, in, plain)) &&
+         aead_inplace_or_disjoint(out, in, plain) &&
          !buffers_overlap(out, plain, in + plain, ctx->tag_len) &&
          !buffers_overlap(out, plain, ad, ad_len) &&
          !buffers_overlap(out, plain, nonce, nonce_len) &&

@@ -1,0 +1,101 @@
+/*
+ * tool/speed_backends.c: the backends gcm-speed can measure, as libgcm
+ * reports them (gcm_backend_get), the --list output, and the one place that
+ * initialises a key with the backends and the fused kernel asked for.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "speed.h"
+
+void load_backends(struct backends *b) {
+  size_t n = gcm_backend_count();
+  memset(b, 0, sizeof(*b));
+  for (size_t i = 0; i < n; i++) {
+    gcm_backend_info info;
+    struct backend *e;
+    if (!gcm_backend_get(i, &info)) continue;
+    if (info.kind == GCM_BACKEND_AES && b->num_aes < 64) {
+      e = &b->aes[b->num_aes++];
+    } else if (info.kind == GCM_BACKEND_GHASH && b->num_ghash < 64) {
+      e = &b->ghash[b->num_ghash++];
+    } else {
+      continue;
+    }
+    snprintf(e->name, sizeof(e->name), "%s", info.name ? info.name : "?");
+    e->usable = info.usable;
+    e->constant_time = info.constant_time;
+  }
+}
+
+const struct backend *find_backend(const struct backend *v, size_t n,
+                                   const char *name) {
+  for (size_t i = 0; i < n; i++) {
+    if (strcmp(v[i].name, name) == 0) return &v[i];
+  }
+  return NULL;
+}
+
+int cmd_list(void) {
+  size_t n = gcm_backend_count();
+  const char *aes = NULL, *ghash = NULL, *fused = NULL;
+  for (size_t i = 0; i < n; i++) {
+    gcm_backend_info info;
+    const char *kind;
+    if (!gcm_backend_get(i, &info)) continue;
+    if (info.kind == GCM_BACKEND_AES) kind = "aes";
+    else if (info.kind == GCM_BACKEND_GHASH) kind = "ghash";
+    else if (info.kind == GCM_BACKEND_FUSED) kind = "fused";
+    else continue;
+    printf("%s %s %s %s", kind, info.name,
+           info.usable ? "usable" : "unusable",
+           info.constant_time ? "constant-time" : "variable-time");
+    if (info.kind == GCM_BACKEND_FUSED) {
+      const char *fa = NULL, *fg = NULL;
+      gcm_fused_backend_pair(info.name, &fa, &fg);
+      printf(" for %s/%s", fa ? fa : "any", fg ? fg : "any");
+    }
+    putchar('\n');
+  }
+  if (!gcm_default_backends(&aes, &ghash) ||
+      !gcm_default_fused_backend(&fused)) {
+    fflush(stdout);
+    fprintf(stderr, "%s: %s\n", g_prog, gcm_last_error_message());
+    return EXIT_FAILURE;
+  }
+  printf("default %s %s %s\n", aes, ghash, fused);
+  return EXIT_SUCCESS;
+}
+
+void key_bytes_for(uint8_t key[32]) {
+  for (int i = 0; i < 32; i++) key[i] = (uint8_t)(0x11 * (i + 1) ^ 0x5c);
+}
+
+/* Initialises `k` or explains why not. Returns 1 on success. */
+int init_key(gcm_key *k, size_t algo, const char *aes,
+             const char *ghash) {
+  uint8_t key[32];
+  key_bytes_for(key);
+  if (aes == NULL && ghash == NULL && g_fused == NULL) {
+    return gcm_key_init(k, key, kAlgos[algo].key_len);
+  }
+  return gcm_key_init_with_fused(k, key, kAlgos[algo].key_len, aes, ghash,
+                                 g_fused);
+}
+
+/* 1 when the --fused kernel (if any) can serve the pair aes/ghash. */
+int fused_fits(const char *aes, const char *ghash) {
+  const char *fa = NULL, *fg = NULL;
+  if (g_fused == NULL || strcmp(g_fused, "none") == 0) return 1;
+  if (!gcm_fused_backend_pair(g_fused, &fa, &fg)) return 1; /* init says why */
+  return (fa == NULL || strcmp(fa, aes) == 0) &&
+         (fg == NULL || strcmp(fg, ghash) == 0);
+}
+
+int backend_is_variable_time(const struct backends *b, const char *aes,
+                             const char *ghash) {
+  const struct backend *x = find_backend(b->aes, b->num_aes, aes);
+  const struct backend *y = find_backend(b->ghash, b->num_ghash, ghash);
+  return (x != NULL && !x->constant_time) || (y != NULL && !y->constant_time);
+}
