@@ -154,6 +154,13 @@ TEST(AbiAarch64, GhashKernels) {
     CheckedCall(Fn(ghash_aarch64_pmull_blocks), "pmull blocks", P(xi), P(&k),
                 P(buf), blocks);
   }
+  // neon: the key is built in C (crypto/ghash/ghash_neon.c); the kernel
+  // takes batches of up to eight blocks.
+  ghash_neon.init(&k, h);
+  for (size_t blocks : {0, 1, 8, 19}) {
+    CheckedCall(Fn(ghash_aarch64_neon_blocks), "neon blocks", P(xi), P(&k),
+                P(buf), blocks);
+  }
 }
 
 // Counts the failures CheckedCall reports for fn.

@@ -51,6 +51,7 @@ const struct ghash_impl *const dispatch_ghash_impls[] = {
 #endif
 #if defined(LIBGCM_ASM_AARCH64)
     &ghash_pmull, /* PMULL/PMULL2 (Armv8 Cryptographic Extension) */
+    &ghash_neon,  /* NEON only: PMULL on 8-bit lanes */
 #endif
 #if defined(GCM_64BIT_WORDS)
     &ghash_ct64,
