@@ -141,6 +141,15 @@ TEST(AbiAarch64, AesKernels) {
       CheckedCall(Fn(aes_aarch64_armv8_ctr32), n + "ctr32", P(&s), P(buf),
                   P(out), blocks, P(ctr));
     }
+    n = "vpaes-neon (" + std::to_string(len * 8) + "-bit key) ";
+    CheckedCall(Fn(aes_aarch64_vpaes_neon_set_encrypt_key),
+                n + "set_encrypt_key", P(&s), P(key), len);
+    CheckedCall(Fn(aes_aarch64_vpaes_neon_encrypt_block), n + "encrypt_block",
+                P(&s), P(buf), P(out));
+    for (size_t blocks : {0, 1, 2, 3, 4, 7, 19}) {
+      CheckedCall(Fn(aes_aarch64_vpaes_neon_ctr32), n + "ctr32", P(&s),
+                  P(buf), P(out), blocks, P(ctr));
+    }
   }
 }
 

@@ -34,6 +34,7 @@ const struct aes_impl *const dispatch_aes_impls[] = {
 #endif
 #if defined(LIBGCM_ASM_AARCH64)
     &aes_armv8, /* Armv8 Cryptographic Extension (AES) */
+    &aes_vpaes_neon, /* NEON only: vector-permute AES with TBL */
 #endif
     &aes_ct,
     NULL,
