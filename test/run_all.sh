@@ -17,7 +17,8 @@
 #      under qemu-aarch64: the whole test binary with -cpu cortex-a53
 #      expecting armv8/pmull, then under -cpu max the Dispatch, ABI and
 #      backend suites with a vector sample, unmasked and with LIBGCM_ARMCAP
-#      hiding PMULL (armv8/ct64) and AES+PMULL (ct/ct64).
+#      hiding PMULL (armv8/neon), AES+PMULL (the NEON tier,
+#      vpaes-neon/neon) and AES+PMULL+ASIMD (ct/ct64).
 #   4. test/sanitizers.sh (ASan+UBSan and TSan) with gcc and with clang.
 #   5. fuzz/run_fuzzers.sh.
 # Every libgcm build here uses -DLIBGCM_WERROR=ON: a warning fails the run.
@@ -100,13 +101,19 @@ if command -v aarch64-linux-gnu-g++ >/dev/null && command -v qemu-aarch64 >/dev/
   bin=$out/aarch64/test/gcm_tests
   # The expected pair follows from the aarch64 kernels this build has.
   has64() { [ -f "$out/aarch64/asm/$1-aarch64.S" ]; }
-  aes64=ct ghash64=ct64
+  aes64=ct ghash64=ct64 aesneon=ct ghneon=ct64
   has64 aes-armv8 && aes64=armv8
   has64 ghash-pmull && ghash64=pmull
+  has64 aes-vpaes-neon && aesneon=vpaes-neon
+  has64 ghash-neon && ghneon=neon
+  [ "$aes64" = ct ] && aes64=$aesneon
+  [ "$ghash64" = ct64 ] && ghash64=$ghneon
   echo "-- whole test binary under qemu-aarch64 -cpu cortex-a53, expecting $aes64/$ghash64"
   LIBGCM_EXPECT_PAIR=$aes64/$ghash64 "${a64[@]}" -cpu cortex-a53 "$bin" --gtest_brief=1
   subset='Dispatch.*:AllUsable/*:SpecCases/*:AbiAarch64*:Vectors/*wycheproof*:Vectors/*boringssl*:Vectors/*openssl_generated*'
-  for mask_expect in "=$aes64/$ghash64" "~0x10=$aes64/ct64" "~0x18=ct/ct64"; do
+  # LIBGCM_ARMCAP bits: 0x2 ASIMD, 0x8 AES, 0x10 PMULL (README).
+  for mask_expect in "=$aes64/$ghash64" "~0x10=$aes64/$ghneon" \
+                     "~0x18=$aesneon/$ghneon" "~0x1a=ct/ct64"; do
     mask=${mask_expect%%=*} expect=${mask_expect#*=}
     echo "-- qemu-aarch64 -cpu max, LIBGCM_ARMCAP='$mask', expecting $expect"
     LIBGCM_ARMCAP=$mask LIBGCM_EXPECT_PAIR=$expect LIBGCM_VECTORS_SAMPLE=1 \
