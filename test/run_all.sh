@@ -18,7 +18,9 @@
 #      expecting armv8/pmull, then under -cpu max the Dispatch, ABI and
 #      backend suites with a vector sample, unmasked and with LIBGCM_ARMCAP
 #      hiding PMULL (armv8/neon), AES+PMULL (the NEON tier,
-#      vpaes-neon/neon) and AES+PMULL+ASIMD (ct/ct64).
+#      vpaes-neon/neon) and AES+PMULL+ASIMD (ct/ct64); then libgcm built
+#      with -mbranch-protection=standard in a BTI-enforced process
+#      (test/bti/bti_check.c) under -cpu max.
 #   4. test/sanitizers.sh (ASan+UBSan and TSan) with gcc and with clang.
 #   5. fuzz/run_fuzzers.sh.
 # Every libgcm build here uses -DLIBGCM_WERROR=ON: a warning fails the run.
@@ -119,6 +121,31 @@ if command -v aarch64-linux-gnu-g++ >/dev/null && command -v qemu-aarch64 >/dev/
     LIBGCM_ARMCAP=$mask LIBGCM_EXPECT_PAIR=$expect LIBGCM_VECTORS_SAMPLE=1 \
       "${a64[@]}" -cpu max "$bin" --gtest_brief=1 --gtest_filter="$subset"
   done
+  # BTI: libgcm (the library only) and test/bti/bti_check.c built with
+  # -mbranch-protection=standard, run under -cpu max, where qemu enforces
+  # BTI for an executable marked with it: every kernel is reached through
+  # a descriptor's function pointer. The negative control must die of
+  # SIGILL, or enforcement was not on.
+  bti=$out/aarch64-bti
+  cmake -S "$top" -B "$bti" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_TOOLCHAIN_FILE="$top/cmake/toolchain-aarch64-linux-gnu.cmake" \
+    -DCMAKE_C_FLAGS=-mbranch-protection=standard \
+    -DCMAKE_CXX_FLAGS=-mbranch-protection=standard \
+    -DLIBGCM_BUILD_TESTS=OFF -DLIBGCM_BUILD_TOOL=OFF -DLIBGCM_BUILD_PROVIDER=OFF \
+    -DLIBGCM_VALGRIND_ANNOTATIONS=OFF -DLIBGCM_WERROR=ON
+  cmake --build "$bti" -j"$jobs" --target gcm_static
+  aarch64-linux-gnu-gcc -O2 -Wall -Wextra -Werror -mbranch-protection=standard \
+    -nostartfiles -I"$top/include" "$top/test/bti/bti_start.S" \
+    "$top/test/bti/bti_check.c" "$bti/libgcm.a" -lpthread -o "$bti/bti_check"
+  aarch64-linux-gnu-readelf -n "$bti/bti_check" | grep -q 'AArch64 feature: BTI'
+  echo "-- BTI-enforced run under qemu-aarch64 -cpu max"
+  "${a64[@]}" -cpu max "$bti/bti_check"
+  rc=0
+  "${a64[@]}" -cpu max "$bti/bti_check" negative 2>/dev/null || rc=$?
+  if [ "$rc" -ne 132 ]; then
+    echo "BTI negative control: expected SIGILL (132), got $rc" >&2
+    exit 1
+  fi
   echo "-- aarch64 stage passed"
 else
   echo "aarch64 stage needs gcc-aarch64-linux-gnu/g++-aarch64-linux-gnu, qemu-user and libgtest-dev sources" >&2
