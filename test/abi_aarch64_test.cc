@@ -141,6 +141,15 @@ TEST(AbiAarch64, AesKernels) {
       CheckedCall(Fn(aes_aarch64_armv8_ctr32), n + "ctr32", P(&s), P(buf),
                   P(out), blocks, P(ctr));
     }
+    n = "vpaes-neon (" + std::to_string(len * 8) + "-bit key) ";
+    CheckedCall(Fn(aes_aarch64_vpaes_neon_set_encrypt_key),
+                n + "set_encrypt_key", P(&s), P(key), len);
+    CheckedCall(Fn(aes_aarch64_vpaes_neon_encrypt_block), n + "encrypt_block",
+                P(&s), P(buf), P(out));
+    for (size_t blocks : {0, 1, 2, 3, 4, 7, 19}) {
+      CheckedCall(Fn(aes_aarch64_vpaes_neon_ctr32), n + "ctr32", P(&s),
+                  P(buf), P(out), blocks, P(ctr));
+    }
   }
 }
 
@@ -152,6 +161,13 @@ TEST(AbiAarch64, GhashKernels) {
   CheckedCall(Fn(ghash_aarch64_pmull_init), "pmull init", P(&k), P(h));
   for (size_t blocks : {0, 1, 8, 19}) {
     CheckedCall(Fn(ghash_aarch64_pmull_blocks), "pmull blocks", P(xi), P(&k),
+                P(buf), blocks);
+  }
+  // neon: the key is built in C (crypto/ghash/ghash_neon.c); the kernel
+  // takes batches of up to eight blocks.
+  ghash_neon.init(&k, h);
+  for (size_t blocks : {0, 1, 8, 19}) {
+    CheckedCall(Fn(ghash_aarch64_neon_blocks), "neon blocks", P(xi), P(&k),
                 P(buf), blocks);
   }
 }

@@ -21,8 +21,11 @@
 #      under qemu-aarch64: the whole test binary with -cpu cortex-a53
 #      expecting armv8/pmull, then under -cpu max the Dispatch, ABI and
 #      backend suites with a vector sample, unmasked and with LIBGCM_ARMCAP
-#      hiding PMULL (armv8/ct64) and AES+PMULL (ct/ct64); the trace check
-#      and the disassembly scan (test/ct) over the aarch64 build.
+#      hiding PMULL (armv8/neon), AES+PMULL (the NEON tier,
+#      vpaes-neon/neon) and AES+PMULL+ASIMD (ct/ct64); then libgcm built
+#      with -mbranch-protection=standard in a BTI-enforced process
+#      (test/bti/bti_check.c) under -cpu max; the trace check and the
+#      disassembly scan (test/ct) over the aarch64 build.
 #   4. test/sanitizers.sh (ASan+UBSan and TSan) with gcc and with clang.
 #   5. fuzz/run_fuzzers.sh.
 # Every libgcm build here uses -DLIBGCM_WERROR=ON: a warning fails the run.
@@ -130,13 +133,24 @@ if command -v aarch64-linux-gnu-g++ >/dev/null && command -v qemu-aarch64 >/dev/
   bin=$out/aarch64/test/gcm_tests
   # The expected pair follows from the aarch64 kernels this build has.
   has64() { [ -f "$out/aarch64/asm/$1-aarch64.S" ]; }
-  aes64=ct ghash64=ct64
+  aes64=ct ghash64=ct64 aesneon=ct ghneon=ct64
   has64 aes-armv8 && aes64=armv8
   has64 ghash-pmull && ghash64=pmull
+  has64 aes-vpaes-neon && aesneon=vpaes-neon
+  has64 ghash-neon && ghneon=neon
+  [ "$aes64" = ct ] && aes64=$aesneon
+  [ "$ghash64" = ct64 ] && ghash64=$ghneon
+  # The vector sample (as in the qemu-x86_64 tiers): every backend still
+  # meets every NIST case beside the preferred backend of the other kind,
+  # the other cross pairs every 8th; with the NEON tier's two backends the
+  # full grid would nearly double this run.
   echo "-- whole test binary under qemu-aarch64 -cpu cortex-a53, expecting $aes64/$ghash64"
-  LIBGCM_EXPECT_PAIR=$aes64/$ghash64 "${a64[@]}" -cpu cortex-a53 "$bin" --gtest_brief=1
+  LIBGCM_EXPECT_PAIR=$aes64/$ghash64 LIBGCM_VECTORS_SAMPLE=1 \
+    "${a64[@]}" -cpu cortex-a53 "$bin" --gtest_brief=1
   subset='Dispatch.*:AllUsable/*:SpecCases/*:AbiAarch64*:Vectors/*wycheproof*:Vectors/*boringssl*:Vectors/*openssl_generated*'
-  for mask_expect in "=$aes64/$ghash64" "~0x10=$aes64/ct64" "~0x18=ct/ct64"; do
+  # LIBGCM_ARMCAP bits: 0x2 ASIMD, 0x8 AES, 0x10 PMULL (README).
+  for mask_expect in "=$aes64/$ghash64" "~0x10=$aes64/$ghneon" \
+                     "~0x18=$aesneon/$ghneon" "~0x1a=ct/ct64"; do
     mask=${mask_expect%%=*} expect=${mask_expect#*=}
     echo "-- qemu-aarch64 -cpu max, LIBGCM_ARMCAP='$mask', expecting $expect"
     LIBGCM_ARMCAP=$mask LIBGCM_EXPECT_PAIR=$expect LIBGCM_VECTORS_SAMPLE=1 \
@@ -150,6 +164,31 @@ if command -v aarch64-linux-gnu-g++ >/dev/null && command -v qemu-aarch64 >/dev/
     -- "$out/aarch64/test/ct/ct_trace_workload"
   python3 test/ct/ct_disasm_scan.py aarch64-linux-gnu-objdump aarch64-linux-gnu-nm \
     "$out/aarch64/libgcm.a"
+  # BTI: libgcm (the library only) and test/bti/bti_check.c built with
+  # -mbranch-protection=standard, run under -cpu max, where qemu enforces
+  # BTI for an executable marked with it: every kernel is reached through
+  # a descriptor's function pointer. The negative control must die of
+  # SIGILL, or enforcement was not on.
+  bti=$out/aarch64-bti
+  cmake -S "$top" -B "$bti" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_TOOLCHAIN_FILE="$top/cmake/toolchain-aarch64-linux-gnu.cmake" \
+    -DCMAKE_C_FLAGS=-mbranch-protection=standard \
+    -DCMAKE_CXX_FLAGS=-mbranch-protection=standard \
+    -DLIBGCM_BUILD_TESTS=OFF -DLIBGCM_BUILD_TOOL=OFF -DLIBGCM_BUILD_PROVIDER=OFF \
+    -DLIBGCM_VALGRIND_ANNOTATIONS=OFF -DLIBGCM_WERROR=ON
+  cmake --build "$bti" -j"$jobs" --target gcm_static
+  aarch64-linux-gnu-gcc -O2 -Wall -Wextra -Werror -mbranch-protection=standard \
+    -nostartfiles -I"$top/include" "$top/test/bti/bti_start.S" \
+    "$top/test/bti/bti_check.c" "$bti/libgcm.a" -lpthread -o "$bti/bti_check"
+  aarch64-linux-gnu-readelf -n "$bti/bti_check" | grep -q 'AArch64 feature: BTI'
+  echo "-- BTI-enforced run under qemu-aarch64 -cpu max"
+  "${a64[@]}" -cpu max "$bti/bti_check"
+  rc=0
+  "${a64[@]}" -cpu max "$bti/bti_check" negative 2>/dev/null || rc=$?
+  if [ "$rc" -ne 132 ]; then
+    echo "BTI negative control: expected SIGILL (132), got $rc" >&2
+    exit 1
+  fi
   echo "-- aarch64 stage passed"
 else
   echo "aarch64 stage needs gcc-aarch64-linux-gnu/g++-aarch64-linux-gnu, qemu-user and libgtest-dev sources" >&2

@@ -9,6 +9,7 @@
 
 #include "byte_util.h"
 
+#include <cctype>
 #include <cstdint>
 #include <ostream>
 #include <string>
@@ -33,8 +34,17 @@ inline std::vector<std::pair<std::string, std::string>> UsableBackendPairs() {
   return pairs;
 }
 
+// A GoogleTest parameter name allows only letters, digits and '_'; backend
+// names may hold '-' (vpaes-neon).
+inline std::string TestNameChars(std::string s) {
+  for (auto &ch : s) {
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  }
+  return s;
+}
+
 inline std::string PairName(const std::pair<std::string, std::string> &p) {
-  return p.first + "_" + p.second;
+  return TestNameChars(p.first + "_" + p.second);
 }
 
 // An (AES, GHASH, fused) choice: fused is "none" (the two passes) or a
@@ -76,7 +86,7 @@ inline void PrintTo(const Triple &t, std::ostream *os) {
 inline std::string TripleName(const Triple &t) {
   std::string s = t.aes + "_" + t.ghash;
   if (t.fused != "none") s += "_fused_" + t.fused;
-  return s;
+  return TestNameChars(s);
 }
 
 }  // namespace gcmtest

@@ -71,6 +71,7 @@ extern GCM_HIDDEN const struct aes_impl aes_vpaes;
 #endif
 #if defined(LIBGCM_ASM_AARCH64)
 extern GCM_HIDDEN const struct aes_impl aes_armv8;
+extern GCM_HIDDEN const struct aes_impl aes_vpaes_neon;
 #endif
 
 #endif /* LIBGCM_CRYPTO_AES_AES_H */

@@ -98,6 +98,21 @@ GCM_HIDDEN void aes_aarch64_armv8_encrypt_block(const struct aes_schedule *s,
 GCM_HIDDEN void aes_aarch64_armv8_ctr32(const struct aes_schedule *s,
                                         const uint8_t *in, uint8_t *out,
                                         size_t blocks, const uint8_t ctr[16]);
+
+/* asm/aarch64/aes-vpaes-neon-aarch64.pl: NEON vector-permute AES
+ * ("vpaes-neon"). The x86 vpaes schedule layout (round keys in the tower
+ * basis, permuted; see the .pl) with Nr at AES_VPAES_NEON_ROUNDS_OFFSET,
+ * written by set_encrypt_key; ctr32 runs four blocks side by side. */
+#define AES_VPAES_NEON_ROUNDS_OFFSET 1920
+GCM_HIDDEN void aes_aarch64_vpaes_neon_set_encrypt_key(struct aes_schedule *s,
+                                                       const uint8_t *key,
+                                                       size_t key_len);
+GCM_HIDDEN void aes_aarch64_vpaes_neon_encrypt_block(
+    const struct aes_schedule *s, const uint8_t in[16], uint8_t out[16]);
+GCM_HIDDEN void aes_aarch64_vpaes_neon_ctr32(const struct aes_schedule *s,
+                                             const uint8_t *in, uint8_t *out,
+                                             size_t blocks,
+                                             const uint8_t ctr[16]);
 #endif
 
 #if defined(__cplusplus)

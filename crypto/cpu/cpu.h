@@ -9,7 +9,7 @@
  * Bits for AVX-family state the OS has not enabled (XGETBV) are cleared.
  *
  * On 32-bit ARM the words are the Linux AT_HWCAP and AT_HWCAP2 auxiliary
- * vectors. On aarch64 word 0 holds AT_HWCAP's AES and PMULL bits (read from
+ * vectors. On aarch64 word 0 holds AT_HWCAP's ASIMD, AES and PMULL bits (read from
  * sysctl on Apple platforms), after the LIBGCM_ARMCAP mask (cpu_aarch64.c).
  *
  * The environment is applied on first use; the result never changes after.
@@ -70,6 +70,7 @@ static inline int cpu_x86_has_vpclmulqdq(void) {
 #define CPU_ARM_HWCAP2_PMULL (1u << 1) /* word 1: AT_HWCAP2 */
 
 /* aarch64 bits (word 0, Linux AT_HWCAP positions). */
+#define CPU_AARCH64_ASIMD (1u << 1) /* NEON */
 #define CPU_AARCH64_AES (1u << 3)
 #define CPU_AARCH64_PMULL (1u << 4)
 
@@ -78,6 +79,9 @@ static inline int cpu_aarch64_has_aes(void) {
 }
 static inline int cpu_aarch64_has_pmull(void) {
   return (cpu_caps()[0] & CPU_AARCH64_PMULL) != 0;
+}
+static inline int cpu_aarch64_has_neon(void) {
+  return (cpu_caps()[0] & CPU_AARCH64_ASIMD) != 0;
 }
 
 /* Always usable: the portable implementations' `usable` hook. */

@@ -2,16 +2,18 @@
  * crypto/cpu/cpu_aarch64.c: capability words for aarch64.
  *
  * Word 0 holds the Linux AT_HWCAP bits the dispatcher cares about, in the
- * kernel's own positions (arch/arm64/include/uapi/asm/hwcap.h): AES is bit
- * 3, PMULL bit 4. On Linux (and Android) they come from getauxval(); on
- * Apple platforms from sysctl hw.optional.arm.FEAT_AES / FEAT_PMULL, and if
- * the sysctl is missing (older releases) both are assumed, since every
- * Apple arm64 core has them. Elsewhere nothing is reported and the portable
+ * kernel's own positions (arch/arm64/include/uapi/asm/hwcap.h): ASIMD
+ * (NEON) is bit 1, AES bit 3, PMULL bit 4. On Linux (and Android) they come
+ * from getauxval(); on Apple platforms from sysctl hw.optional.arm.FEAT_AES
+ * / FEAT_PMULL, and if the sysctl is missing (older releases) both are
+ * assumed, since every Apple arm64 core has them; ASIMD is always there. Elsewhere nothing is reported and the portable
  * code runs.
  *
- * LIBGCM_ARMCAP may then mask word 0, so a test can force the portable tier
- * on a CPU (or an emulator) that has the Cryptographic Extension:
- *   LIBGCM_ARMCAP=~0x18   clear AES and PMULL (bits 3 and 4)
+ * LIBGCM_ARMCAP may then mask word 0, so a test can force the NEON or the
+ * portable tier on a CPU (or an emulator) that has the Cryptographic
+ * Extension:
+ *   LIBGCM_ARMCAP=~0x18   clear AES and PMULL (bits 3 and 4): the NEON tier
+ *   LIBGCM_ARMCAP=~0x1a   clear ASIMD too: the portable tier
  *   LIBGCM_ARMCAP=0x8     keep only AES
  * A leading `~` means "clear these bits", otherwise the value is ANDed in;
  * bits can only ever be cleared (cpu_apply_armcap in cpu.c).
@@ -43,8 +45,10 @@ void cpu_detect(uint32_t out[4]) {
   out[0] = out[1] = out[2] = out[3] = 0;
 #if defined(__linux__)
   unsigned long hwcap = getauxval(AT_HWCAP);
-  out[0] = (uint32_t)(hwcap & (CPU_AARCH64_AES | CPU_AARCH64_PMULL));
+  out[0] = (uint32_t)(hwcap & (CPU_AARCH64_ASIMD | CPU_AARCH64_AES |
+                                CPU_AARCH64_PMULL));
 #elif defined(__APPLE__)
+  out[0] |= CPU_AARCH64_ASIMD;
   if (apple_feature("hw.optional.arm.FEAT_AES")) out[0] |= CPU_AARCH64_AES;
   if (apple_feature("hw.optional.arm.FEAT_PMULL")) out[0] |= CPU_AARCH64_PMULL;
 #endif

@@ -37,6 +37,7 @@ const struct aes_impl *const dispatch_aes_impls[] = {
 #endif
 #if defined(LIBGCM_ASM_AARCH64)
     &aes_armv8, /* Armv8 Cryptographic Extension (AES) */
+    &aes_vpaes_neon, /* NEON only: vector-permute AES with TBL */
 #endif
     &aes_ct,
     NULL,
@@ -57,6 +58,7 @@ const struct ghash_impl *const dispatch_ghash_impls[] = {
 #endif
 #if defined(LIBGCM_ASM_AARCH64)
     &ghash_pmull, /* PMULL/PMULL2 (Armv8 Cryptographic Extension) */
+    &ghash_neon,  /* NEON only: PMULL on 8-bit lanes */
 #endif
 #if defined(GCM_64BIT_WORDS)
     &ghash_ct64,

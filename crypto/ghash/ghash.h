@@ -58,6 +58,7 @@ extern GCM_HIDDEN const struct ghash_impl ghash_sse2;
 #endif
 #if defined(LIBGCM_ASM_AARCH64)
 extern GCM_HIDDEN const struct ghash_impl ghash_pmull;
+extern GCM_HIDDEN const struct ghash_impl ghash_neon;
 #endif
 
 #endif /* LIBGCM_CRYPTO_GHASH_GHASH_H */

@@ -87,6 +87,15 @@ GCM_HIDDEN void ghash_aarch64_pmull_init(struct ghash_key *key,
 GCM_HIDDEN void ghash_aarch64_pmull_blocks(uint8_t Xi[16],
                                            const struct ghash_key *key,
                                            const uint8_t *in, size_t blocks);
+
+/* asm/aarch64/ghash-neon-aarch64.pl: plain NEON, PMULL on 8-bit lanes
+ * ("neon"). The key (1024 bytes: for H^k * x^-1, k = 8..1, the rotated
+ * operand registers) is built in C by the descriptor's init,
+ * crypto/ghash/ghash_neon.c; blocks aggregates up to eight blocks per
+ * reduction. */
+GCM_HIDDEN void ghash_aarch64_neon_blocks(uint8_t Xi[16],
+                                          const struct ghash_key *key,
+                                          const uint8_t *in, size_t blocks);
 #endif
 
 #if defined(__cplusplus)

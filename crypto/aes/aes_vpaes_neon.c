@@ -1,0 +1,61 @@
+/*
+ * crypto/aes/aes_vpaes_neon.c: constant-time AES with NEON vector permutes
+ * ("vpaes-neon"), aarch64: the AES backend for cores without the Armv8 AES
+ * instructions (the Raspberry Pi 4's Cortex-A72, many Cortex-A53 boards).
+ *
+ * The work is done by asm/aarch64/aes-vpaes-neon-aarch64.pl, whose opening
+ * comment explains it: Hamburg's vector-permute AES (CHES 2009) as the x86
+ * vpaes kernels do it, with TBL as the 16-entry in-register lookup: the
+ * state in a GF(16)-tower basis, the S-box inversion as nibble-indexed
+ * lookups, MixColumns as three byte permutations, ShiftRows folded into
+ * the stored round keys and the per-round masks. The tables come from
+ * asm/perlasm/vpaes_tables.pm (shared with x86, derived from the field
+ * arithmetic and checked against FIPS 197); the generator also checks that
+ * TBL's out-of-range rule agrees with PSHUFB's on every index it looks up.
+ * Counter mode runs four blocks side by side (tails of two and one take
+ * shorter paths); the key schedule is expanded once, at key set-up.
+ *
+ * Constant time: the lookups happen inside registers (the table is one
+ * vector register, the secret nibbles are the index register), so no
+ * secret reaches a memory address; branches and addresses depend only on
+ * the key length, the round number and the block count.
+ *
+ * The schedule has the x86 vpaes layout; the kernels read the round count
+ * from `rounds`, and the assertions below keep their idea of it honest.
+ */
+#include "aes.h"
+
+#if defined(LIBGCM_ASM_AARCH64)
+
+#include <stddef.h>
+
+#include "../cpu/cpu.h"
+#include "aes_asm.h"
+
+_Static_assert(offsetof(struct aes_schedule, rounds) ==
+                   AES_VPAES_NEON_ROUNDS_OFFSET,
+               "the vpaes-neon kernels read rounds at this offset");
+_Static_assert(sizeof(((struct aes_schedule *)0)->rounds) == 4,
+               "the vpaes-neon kernels read rounds as a 32-bit word");
+_Static_assert(15 * 16 <= AES_SCHEDULE_BYTES,
+               "fifteen round keys fit in the schedule");
+
+static int vpaes_neon_usable(void) { return cpu_aarch64_has_neon(); }
+
+const struct aes_impl aes_vpaes_neon = {
+    .name = "vpaes-neon",
+    .constant_time = 1,
+    .requires = "NEON (ASIMD)",
+    .ctr_batch_blocks = 4,
+    .usable = vpaes_neon_usable,
+    .set_encrypt_key = aes_aarch64_vpaes_neon_set_encrypt_key,
+    .encrypt_block = aes_aarch64_vpaes_neon_encrypt_block,
+    .ctr32 = aes_aarch64_vpaes_neon_ctr32,
+};
+
+#else
+
+/* ISO C forbids an empty translation unit. */
+typedef int aes_vpaes_neon_not_built;
+
+#endif

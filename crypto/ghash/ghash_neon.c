@@ -1,0 +1,123 @@
+/*
+ * crypto/ghash/ghash_neon.c: constant-time GHASH with plain NEON (ASIMD)
+ * ("neon"), aarch64, for cores without the PMULL 64x64 instruction (the
+ * Raspberry Pi 4's Cortex-A72, many Cortex-A53 boards).
+ *
+ * The blocks are hashed by asm/aarch64/ghash-neon-aarch64.pl, whose opening
+ * comment explains the method: 64x64 carry-less products assembled from
+ * PMULL on 8-bit lanes (each 64-bit word's bytes rotated so that eight
+ * PMULLs produce all 64 byte products, Camara, Gouvea, Lopez and Dahab
+ * 2013), Karatsuba, and, because everything after the byte multiplies is
+ * linear, one combination of the partial sums and one shift-based
+ * Montgomery reduction per batch of up to eight blocks. This file holds
+ * the descriptor and the key set-up (`init`), plain C run once per key.
+ *
+ * Key set-up. It computes H^k for k = 1..8 bit by bit, multiplies each by
+ * x^-1 (the pmull kernel's representation: the reflected product of a
+ * block and K_k = H^k x^-1 needs no shift before the Montgomery
+ * reduction), and stores per power the eight operand registers the kernel
+ * multiplies by: the two 64-bit halves b0, b1 rotated by 0..4 bytes, and
+ * m = b0 ^ b1 rotated by 0..4 bytes in the pairs the kernel's mid products
+ * use (see the kernel's key layout). Values are hi:lo 64-bit words loaded
+ * big-endian from GCM's byte order, so bit 127 - i of hi:lo is the
+ * coefficient of x^i; that hi:lo is the kernel's reflected register (lo is
+ * its low word).
+ *
+ * Constant time: every reduction in the set-up is a mask made from the
+ * secret bit, never a branch; loop bounds and indices are constants. The
+ * kernel's argument is in its header.
+ */
+#include "ghash.h"
+
+#if defined(LIBGCM_ASM_AARCH64)
+
+#include <string.h>
+
+#include "../cpu/cpu.h"
+#include "ghash_asm.h"
+
+struct neon_u128 {
+  uint64_t hi, lo;
+};
+
+/* a * x mod P (a right shift in this bit order). */
+static struct neon_u128 neon_mul_x(struct neon_u128 a) {
+  uint64_t carry = 0 - (a.lo & 1);
+  struct neon_u128 r;
+  r.lo = (a.lo >> 1) | (a.hi << 63);
+  r.hi = (a.hi >> 1) ^ (carry & (UINT64_C(0xE1) << 56));
+  return r;
+}
+
+/* a * x^-1 mod P: x^-1 = x^127 + x^6 + x + 1 returns the bit shifted out. */
+static struct neon_u128 neon_mul_x_inv(struct neon_u128 a) {
+  uint64_t carry = 0 - (a.hi >> 63);
+  struct neon_u128 r;
+  r.hi = (a.hi << 1) | (a.lo >> 63);
+  r.lo = a.lo << 1;
+  r.hi ^= carry & UINT64_C(0xC200000000000000);
+  r.lo ^= carry & 1;
+  return r;
+}
+
+/* a * b mod P, one bit of a at a time (x^0 first), with masks. */
+static struct neon_u128 neon_mul(struct neon_u128 a, struct neon_u128 b) {
+  struct neon_u128 z = {0, 0};
+  for (int i = 0; i < 128; i++) {
+    uint64_t word = i < 64 ? a.hi : a.lo;
+    uint64_t m = 0 - ((word >> (63 - (i & 63))) & 1);
+    z.hi ^= b.hi & m;
+    z.lo ^= b.lo & m;
+    b = neon_mul_x(b);
+  }
+  return z;
+}
+
+/* Rotates the bytes of w up by r (byte k takes byte k - r mod 8). */
+static uint64_t rot_bytes(uint64_t w, unsigned r) {
+  return r == 0 ? w : (w << (8 * r)) | (w >> (64 - 8 * r));
+}
+
+/* One 16-byte operand register: low word first, little-endian. */
+static void put_reg(uint8_t out[16], uint64_t lo, uint64_t hi) {
+  store_le64(out, lo);
+  store_le64(out + 8, hi);
+}
+
+static void neon_init(struct ghash_key *key, const uint8_t H[16]) {
+  const struct neon_u128 h = {load_be64(H), load_be64(H + 8)};
+  struct neon_u128 p = h;
+  memset(key, 0, sizeof(*key));
+  for (int k = 1; k <= 8; k++) {
+    if (k > 1) p = neon_mul(p, h);
+    const struct neon_u128 kk = neon_mul_x_inv(p);
+    const uint64_t b0 = kk.lo, b1 = kk.hi, m = b0 ^ b1;
+    uint8_t *out = key->bytes + 128 * (8 - k);
+    for (unsigned r = 0; r <= 4; r++) {
+      put_reg(out + 16 * r, rot_bytes(b0, r), rot_bytes(b1, r));
+    }
+    put_reg(out + 80, m, rot_bytes(m, 1));                /* KX */
+    put_reg(out + 96, rot_bytes(m, 2), rot_bytes(m, 3));  /* KY */
+    put_reg(out + 112, rot_bytes(m, 4), m);               /* KZ */
+  }
+}
+
+_Static_assert(8 * 128 <= GHASH_KEY_BYTES, "the neon key takes 1024 bytes");
+
+static int neon_usable(void) { return cpu_aarch64_has_neon(); }
+
+const struct ghash_impl ghash_neon = {
+    .name = "neon",
+    .constant_time = 1,
+    .requires = "NEON (ASIMD)",
+    .usable = neon_usable,
+    .init = neon_init,
+    .ghash = ghash_aarch64_neon_blocks,
+};
+
+#else
+
+/* ISO C forbids an empty translation unit. */
+typedef int ghash_neon_not_built;
+
+#endif
