@@ -95,6 +95,8 @@ void ghash_x86_64_clmul_blocks_msabi(void);
 void ghash_x86_64_ssse3_blocks_msabi(void);
 void aes_gcm_x86_64_vaes_avx2_seal_msabi(void);
 void aes_gcm_x86_64_vaes_avx2_open_msabi(void);
+void aes_gcm_x86_64_aesni_avx_seal_msabi(void);
+void aes_gcm_x86_64_aesni_avx_open_msabi(void);
 void ghash_x86_64_vpclmul_avx2_init_msabi(void);
 void ghash_x86_64_vpclmul_avx2_blocks_msabi(void);
 void aes_x86_64_aesni_set_encrypt_key_msabi(void);
@@ -388,6 +390,17 @@ std::vector<FusedKernels> FusedKernelList() {
        reinterpret_cast<const void *>(&aes_gcm_x86_64_vaes_avx2_seal_msabi),
        reinterpret_cast<const void *>(&aes_gcm_x86_64_vaes_avx2_open_msabi),
        &fused_vaes_avx2});
+#endif
+  k.push_back({"aesni_avx", kNativeAbi,
+               reinterpret_cast<const void *>(&aes_gcm_x86_64_aesni_avx_seal),
+               reinterpret_cast<const void *>(&aes_gcm_x86_64_aesni_avx_open),
+               &fused_aesni_avx});
+#if defined(LIBGCM_ABI_TEST_MSABI)
+  k.push_back(
+      {"aesni_avx_msabi", Abi::kWin64,
+       reinterpret_cast<const void *>(&aes_gcm_x86_64_aesni_avx_seal_msabi),
+       reinterpret_cast<const void *>(&aes_gcm_x86_64_aesni_avx_open_msabi),
+       &fused_aesni_avx});
 #endif
   return k;
 }
