@@ -67,11 +67,20 @@ uint64_t UpperStateMask() {
     if (__get_cpuid_max(0, nullptr) < 0xd) return uint64_t{0};
     __cpuid_count(1, 0, a, b, c, d);
     if (!(c & (1u << 27))) return uint64_t{0};  // OSXSAVE
+    const bool avx = (c & (1u << 28)) != 0;
     __cpuid_count(0xd, 1, a, b, c, d);
     if (!(a & (1u << 2))) return uint64_t{0};  // XGETBV with ECX=1
     uint32_t lo, hi;
     __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
     const uint64_t xcr0 = (static_cast<uint64_t>(hi) << 32) | lo;
+    // An emulator may report every component as in use without tracking
+    // it (qemu's TCG does, e.g. under -cpu Icelake-Server): right after
+    // VZEROUPPER the upper YMM halves must read as not in use, else XINUSE
+    // means nothing here and nothing is checked.
+    if (avx && (xcr0 & (1u << 2))) {
+      __asm__ volatile("vzeroupper\n\txgetbv" : "=a"(lo), "=d"(hi) : "c"(1));
+      if (lo & (1u << 2)) return uint64_t{0};
+    }
     return xcr0 & ((1u << 2) | (1u << 6) | (1u << 7));
   }();
   return mask;
@@ -95,6 +104,8 @@ void ghash_x86_64_clmul_blocks_msabi(void);
 void ghash_x86_64_ssse3_blocks_msabi(void);
 void aes_gcm_x86_64_vaes_avx2_seal_msabi(void);
 void aes_gcm_x86_64_vaes_avx2_open_msabi(void);
+void aes_gcm_x86_64_aesni_avx_seal_msabi(void);
+void aes_gcm_x86_64_aesni_avx_open_msabi(void);
 void ghash_x86_64_vpclmul_avx2_init_msabi(void);
 void ghash_x86_64_vpclmul_avx2_blocks_msabi(void);
 void aes_x86_64_aesni_set_encrypt_key_msabi(void);
@@ -388,6 +399,17 @@ std::vector<FusedKernels> FusedKernelList() {
        reinterpret_cast<const void *>(&aes_gcm_x86_64_vaes_avx2_seal_msabi),
        reinterpret_cast<const void *>(&aes_gcm_x86_64_vaes_avx2_open_msabi),
        &fused_vaes_avx2});
+#endif
+  k.push_back({"aesni_avx", kNativeAbi,
+               reinterpret_cast<const void *>(&aes_gcm_x86_64_aesni_avx_seal),
+               reinterpret_cast<const void *>(&aes_gcm_x86_64_aesni_avx_open),
+               &fused_aesni_avx});
+#if defined(LIBGCM_ABI_TEST_MSABI)
+  k.push_back(
+      {"aesni_avx_msabi", Abi::kWin64,
+       reinterpret_cast<const void *>(&aes_gcm_x86_64_aesni_avx_seal_msabi),
+       reinterpret_cast<const void *>(&aes_gcm_x86_64_aesni_avx_open_msabi),
+       &fused_aesni_avx});
 #endif
   return k;
 }

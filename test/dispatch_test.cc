@@ -4,7 +4,9 @@
 // ctest runs the whole test binary once per dispatch tier, under qemu with a
 // CPU model lacking features (qemu64, Conroe, Westmere) and natively with
 // OPENSSL_ia32cap masks, each time with LIBGCM_EXPECT_PAIR=<aes>/<ghash>
-// (see test/CMakeLists.txt). Without that variable the tier check has no
+// or <aes>/<ghash>/<fused> (see test/CMakeLists.txt); with the third part
+// the fused kernel a default key carries ("none": the two passes) is
+// checked too. Without that variable the tier check has no
 // expectation to test and says so as a skip; the invariants below always run.
 //
 // The same expectation decides what the compat layer's EVP_has_aes_hardware
@@ -34,10 +36,28 @@ const std::set<std::string> kHardwarePairs = {"aesni/clmul",
                                               "armv8/pmull"};
 
 TEST(Dispatch, ExpectedTierForThisCpu) {
-  const char *expect = std::getenv("LIBGCM_EXPECT_PAIR");
-  if (expect == nullptr) {
+  const char *expect_env = std::getenv("LIBGCM_EXPECT_PAIR");
+  if (expect_env == nullptr) {
     GTEST_SKIP() << "LIBGCM_EXPECT_PAIR not set: tier checks run from the "
                     "qemu.* and ia32cap.* ctest entries";
+  }
+  // "<aes>/<ghash>[/<fused>]": the pair, and the fused kernel if given.
+  std::string pair(expect_env), expect_fused;
+  const size_t second = pair.find('/', pair.find('/') + 1);
+  if (second != std::string::npos) {
+    expect_fused = pair.substr(second + 1);
+    pair.resize(second);
+  }
+  const char *expect = pair.c_str();
+  if (!expect_fused.empty()) {
+    const char *fused = nullptr;
+    ASSERT_EQ(1, gcm_default_fused_backend(&fused)) << gcm_last_error_message();
+    EXPECT_EQ(expect_fused, std::string(fused));
+    const uint8_t raw[16] = {0};
+    gcm_key k;
+    ASSERT_EQ(1, gcm_key_init(&k, raw, sizeof(raw)));
+    EXPECT_EQ(expect_fused, std::string(gcm_key_fused_backend(&k)));
+    gcm_key_cleanup(&k);
   }
   const char *aes = nullptr, *ghash = nullptr;
   ASSERT_EQ(1, gcm_default_backends(&aes, &ghash)) << gcm_last_error_message();

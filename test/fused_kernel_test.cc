@@ -40,6 +40,7 @@ std::vector<const fused_impl *> FusedImpls() {
   std::vector<const fused_impl *> v;
 #if defined(LIBGCM_ASM_X86_64)
   v.push_back(&fused_vaes_avx2);
+  v.push_back(&fused_aesni_avx);
 #endif
   return v;
 }

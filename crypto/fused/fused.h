@@ -99,6 +99,8 @@ struct fused_impl {
 #if defined(LIBGCM_ASM_X86_64)
 /* VAES + VPCLMULQDQ on ymm, pair (aesni, vpclmul_avx2). */
 extern GCM_HIDDEN const struct fused_impl fused_vaes_avx2;
+/* AES-NI + PCLMULQDQ stitched, VEX-encoded, pair (aesni, clmul). */
+extern GCM_HIDDEN const struct fused_impl fused_aesni_avx;
 #endif
 /* The portable C loop, any pair; by name only (named_only). */
 extern GCM_HIDDEN const struct fused_impl fused_c;

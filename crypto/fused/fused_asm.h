@@ -34,6 +34,19 @@ GCM_HIDDEN void aes_gcm_x86_64_vaes_avx2_open(const struct fused_keys *k,
                                               size_t blocks,
                                               const uint8_t ctr[16],
                                               uint8_t Xi[16]);
+/* asm/x86_64/aes-gcm-aesni-avx-x86_64.pl: AES-NI + PCLMULQDQ stitched, VEX
+ * encoded ("aesni_avx"), for the pair (aesni, clmul). Reads k->aes_key and
+ * k->ghash_key at the same offsets; eight blocks in flight. */
+GCM_HIDDEN void aes_gcm_x86_64_aesni_avx_seal(const struct fused_keys *k,
+                                              uint8_t *out, const uint8_t *in,
+                                              size_t blocks,
+                                              const uint8_t ctr[16],
+                                              uint8_t Xi[16]);
+GCM_HIDDEN void aes_gcm_x86_64_aesni_avx_open(const struct fused_keys *k,
+                                              uint8_t *out, const uint8_t *in,
+                                              size_t blocks,
+                                              const uint8_t ctr[16],
+                                              uint8_t Xi[16]);
 #endif
 
 #if defined(__cplusplus)

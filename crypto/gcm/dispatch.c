@@ -77,6 +77,7 @@ const struct ghash_impl *const dispatch_ghash_impls[] = {
 const struct fused_impl *const dispatch_fused_impls[] = {
 #if defined(LIBGCM_ASM_X86_64)
     &fused_vaes_avx2, /* VAES + VPCLMULQDQ on ymm: (aesni, vpclmul_avx2) */
+    &fused_aesni_avx, /* AES-NI + PCLMULQDQ, AVX encoding: (aesni, clmul) */
 #endif
     &fused_c, /* portable; named_only, see crypto/fused/fused_c.c */
     NULL,

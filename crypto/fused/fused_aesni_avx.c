@@ -1,0 +1,74 @@
+/*
+ * crypto/fused/fused_aesni_avx.c: the stitched AES-CTR + GHASH kernel with
+ * AES-NI and PCLMULQDQ in the AVX (VEX) encoding ("aesni_avx"), x86_64
+ * only, for the pair (aesni, clmul): the top tier of CPUs with AVX but
+ * without VAES and VPCLMULQDQ (Sandy Bridge to Broadwell, Zen 1 and 2).
+ *
+ * The work is done by asm/x86_64/aes-gcm-aesni-avx-x86_64.pl, whose opening
+ * comment explains it: eight counter blocks in flight in eight xmm
+ * registers, the GHASH of eight ciphertext blocks stitched between their
+ * rounds with the clmul backend's powers H^8..H^1 (Karatsuba PCLMULQDQ,
+ * one reduction per eight blocks), a 32-bit counter that wraps modulo 2^32
+ * exactly in every block, and a tail of 1..7 blocks that reads and writes
+ * only the blocks that exist. Seal hashes the previous batch's output while
+ * encrypting the next; open hashes each batch's input before writing its
+ * output, so in == out works for both.
+ *
+ * It keeps nothing of its own (init is NULL): the round keys come from the
+ * aesni schedule and the powers of H from the clmul GHASH key, both read
+ * through struct fused_keys at the offsets asserted below.
+ *
+ * Constant time: AES rounds, carry-less multiplies, XORs and constant
+ * shuffles only; branches and addresses depend on the block count and the
+ * key length alone.
+ *
+ * Needs what both halves of its pair need (AES-NI; PCLMULQDQ and SSSE3)
+ * plus AVX for the VEX encoding (with the OS's YMM state, which the CPU
+ * layer checks), all tested through the cached CPU capabilities, so
+ * OPENSSL_ia32cap can hide it. It does not use MOVBE.
+ */
+#include "fused.h"
+
+#if defined(LIBGCM_ASM_X86_64)
+
+#include <stddef.h>
+
+#include "../aes/aes_asm.h"
+#include "../cpu/cpu.h"
+#include "../ghash/ghash_asm.h"
+#include "fused_asm.h"
+
+_Static_assert(offsetof(struct fused_keys, aes_key) ==
+                   FUSED_KEYS_AES_KEY_OFFSET,
+               "aes-gcm-aesni-avx-x86_64.pl reads k->aes_key here");
+_Static_assert(offsetof(struct fused_keys, ghash_key) ==
+                   FUSED_KEYS_GHASH_KEY_OFFSET,
+               "aes-gcm-aesni-avx-x86_64.pl reads k->ghash_key here");
+_Static_assert(offsetof(struct aes_schedule, rounds) == AES_NI_ROUNDS_OFFSET,
+               "aes-gcm-aesni-avx-x86_64.pl reads rounds at this offset");
+_Static_assert(256 <= GHASH_KEY_BYTES,
+               "the clmul powers H^1..H^8 and their half sums fit");
+
+static int aesni_avx_usable(void) {
+  return aes_aesni.usable() && ghash_clmul.usable() && cpu_x86_has_avx();
+}
+
+const struct fused_impl fused_aesni_avx = {
+    .name = "aesni_avx",
+    .constant_time = 1,
+    .requires = "AES-NI, PCLMULQDQ, SSSE3 and AVX",
+    .aes = &aes_aesni,
+    .ghash = &ghash_clmul,
+    .min_blocks = 1,
+    .usable = aesni_avx_usable,
+    .init = NULL,
+    .seal = aes_gcm_x86_64_aesni_avx_seal,
+    .open = aes_gcm_x86_64_aesni_avx_open,
+};
+
+#else
+
+/* ISO C forbids an empty translation unit. */
+typedef int fused_aesni_avx_not_built;
+
+#endif
