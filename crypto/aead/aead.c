@@ -333,8 +333,33 @@ int gcm_stream_aad(gcm_stream *s, const uint8_t *aad, size_t len) {
   return 1;
 }
 
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static int stream_update_checked(gcm_stream *s, uint8_t *out,
+                                 const uint8_t *in, size_t len);
+
 int gcm_stream_update(gcm_stream *s, uint8_t *out, const uint8_t *in,
                       size_t len) {
+  /* The common call, every check of the slow path below in one condition,
+   * so it needs no stack frame of its own. */
+  const struct gcm_stream_st *fast = s != NULL ? stream_st(s) : NULL;
+  if (GCM_LIKELY(fast != NULL && fast->magic == GCM_STREAM_MAGIC &&
+                 fast->key != NULL && fast->phase != GCM_PHASE_DONE &&
+                 fast->key->magic == GCM_KEY_MAGIC &&
+                 ((out != NULL && in != NULL) || len == 0) &&
+                 (uint64_t)len <= GCM_MAX_DATA_LEN - fast->data_len &&
+                 inplace_or_disjoint(out, in, len))) {
+    gcm_mode_crypt(stream_st(s), out, in, len);
+    return 1;
+  }
+  return stream_update_checked(s, out, in, len);
+}
+
+/* gcm_stream_update with each check in turn, the error it sets and the
+ * stream ended on failure. */
+static int stream_update_checked(gcm_stream *s, uint8_t *out,
+                                 const uint8_t *in, size_t len) {
   struct gcm_stream_st *st = live_stream(s);
   int ok = st != NULL;
   if (ok && (!buf_ok(out, len) || !buf_ok(in, len))) {

@@ -309,14 +309,39 @@ static inline void crypt_buffered(struct gcm_stream_st *s, uint8_t *out,
 static void crypt_slow(struct gcm_stream_st *s, uint8_t *out,
                        const uint8_t *in, size_t len);
 
+/* The two-pass bulk path over `blocks` whole blocks (the collected
+ * ciphertext has been hashed): CTR over the caller's memory, GHASH of the
+ * ciphertext (before it is overwritten when opening). */
+static void bulk_run(struct gcm_stream_st *s, uint8_t *out, const uint8_t *in,
+                     size_t blocks) {
+  const struct gcm_key_st *k = s->key;
+  if (!s->encrypt) k->ghash->ghash(s->Xi, &k->ghash_key, in, blocks);
+  k->aes->ctr32(&k->aes_schedule, in, out, blocks, s->ctr);
+  if (s->encrypt) k->ghash->ghash(s->Xi, &k->ghash_key, out, blocks);
+  ctr32_add(s->ctr, (uint32_t)blocks);
+}
+
 void gcm_mode_crypt(struct gcm_stream_st *s, uint8_t *out, const uint8_t *in,
                     size_t len) {
   /* Fast path: the whole update lies inside the buffered key stream. It
    * is kept apart from the rest so it needs no stack frame. */
-  if (GCM_LIKELY(s->phase == GCM_PHASE_DATA && len <= s->ks_len - s->ks_pos)) {
-    crypt_buffered(s, out, in, len);
-    s->data_len += len;
-    return;
+  if (GCM_LIKELY(s->phase == GCM_PHASE_DATA)) {
+    if (GCM_LIKELY(len <= s->ks_len - s->ks_pos)) {
+      crypt_buffered(s, out, in, len);
+      s->data_len += len;
+      return;
+    }
+    /* The other common streamed update, straight to the bulk path: whole
+     * blocks, at least a batch and at most one bulk call, with the buffer
+     * used up and hashed (the steady state of block-aligned chunks). */
+    const struct gcm_key_st *k = s->key;
+    if (s->ks_pos == s->ks_len && s->hash_len == 0 && (len & 15) == 0 &&
+        len <= GCM_BULK_BLOCKS * 16 && k->fused == NULL &&
+        len / 16 >= batch_blocks(k)) {
+      bulk_run(s, out, in, len / 16);
+      s->data_len += len;
+      return;
+    }
   }
   crypt_slow(s, out, in, len);
 }
@@ -375,10 +400,7 @@ static void crypt_slow(struct gcm_stream_st *s, uint8_t *out,
       size_t blocks = len / 16;
       if (blocks > GCM_BULK_BLOCKS) blocks = GCM_BULK_BLOCKS;
       n = blocks * 16;
-      if (!s->encrypt) k->ghash->ghash(s->Xi, &k->ghash_key, in, blocks);
-      k->aes->ctr32(&k->aes_schedule, in, out, blocks, s->ctr);
-      if (s->encrypt) k->ghash->ghash(s->Xi, &k->ghash_key, out, blocks);
-      ctr32_add(s->ctr, (uint32_t)blocks);
+      bulk_run(s, out, in, blocks);
     } else {
       /* Less than a batch of whole blocks, or a tail: make key stream and
        * keep what this call does not use for the next ones; a stream
