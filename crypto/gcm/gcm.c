@@ -166,10 +166,14 @@ static void derive_j0(const struct gcm_key_st *k, const uint8_t *nonce,
 }
 
 /* Fills s->ks with `blocks` blocks of key stream from s->ctr onwards. */
+/* The input of a key stream refill: counter mode over zeros. Reading it
+ * costs no stores before the kernel runs (a memset of the buffer would,
+ * and the kernel's loads would wait on them). */
+static const uint8_t ks_zeros[GCM_KS_MAX_BLOCKS * 16];
+
 static void refill_key_stream(struct gcm_stream_st *s, unsigned blocks) {
   const struct gcm_key_st *k = s->key;
-  memset(s->ks, 0, (size_t)blocks * 16);
-  k->aes->ctr32(&k->aes_schedule, s->ks, s->ks, blocks, s->ctr);
+  k->aes->ctr32(&k->aes_schedule, ks_zeros, s->ks, blocks, s->ctr);
   ctr32_add(s->ctr, blocks);
   s->ks_pos = 0;
   s->ks_len = blocks * 16;
