@@ -300,6 +300,30 @@ TEST_P(ModePaths, ChunksCrossingTheBatchInEveryPosition) {
   }
 }
 
+TEST_P(ModePaths, KeyStreamBufferEdges) {
+  // The stream's key stream buffer (24 blocks) doubles as its hash buffer:
+  // the AAD's last partial block is hashed from the tag mask's slot, and
+  // the length block joins the last run only when it fits behind it. Data
+  // ending at every position around the buffer's end (the first buffer
+  // holds 23 blocks after the tag mask, later ones 24), AAD of several
+  // lengths, and chunkings that land exactly on the end or straddle it.
+  std::mt19937_64 rng(3);
+  Bytes nonce = RandomBytes(rng, 12), pt = RandomBytes(rng, 2 * 384 + 64);
+  for (size_t aad_len : {0, 1, 13, 16, 17, 40}) {
+    Bytes aad = RandomBytes(rng, aad_len);
+    for (size_t len = 0; len <= pt.size(); len += (len % 384 > 340 || len % 384 < 20) ? 1 : 29) {
+      Bytes msg(pt.begin(), pt.begin() + len);
+      for (const std::vector<size_t> &chunks :
+           std::vector<std::vector<size_t>>{{7}, {16}, {368}, {368, 384}, {383, 1}, {5000}}) {
+        Check(nonce, aad, msg, chunks,
+              "aad " + std::to_string(aad_len) + " len " + std::to_string(len) + " chunk " +
+                  std::to_string(chunks[0]));
+        if (HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
 TEST_P(ModePaths, CounterWrapsInsideARun) {
   // The 32-bit counter starts just below 2^32 and wraps inside the bulk or
   // fused run; the result must equal the two-pass key on the same pair fed

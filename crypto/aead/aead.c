@@ -347,6 +347,12 @@ int gcm_stream_aad(gcm_stream *s, const uint8_t *aad, size_t len) {
   return 1;
 }
 
+/* gcm_stream_update with each check in turn, the error it sets and the
+ * stream ended on failure; the compat layer's entry too. Kept out of line,
+ * so gcm_stream_update's common call below needs no stack frame. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
 int aead_stream_update(enum aead_aliasing aliasing, gcm_stream *s,
                        uint8_t *out, const uint8_t *in, size_t len) {
   struct gcm_stream_st *st = live_stream(s);
@@ -372,6 +378,19 @@ int aead_stream_update(enum aead_aliasing aliasing, gcm_stream *s,
 
 int gcm_stream_update(gcm_stream *s, uint8_t *out, const uint8_t *in,
                       size_t len) {
+  /* The common call, every check of aead_stream_update in one condition.
+   * Any failure takes the checked path, which sets the error and ends the
+   * stream exactly as before. */
+  const struct gcm_stream_st *fast = s != NULL ? stream_st(s) : NULL;
+  if (GCM_LIKELY(fast != NULL && fast->magic == GCM_STREAM_MAGIC &&
+                 fast->key != NULL && fast->phase != GCM_PHASE_DONE &&
+                 fast->key->magic == GCM_KEY_MAGIC &&
+                 ((out != NULL && in != NULL) || len == 0) &&
+                 (uint64_t)len <= GCM_MAX_DATA_LEN - fast->data_len &&
+                 aead_inplace_or_disjoint(out, in, len))) {
+    gcm_mode_crypt(stream_st(s), out, in, len);
+    return 1;
+  }
   return aead_stream_update(AEAD_CHECK_ALIASING, s, out, in, len);
 }
 

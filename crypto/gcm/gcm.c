@@ -15,16 +15,17 @@
  * for one batch beginning at J0: its first block is the tag mask E(K, J0),
  * the rest is the first key stream. Key stream that a short update does not
  * use stays in the stream and is handed out first by the next update.
- * Updates are served from that buffer, refilled one batch at a time,
- * unless no key stream is buffered and at least a batch of whole blocks
- * is at hand: only such runs take the bulk path (CTR over the caller's
- * memory, GHASH straight after). So a whole-block chunk shorter than a
- * batch costs what an odd-sized one does, not a batch of AES and a GHASH
- * reduction of its own, and streaming speed does not depend on where the
- * caller cuts the data. When a streamed chunk brings a batch of whole
- * blocks while the buffer ends on a block boundary, the buffered blocks are
- * given back (the counter steps back over them) so the chunk, and the ones
- * after it, take the bulk path instead of straddling refills.
+ * Updates are served from that buffer, refilled GCM_KS_MAX_BLOCKS blocks
+ * (whole batches) at a time, unless no key stream is buffered and at least
+ * a batch of whole blocks is at hand: only such runs take the bulk path
+ * (CTR over the caller's memory, GHASH straight after). So a whole-block
+ * chunk shorter than a batch costs what an odd-sized one does, not a batch
+ * of AES and a GHASH reduction of its own, and streaming speed does not
+ * depend on where the caller cuts the data. When a streamed chunk brings a
+ * batch of whole blocks while the buffer ends on a block boundary, the
+ * buffered blocks are given back (the counter steps back over them) so the
+ * chunk, and the ones after it, take the bulk path instead of straddling
+ * refills.
  *
  * Fused slot. A key may carry a fused kernel (crypto/fused/fused.h) that
  * does CTR and GHASH in one loop. Whole-block runs of at least its
@@ -38,12 +39,17 @@
  * block are hashed in one GHASH call, so a kernel that aggregates blocks
  * reduces once per message.
  *
- * Hashing. AAD and ciphertext go through one buffer of eight blocks: short
- * pieces collect there, the AAD's last block is zero-padded in place, and
- * the length block joins them at the end, so a short message costs one
- * GHASH call (one reduction for kernels that aggregate blocks). Long runs
- * are hashed straight from the caller's memory. Decryption hashes the
- * ciphertext before it is overwritten, so out == in works.
+ * Hashing. The key stream buffer is also the hash buffer: an update
+ * writes each ciphertext byte over the key stream byte that made it (the
+ * input when decrypting, read before out is written, so out == in works),
+ * and the ciphertext collected there is hashed in one GHASH call just
+ * before the buffer is refilled, so a streamed message costs one GHASH call
+ * and one CTR call per GCM_KS_MAX_BLOCKS blocks whatever the chunk size,
+ * and a short update is one pass over its bytes. The AAD's last partial
+ * block, zero-padded, takes the place of the tag mask in front of the first
+ * key stream and is hashed with the ciphertext; the length block joins the
+ * last run when it fits behind it. Long runs (bulk and fused paths) are
+ * hashed straight from the caller's memory.
  *
  * Nothing here branches on or indexes by secret data: lengths and positions
  * are public, the secrets (key, H, key stream, plaintext) only flow through
@@ -86,52 +92,59 @@ void gcm_mode_key_init(struct gcm_key_st *k, const struct aes_impl *aes,
   k->magic = GCM_KEY_MAGIC;
 }
 
-/* Hashes the whole blocks waiting in hash_buf (the caller has padded or
- * knows the length is a multiple of 16). */
-static void hash_buffered(struct gcm_stream_st *s) {
-  if (s->hash_buf_len == 0) return;
-  s->key->ghash->ghash(s->Xi, &s->key->ghash_key, s->hash_buf,
-                       s->hash_buf_len / 16u);
-  s->hash_buf_len = 0;
+/* Hashes the ciphertext collected in front of ks_pos (whole blocks: the
+ * callers flush only at block boundaries). */
+static void flush_hash(struct gcm_stream_st *s) {
+  if (s->hash_len == 0) return;
+  s->key->ghash->ghash(s->Xi, &s->key->ghash_key,
+                       s->ks + s->ks_pos - s->hash_len, s->hash_len / 16u);
+  s->hash_len = 0;
 }
 
-/* Hashes n bytes of AAD or ciphertext. Short pieces are collected in
- * hash_buf (up to eight blocks) and hashed in one call; long runs go
- * straight from the caller's memory. */
-static void hash_bytes(struct gcm_stream_st *s, const uint8_t *p, size_t n) {
+/* Hashes n bytes of AAD: a partial block waits in aad_buf, whole blocks
+ * are hashed straight from the caller's memory. */
+static void aad_bytes(struct gcm_stream_st *s, const uint8_t *p, size_t n) {
   /* An empty piece may come with p == NULL, which memcpy must not see. */
   if (n == 0) return;
-  if (s->hash_buf_len > 0 || n < GCM_HASH_BUF) {
-    size_t take = GCM_HASH_BUF - s->hash_buf_len;
+  const struct gcm_key_st *k = s->key;
+  if (s->aad_buf_len > 0) {
+    size_t take = 16u - s->aad_buf_len;
     if (take > n) take = n;
-    memcpy(s->hash_buf + s->hash_buf_len, p, take);
-    s->hash_buf_len = (uint8_t)(s->hash_buf_len + take);
+    memcpy(s->aad_buf + s->aad_buf_len, p, take);
+    s->aad_buf_len = (uint8_t)(s->aad_buf_len + take);
     p += take;
     n -= take;
-    if (s->hash_buf_len < GCM_HASH_BUF) return; /* n is 0 here */
-    hash_buffered(s);
-    if (n == 0) return;
+    if (s->aad_buf_len < 16) return; /* n is 0 here */
+    k->ghash->ghash(s->Xi, &k->ghash_key, s->aad_buf, 1);
+    s->aad_buf_len = 0;
   }
-  /* The buffer is empty: whole blocks directly, the tail into the buffer. */
   if (n >= 16) {
-    s->key->ghash->ghash(s->Xi, &s->key->ghash_key, p, n / 16);
+    k->ghash->ghash(s->Xi, &k->ghash_key, p, n / 16);
     p += n & ~(size_t)15;
     n &= 15;
   }
   if (n > 0) {
-    memcpy(s->hash_buf, p, n);
-    s->hash_buf_len = (uint8_t)n;
+    memcpy(s->aad_buf, p, n);
+    s->aad_buf_len = (uint8_t)n;
   }
 }
 
-/* Zero-pads the buffered bytes to a whole block (end of AAD or of data).
- * A buffer that fills up is hashed. */
-static void hash_pad(struct gcm_stream_st *s) {
-  unsigned rem = s->hash_buf_len % 16u;
-  if (rem == 0) return;
-  memset(s->hash_buf + s->hash_buf_len, 0, 16u - rem);
-  s->hash_buf_len = (uint8_t)(s->hash_buf_len + 16u - rem);
-  if (s->hash_buf_len == GCM_HASH_BUF) hash_buffered(s);
+/* Ends the AAD: its last partial block, zero-padded, goes where the tag
+ * mask was (the block in front of the first key stream, used and free
+ * now) to be hashed with the first ciphertext, or is hashed at once when
+ * that block is not free. */
+static void enter_data(struct gcm_stream_st *s) {
+  if (s->aad_buf_len > 0) {
+    memset(s->aad_buf + s->aad_buf_len, 0, 16u - s->aad_buf_len);
+    if (s->hash_len == 0 && s->ks_pos >= 16 && (s->ks_pos & 15u) == 0) {
+      memcpy(s->ks + s->ks_pos - 16, s->aad_buf, 16);
+      s->hash_len = 16;
+    } else {
+      s->key->ghash->ghash(s->Xi, &s->key->ghash_key, s->aad_buf, 1);
+    }
+    s->aad_buf_len = 0;
+  }
+  s->phase = GCM_PHASE_DATA;
 }
 
 /* J0 for a nonce that is not 96 bits: GHASH over the zero-padded nonce and
@@ -153,10 +166,14 @@ static void derive_j0(const struct gcm_key_st *k, const uint8_t *nonce,
 }
 
 /* Fills s->ks with `blocks` blocks of key stream from s->ctr onwards. */
+/* The input of a key stream refill: counter mode over zeros. Reading it
+ * costs no stores before the kernel runs (a memset of the buffer would,
+ * and the kernel's loads would wait on them). */
+static const uint8_t ks_zeros[GCM_KS_MAX_BLOCKS * 16];
+
 static void refill_key_stream(struct gcm_stream_st *s, unsigned blocks) {
   const struct gcm_key_st *k = s->key;
-  memset(s->ks, 0, (size_t)blocks * 16);
-  k->aes->ctr32(&k->aes_schedule, s->ks, s->ks, blocks, s->ctr);
+  k->aes->ctr32(&k->aes_schedule, ks_zeros, s->ks, blocks, s->ctr);
   ctr32_add(s->ctr, blocks);
   s->ks_pos = 0;
   s->ks_len = blocks * 16;
@@ -175,7 +192,8 @@ void gcm_mode_start(struct gcm_stream_st *s, const struct gcm_key_st *k,
   s->key = k;
   s->encrypt = (uint8_t)(encrypt != 0);
   s->phase = GCM_PHASE_AAD;
-  s->hash_buf_len = 0;
+  s->aad_buf_len = 0;
+  s->hash_len = 0;
   s->one_shot = (uint8_t)(expected_len != UINT64_MAX);
   s->aad_len = 0;
   s->data_len = 0;
@@ -203,19 +221,17 @@ void gcm_mode_start(struct gcm_stream_st *s, const struct gcm_key_st *k,
 
 void gcm_mode_aad(struct gcm_stream_st *s, const uint8_t *aad, size_t len) {
   s->aad_len += len;
-  hash_bytes(s, aad, len);
+  aad_bytes(s, aad, len);
 }
 
-/* Runs `blocks` whole blocks through the key's fused kernel. The hash
- * buffer holds whole blocks only here (no key stream is buffered, so the
- * data so far is block aligned, and the AAD was padded); it is flushed
- * first so the kernel folds into an up-to-date Xi. */
+/* Runs `blocks` whole blocks through the key's fused kernel. The caller
+ * has flushed the collected ciphertext, so the kernel folds into an
+ * up-to-date Xi. */
 static void fused_run(struct gcm_stream_st *s, uint8_t *out, const uint8_t *in,
                       size_t blocks) {
   const struct gcm_key_st *k = s->key;
   const struct fused_keys fk = {k->aes, &k->aes_schedule, k->ghash,
                                 &k->ghash_key, &k->fused_key};
-  hash_buffered(s);
   if (s->encrypt) {
     k->fused->seal(&fk, out, in, blocks, s->ctr, s->Xi);
   } else {
@@ -224,27 +240,44 @@ static void fused_run(struct gcm_stream_st *s, uint8_t *out, const uint8_t *in,
   ctr32_add(s->ctr, (uint32_t)blocks);
 }
 
-/* The common short update in one pass: n bytes of in xor key stream ks to
- * out, and the ciphertext (out when encrypting, in when decrypting, read
- * before out is written) copied to hb. */
-static void crypt_and_collect(uint8_t *out, uint8_t *hb, const uint8_t *in,
-                              const uint8_t *ks, size_t n, int encrypt) {
+/* The common short update in one pass: n bytes of `in` xor the key stream
+ * at ks go to out, and the ciphertext (out when encrypting, in when
+ * decrypting, read before out is written) goes back over the key stream
+ * at ks, to be hashed from there. Each step loads its input and key
+ * stream before it stores, so out == in works; `encrypt` is a constant at
+ * every call, so each direction gets its own loop. */
+static inline void crypt_collect(uint8_t *out, const uint8_t *in, uint8_t *ks,
+                                 size_t n, const int encrypt) {
   size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
+  for (; i + 16 <= n; i += 16) {
+    uint64_t x0, x1, y0, y1;
+    memcpy(&x0, in + i, 8);
+    memcpy(&x1, in + i + 8, 8);
+    memcpy(&y0, ks + i, 8);
+    memcpy(&y1, ks + i + 8, 8);
+    y0 ^= x0;
+    y1 ^= x1;
+    memcpy(ks + i, encrypt ? &y0 : &x0, 8);
+    memcpy(ks + i + 8, encrypt ? &y1 : &x1, 8);
+    memcpy(out + i, &y0, 8);
+    memcpy(out + i + 8, &y1, 8);
+  }
+  /* The last 0..15 bytes as at most one 8-, 4-, 2- and 1-byte step. */
+  if (n & 8) {
     uint64_t x, y;
     memcpy(&x, in + i, 8);
     memcpy(&y, ks + i, 8);
     y ^= x;
-    memcpy(hb + i, encrypt ? &y : &x, 8);
+    memcpy(ks + i, encrypt ? &y : &x, 8);
     memcpy(out + i, &y, 8);
+    i += 8;
   }
-  /* The last 0..7 bytes as at most one 4-, one 2- and one 1-byte step. */
   if (n & 4) {
     uint32_t x, y;
     memcpy(&x, in + i, 4);
     memcpy(&y, ks + i, 4);
     y ^= x;
-    memcpy(hb + i, encrypt ? &y : &x, 4);
+    memcpy(ks + i, encrypt ? &y : &x, 4);
     memcpy(out + i, &y, 4);
     i += 4;
   }
@@ -253,38 +286,79 @@ static void crypt_and_collect(uint8_t *out, uint8_t *hb, const uint8_t *in,
     memcpy(&x, in + i, 2);
     memcpy(&y, ks + i, 2);
     y ^= x;
-    memcpy(hb + i, encrypt ? &y : &x, 2);
+    memcpy(ks + i, encrypt ? &y : &x, 2);
     memcpy(out + i, &y, 2);
     i += 2;
   }
   if (n & 1) {
     uint8_t x = in[i], y = (uint8_t)(x ^ ks[i]);
-    hb[i] = encrypt ? y : x;
+    ks[i] = encrypt ? y : x;
     out[i] = y;
   }
 }
 
+/* n bytes (at most what is buffered) on buffered key stream. */
+static inline void crypt_buffered(struct gcm_stream_st *s, uint8_t *out,
+                                  const uint8_t *in, size_t n) {
+  uint8_t *ks = s->ks + s->ks_pos;
+  if (s->encrypt) {
+    crypt_collect(out, in, ks, n, 1);
+  } else {
+    crypt_collect(out, in, ks, n, 0);
+  }
+  s->ks_pos += (uint32_t)n;
+  s->hash_len += (uint32_t)n;
+}
+
+static void crypt_slow(struct gcm_stream_st *s, uint8_t *out,
+                       const uint8_t *in, size_t len);
+
+/* The two-pass bulk path over `blocks` whole blocks (the collected
+ * ciphertext has been hashed): CTR over the caller's memory, GHASH of the
+ * ciphertext (before it is overwritten when opening). */
+static void bulk_run(struct gcm_stream_st *s, uint8_t *out, const uint8_t *in,
+                     size_t blocks) {
+  const struct gcm_key_st *k = s->key;
+  if (!s->encrypt) k->ghash->ghash(s->Xi, &k->ghash_key, in, blocks);
+  k->aes->ctr32(&k->aes_schedule, in, out, blocks, s->ctr);
+  if (s->encrypt) k->ghash->ghash(s->Xi, &k->ghash_key, out, blocks);
+  ctr32_add(s->ctr, (uint32_t)blocks);
+}
+
 void gcm_mode_crypt(struct gcm_stream_st *s, uint8_t *out, const uint8_t *in,
                     size_t len) {
-  /* Fast path: the whole update lies inside the buffered key stream and
-   * fits in the hash buffer; a buffer it fills is hashed at once. */
-  if (GCM_LIKELY(s->phase == GCM_PHASE_DATA && len <= s->ks_len - s->ks_pos &&
-                 len <= (size_t)(GCM_HASH_BUF - s->hash_buf_len))) {
-    if (len == 0) return;
-    crypt_and_collect(out, s->hash_buf + s->hash_buf_len, in,
-                      s->ks + s->ks_pos, len, s->encrypt);
-    s->ks_pos += (uint32_t)len;
-    s->hash_buf_len = (uint8_t)(s->hash_buf_len + len);
-    s->data_len += len;
-    if (s->hash_buf_len == GCM_HASH_BUF) hash_buffered(s);
-    return;
+  /* Fast path: the whole update lies inside the buffered key stream. It
+   * is kept apart from the rest so it needs no stack frame. */
+  if (GCM_LIKELY(s->phase == GCM_PHASE_DATA)) {
+    if (GCM_LIKELY(len <= s->ks_len - s->ks_pos)) {
+      crypt_buffered(s, out, in, len);
+      s->data_len += len;
+      return;
+    }
+    /* The other common streamed update, straight to the bulk path: whole
+     * blocks, at least a batch and at most one bulk call, with the buffer
+     * used up and hashed (the steady state of block-aligned chunks). */
+    const struct gcm_key_st *k = s->key;
+    if (s->ks_pos == s->ks_len && s->hash_len == 0 && (len & 15) == 0 &&
+        len <= GCM_BULK_BLOCKS * 16 && k->fused == NULL &&
+        len / 16 >= batch_blocks(k)) {
+      bulk_run(s, out, in, len / 16);
+      s->data_len += len;
+      return;
+    }
   }
+  crypt_slow(s, out, in, len);
+}
+
+/* Everything else: the end of the AAD, refills, bulk and fused runs. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static void crypt_slow(struct gcm_stream_st *s, uint8_t *out,
+                       const uint8_t *in, size_t len) {
   const struct gcm_key_st *k = s->key;
   const unsigned batch = batch_blocks(k);
-  if (s->phase == GCM_PHASE_AAD) {
-    hash_pad(s);
-    s->phase = GCM_PHASE_DATA;
-  }
+  if (s->phase == GCM_PHASE_AAD) enter_data(s);
   s->data_len += len;
 
   /* A streamed chunk that brings at least a batch of whole blocks while the
@@ -300,6 +374,7 @@ void gcm_mode_crypt(struct gcm_stream_st *s, uint8_t *out, const uint8_t *in,
       len / 16 >= (k->fused != NULL && k->fused->min_blocks < batch
                        ? k->fused->min_blocks
                        : batch)) {
+    flush_hash(s);
     ctr32_add(s->ctr, 0u - (s->ks_len - s->ks_pos) / 16u);
     s->ks_pos = s->ks_len = 0;
   }
@@ -310,32 +385,32 @@ void gcm_mode_crypt(struct gcm_stream_st *s, uint8_t *out, const uint8_t *in,
       /* Buffered key stream first. */
       n = s->ks_len - s->ks_pos;
       if (n > len) n = len;
-      if (!s->encrypt) hash_bytes(s, in, n);
-      xor_bytes(out, in, s->ks + s->ks_pos, n);
-      if (s->encrypt) hash_bytes(s, out, n);
-      s->ks_pos += (uint32_t)n;
-    } else if (k->fused != NULL && len / 16 >= k->fused->min_blocks) {
+      crypt_buffered(s, out, in, n);
+      in += n;
+      out += n;
+      len -= n;
+      continue;
+    }
+    /* The buffer is used up (ks_pos == ks_len, a block boundary): hash
+     * what it collected before any other ciphertext. */
+    flush_hash(s);
+    if (k->fused != NULL && len / 16 >= k->fused->min_blocks) {
       /* The fused kernel takes every whole block in one call. */
       size_t blocks = len / 16;
       n = blocks * 16;
       fused_run(s, out, in, blocks);
     } else if (len / 16 >= batch) {
-      /* Bulk: no key stream is buffered, so the data is block aligned
-       * here, and so are the bytes waiting to be hashed; those go first. */
+      /* Bulk: the data is block aligned here. */
       size_t blocks = len / 16;
       if (blocks > GCM_BULK_BLOCKS) blocks = GCM_BULK_BLOCKS;
       n = blocks * 16;
-      hash_buffered(s);
-      if (!s->encrypt) k->ghash->ghash(s->Xi, &k->ghash_key, in, blocks);
-      k->aes->ctr32(&k->aes_schedule, in, out, blocks, s->ctr);
-      if (s->encrypt) k->ghash->ghash(s->Xi, &k->ghash_key, out, blocks);
-      ctr32_add(s->ctr, (uint32_t)blocks);
+      bulk_run(s, out, in, blocks);
     } else {
       /* Less than a batch of whole blocks, or a tail: make key stream and
        * keep what this call does not use for the next ones; a stream
-       * makes as many whole batches as the buffer holds, so short updates
-       * refill rarely. A one-shot message has no next call, so it makes
-       * only what is left. */
+       * fills the whole buffer, so short updates refill rarely. A
+       * one-shot message has no next call, so it makes only what is
+       * left. */
       unsigned blocks = (GCM_KS_MAX_BLOCKS / batch) * batch;
       if (s->one_shot) {
         blocks = batch;
@@ -351,13 +426,30 @@ void gcm_mode_crypt(struct gcm_stream_st *s, uint8_t *out, const uint8_t *in,
 }
 
 void gcm_mode_tag(struct gcm_stream_st *s, uint8_t tag[16]) {
+  const struct gcm_key_st *k = s->key;
   _Alignas(16) uint8_t lengths[16];
-  hash_pad(s);
+  if (s->phase == GCM_PHASE_AAD) enter_data(s);
   store_be64(lengths, s->aad_len * 8);
   store_be64(lengths + 8, s->data_len * 8);
-  /* The length block joins whatever is buffered: one call in all. */
-  hash_bytes(s, lengths, 16);
-  hash_buffered(s);
+  /* Zero-pad the last partial block of ciphertext in place (over key
+   * stream nobody will use), then the length block behind it when it
+   * fits: one GHASH call in all. A partial block ends before ks_len, so
+   * the padding stays inside the buffer. */
+  uint32_t rem = s->ks_pos & 15u;
+  if (s->hash_len > 0 && rem != 0) {
+    memset(s->ks + s->ks_pos, 0, 16u - rem);
+    s->ks_pos += 16u - rem;
+    s->hash_len += 16u - rem;
+  }
+  if (s->hash_len > 0 && s->ks_pos + 16u <= sizeof(s->ks)) {
+    memcpy(s->ks + s->ks_pos, lengths, 16);
+    s->ks_pos += 16;
+    s->hash_len += 16;
+    flush_hash(s);
+  } else {
+    flush_hash(s);
+    k->ghash->ghash(s->Xi, &k->ghash_key, lengths, 1);
+  }
   xor_bytes(tag, s->Xi, s->tag_mask, 16);
   s->phase = GCM_PHASE_DONE;
 }

@@ -36,13 +36,12 @@ struct gcm_key_st {
   struct fused_key fused_key; /* the kernel's own per-key data */
 };
 
-/* Bytes of AAD/ciphertext collected before one GHASH call (8 blocks): a
- * short message is hashed in a single call, AAD, data and length block
- * together, so a kernel that aggregates blocks reduces only once. */
-#define GCM_HASH_BUF 128
-
-/* The most key stream a stream buffers: one batch of the widest kernel. */
-#define GCM_KS_MAX_BLOCKS 16
+/* The most key stream a stream buffers, in blocks: a whole number of
+ * batches of every kernel (8, 6, 4 or 2 blocks), as large as the public
+ * gcm_stream (512 bytes) allows. The buffer is also the hash buffer: each
+ * byte of key stream used is overwritten by the ciphertext it made, and the
+ * ciphertext is hashed from there in one GHASH call per refill. */
+#define GCM_KS_MAX_BLOCKS 24
 
 enum gcm_phase { GCM_PHASE_AAD = 0, GCM_PHASE_DATA, GCM_PHASE_DONE };
 
@@ -51,18 +50,23 @@ struct gcm_stream_st {
   uint32_t magic;
   uint8_t encrypt;       /* 1: seal, 0: open */
   uint8_t phase;         /* enum gcm_phase */
-  uint8_t hash_buf_len;  /* bytes waiting in hash_buf, 0..GCM_HASH_BUF */
+  uint8_t aad_buf_len;   /* AAD bytes waiting in aad_buf, 0..15 */
   uint8_t one_shot;      /* 1: the whole message comes in one crypt call */
   const struct gcm_key_st *key;
   uint64_t aad_len;      /* bytes of AAD so far */
   uint64_t data_len;     /* bytes of plaintext/ciphertext so far */
   uint32_t ks_pos;       /* next unused byte of ks */
   uint32_t ks_len;       /* valid bytes of ks (whole blocks) */
+  /* Bytes awaiting GHASH at ks[ks_pos - hash_len .. ks_pos): ciphertext
+   * written over the key stream it used (and maybe, first, the AAD's last
+   * block); the run starts on a block boundary. */
+  uint32_t hash_len;
   GCM_ALIGNED(16) uint8_t Xi[16];       /* running GHASH value */
   GCM_ALIGNED(16) uint8_t tag_mask[16]; /* E(K, J0) */
   GCM_ALIGNED(16) uint8_t ctr[16];      /* next counter block for key stream */
-  GCM_ALIGNED(16) uint8_t hash_buf[GCM_HASH_BUF]; /* awaiting GHASH */
-  GCM_ALIGNED(16) uint8_t ks[GCM_KS_MAX_BLOCKS * 16]; /* unused key stream */
+  GCM_ALIGNED(16) uint8_t aad_buf[16];  /* a partial block of AAD */
+  /* Key stream from ks_pos on; ciphertext awaiting GHASH before it. */
+  GCM_ALIGNED(16) uint8_t ks[GCM_KS_MAX_BLOCKS * 16];
 };
 
 /* Expands the key with the given backends and derives H; fused (NULL for
