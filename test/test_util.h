@@ -4,6 +4,7 @@
 
 #include <gcm/gcm.h>
 
+#include <cctype>
 #include <cstdint>
 #include <ostream>
 #include <random>
@@ -31,8 +32,17 @@ inline std::vector<std::pair<std::string, std::string>> UsableBackendPairs() {
   return pairs;
 }
 
+// A backend name as a GoogleTest name part: letters, digits and '_' only
+// ("armv8-32" becomes "armv8_32").
+inline std::string TestNamePart(std::string s) {
+  for (auto &ch : s) {
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  }
+  return s;
+}
+
 inline std::string PairName(const std::pair<std::string, std::string> &p) {
-  return p.first + "_" + p.second;
+  return TestNamePart(p.first + "_" + p.second);
 }
 
 // An (AES, GHASH, fused) choice: fused is "none" (the two passes) or a
@@ -74,7 +84,7 @@ inline void PrintTo(const Triple &t, std::ostream *os) {
 inline std::string TripleName(const Triple &t) {
   std::string s = t.aes + "_" + t.ghash;
   if (t.fused != "none") s += "_fused_" + t.fused;
-  return s;
+  return TestNamePart(s);
 }
 
 inline Bytes RandomBytes(std::mt19937_64 &rng, size_t n) {

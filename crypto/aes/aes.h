@@ -65,5 +65,8 @@ extern GCM_HIDDEN const struct aes_impl aes_vpaes;
 #if defined(LIBGCM_ASM_AARCH64)
 extern GCM_HIDDEN const struct aes_impl aes_armv8;
 #endif
+#if defined(LIBGCM_ASM_ARM)
+extern GCM_HIDDEN const struct aes_impl aes_armv8_32;
+#endif
 
 #endif /* LIBGCM_CRYPTO_AES_AES_H */

@@ -35,6 +35,10 @@ const struct aes_impl *const dispatch_aes_impls[] = {
 #if defined(LIBGCM_ASM_AARCH64)
     &aes_armv8, /* Armv8 Cryptographic Extension (AES) */
 #endif
+#if defined(LIBGCM_ASM_ARM)
+    &aes_armv8_32, /* Armv8 Cryptographic Extension in AArch32 (AES) */
+    /* (bitsliced NEON AES, for NEON cores without it, goes here) */
+#endif
     &aes_ct,
     NULL,
 };
@@ -51,6 +55,10 @@ const struct ghash_impl *const dispatch_ghash_impls[] = {
 #endif
 #if defined(LIBGCM_ASM_AARCH64)
     &ghash_pmull, /* PMULL/PMULL2 (Armv8 Cryptographic Extension) */
+#endif
+#if defined(LIBGCM_ASM_ARM)
+    &ghash_pmull32, /* VMULL.P64 (Armv8 Cryptographic Extension in AArch32) */
+    &ghash_neon,    /* VMULL.P8, for NEON cores without it */
 #endif
 #if defined(GCM_64BIT_WORDS)
     &ghash_ct64,

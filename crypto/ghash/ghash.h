@@ -56,5 +56,9 @@ extern GCM_HIDDEN const struct ghash_impl ghash_vpclmul_avx2;
 #if defined(LIBGCM_ASM_AARCH64)
 extern GCM_HIDDEN const struct ghash_impl ghash_pmull;
 #endif
+#if defined(LIBGCM_ASM_ARM)
+extern GCM_HIDDEN const struct ghash_impl ghash_pmull32;
+extern GCM_HIDDEN const struct ghash_impl ghash_neon;
+#endif
 
 #endif /* LIBGCM_CRYPTO_GHASH_GHASH_H */

@@ -81,6 +81,25 @@ GCM_HIDDEN void ghash_aarch64_pmull_blocks(uint8_t Xi[16],
                                            const uint8_t *in, size_t blocks);
 #endif
 
+#if defined(LIBGCM_ASM_ARM)
+/* asm/armv4/ghash-pmull32-armv4.pl: VMULL.P64 in AArch32 ("pmull32"). init
+ * stores H..H^4 (times x^-1, bit-reflected) and their Karatsuba halves in
+ * the first 96 bytes of the key; blocks reduces once per four blocks. */
+GCM_HIDDEN void ghash_armv4_pmull32_init(struct ghash_key *key,
+                                         const uint8_t H[16]);
+GCM_HIDDEN void ghash_armv4_pmull32_blocks(uint8_t Xi[16],
+                                           const struct ghash_key *key,
+                                           const uint8_t *in, size_t blocks);
+/* asm/armv4/ghash-neon-armv4.pl: VMULL.P8 on plain NEON ("neon"). init
+ * stores H..H^4 (times x^-1, bit-reflected) in the first 64 bytes of the
+ * key; blocks reduces once per four blocks. */
+GCM_HIDDEN void ghash_armv4_neon_init(struct ghash_key *key,
+                                      const uint8_t H[16]);
+GCM_HIDDEN void ghash_armv4_neon_blocks(uint8_t Xi[16],
+                                        const struct ghash_key *key,
+                                        const uint8_t *in, size_t blocks);
+#endif
+
 #if defined(__cplusplus)
 }
 #endif
