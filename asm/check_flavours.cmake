@@ -15,6 +15,11 @@
 #     linux64         clang -target aarch64-linux-gnu -c (and, with
 #                     llvm-readobj, checks the GNU property note: BTI and PAC)
 #     ios64, macos64  clang -target arm64-apple-macos -c
+#   32-bit ARM kernels (asm/armv4/):
+#     linux32, linux32-thumb2
+#                     clang -target armv7a-linux-gnueabihf -c (and, with
+#                     llvm-readobj, checks that no relocation in .text is
+#                     absolute: the constants are reached with adr)
 # so a flavour nobody builds day to day still cannot rot. A missing tool
 # skips its flavours; if nothing could be checked the script says
 # "SKIPPED: nothing could be checked", which the test treats as a skip.
@@ -47,6 +52,8 @@ foreach(pl IN LISTS KERNELS)
     set(flavours elf win32)
   elseif(arch STREQUAL "aarch64")
     set(flavours linux64 ios64 macos64)
+  elseif(arch STREQUAL "armv4")
+    set(flavours linux32 linux32-thumb2)
   else()
     set(flavours elf elf-msabi macosx nasm)
   endif()
@@ -103,6 +110,17 @@ foreach(pl IN LISTS KERNELS)
           run(${READOBJ} --notes ${obj})
           if(NOT last_output MATCHES "BTI" OR NOT last_output MATCHES "PAC")
             message("FAILED: ${name} (linux64): no BTI/PAC GNU property note")
+            set(ok FALSE)
+          endif()
+        endif()
+      elseif(arch STREQUAL "armv4")
+        run(${CLANG} -target armv7a-linux-gnueabihf -c -o ${obj} ${src})
+        if(ok AND READOBJ)
+          run(${READOBJ} --relocations ${obj})
+          string(REGEX MATCH "Section \\([0-9]+\\) \\.rel\\.text {[^}]*R_ARM_ABS32 [^}]*}"
+                 abs "${last_output}")
+          if(abs)
+            message("FAILED: ${name} (${fl}): absolute relocation in .text")
             set(ok FALSE)
           endif()
         endif()

@@ -163,7 +163,7 @@ TEST(AbiAarch64, GhashKernels) {
     CheckedCall(Fn(ghash_aarch64_pmull_blocks), "pmull blocks", P(xi), P(&k),
                 P(buf), blocks);
   }
-  // neon: the key is built in C (crypto/ghash/ghash_neon.c); the kernel
+  // neon: the key is built in C (crypto/ghash/ghash_neon_aarch64.c); the kernel
   // takes batches of up to eight blocks.
   ghash_neon.init(&k, h);
   for (size_t blocks : {0, 1, 8, 19}) {

@@ -28,12 +28,13 @@ namespace {
 
 // The default pairs for which EVP_has_aes_hardware must return 1: both
 // halves on dedicated instructions (AES-NI with PCLMULQDQ or VPCLMULQDQ;
-// Armv8 AES with PMULL). Every
+// Armv8 AES with PMULL, in aarch64 or AArch32). Every
 // other tier, vpaes/ssse3 and the portable ct/ct64 and ct/ct32 included,
 // must give 0.
 const std::set<std::string> kHardwarePairs = {"aesni/clmul",
                                               "aesni/vpclmul_avx2",
-                                              "armv8/pmull"};
+                                              "armv8/pmull",
+                                              "armv8-32/pmull32"};
 
 TEST(Dispatch, ExpectedTierForThisCpu) {
   const char *expect_env = std::getenv("LIBGCM_EXPECT_PAIR");

@@ -26,6 +26,17 @@
 #      with -mbranch-protection=standard in a BTI-enforced process
 #      (test/bti/bti_check.c) under -cpu max; the trace check and the
 #      disassembly scan (test/ct) over the aarch64 build.
+#   3b. 32-bit ARM cross builds (gcc-arm-linux-gnueabihf: ARMv7-A hard
+#      float with the asm/armv4 kernels, as A32 and as Thumb-2;
+#      gcc-arm-linux-gnueabi: ARMv5TE soft float, portable C only) under
+#      qemu-arm: the whole A32 test binary with -cpu cortex-a15 (NEON, no
+#      crypto extension) expecting ct/neon; under -cpu max the Dispatch,
+#      ABI and backend suites with a vector sample, A32 and Thumb-2,
+#      expecting armv8-32/pmull32, with LIBGCM_ARMCAP hiding AES+PMULL
+#      (ct/neon) and hiding NEON (ct/ct32); the armel build's Dispatch and
+#      backend suites with a vector sample under -cpu arm926 expecting
+#      ct/ct32; the trace check and the disassembly scan (test/ct) over
+#      each build.
 #   4. test/sanitizers.sh (ASan+UBSan and TSan) with gcc and with clang.
 #   5. fuzz/run_fuzzers.sh.
 # Every libgcm build here uses -DLIBGCM_WERROR=ON: a warning fails the run.
@@ -192,6 +203,68 @@ if command -v aarch64-linux-gnu-g++ >/dev/null && command -v qemu-aarch64 >/dev/
   echo "-- aarch64 stage passed"
 else
   echo "aarch64 stage needs gcc-aarch64-linux-gnu/g++-aarch64-linux-gnu, qemu-user and libgtest-dev sources" >&2
+  if [ "${CI:-}" = "true" ]; then exit 1; fi
+fi
+
+stage "3b/5 32-bit ARM cross builds (qemu-arm)"
+if command -v arm-linux-gnueabihf-g++ >/dev/null && command -v arm-linux-gnueabi-g++ >/dev/null &&
+   command -v qemu-arm >/dev/null && [ -d /usr/src/googletest ]; then
+  arm_build() { # name toolchain [cmake options...]
+    local name=$1 tc=$2
+    shift 2
+    cmake -S "$top" -B "$out/$name" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_TOOLCHAIN_FILE="$top/cmake/toolchain-$tc.cmake" \
+      -DLIBGCM_GTEST_SOURCE_DIR=/usr/src/googletest \
+      -DLIBGCM_VALGRIND_ANNOTATIONS=OFF -DLIBGCM_BUILD_TOOL=OFF \
+      -DLIBGCM_WERROR=ON "$@"
+    cmake --build "$out/$name" -j"$jobs" --target gcm_tests ct_trace_workload
+  }
+  arm_build armhf arm-linux-gnueabihf
+  arm_build armhf-thumb arm-linux-gnueabihf -DLIBGCM_ARM_THUMB=ON
+  arm_build armel arm-linux-gnueabi
+  hf=(qemu-arm -L /usr/arm-linux-gnueabihf)
+  # The expected top pair follows from the armv4 kernels the build has.
+  has32() { [ -f "$out/armhf/asm/$1-armv4.S" ]; }
+  aes32=ct ghash32=ct32 ghash_neon=ct32
+  has32 aes-armv8-32 && aes32=armv8-32
+  has32 ghash-pmull32 && ghash32=pmull32
+  has32 ghash-neon && ghash_neon=neon
+  echo "-- whole A32 test binary under qemu-arm -cpu cortex-a15, expecting ct/$ghash_neon"
+  LIBGCM_EXPECT_PAIR=ct/$ghash_neon LIBGCM_VECTORS_SAMPLE=1 \
+    "${hf[@]}" -cpu cortex-a15 "$out/armhf/test/gcm_tests" --gtest_brief=1
+  subset='Dispatch.*:AllUsable/*:SpecCases/*:AbiArm*:Vectors/*wycheproof*:Vectors/*boringssl*:Vectors/*openssl_generated*'
+  for build in armhf armhf-thumb; do
+    for mask_expect in "=$aes32/$ghash32" ":~0x3=ct/$ghash_neon" "~0x1000=ct/ct32"; do
+      mask=${mask_expect%%=*} expect=${mask_expect#*=}
+      echo "-- $build under qemu-arm -cpu max, LIBGCM_ARMCAP='$mask', expecting $expect"
+      LIBGCM_ARMCAP=$mask LIBGCM_EXPECT_PAIR=$expect LIBGCM_VECTORS_SAMPLE=1 \
+        "${hf[@]}" -cpu max "$out/$build/test/gcm_tests" --gtest_brief=1 --gtest_filter="$subset"
+    done
+  done
+  # ARMv5TE: the portable backends on a core with nothing newer; the same
+  # suites as above (the whole binary takes about four times as long).
+  echo "-- armel (ARMv5TE) under qemu-arm -cpu arm926, expecting ct/ct32"
+  LIBGCM_EXPECT_PAIR=ct/ct32 LIBGCM_VECTORS_SAMPLE=1 \
+    qemu-arm -L /usr/arm-linux-gnueabi -cpu arm926 "$out/armel/test/gcm_tests" --gtest_brief=1 \
+    --gtest_filter="$subset"
+  # Constant time where valgrind cannot run: the executed path of every pair
+  # each build runs, compared for different keys and data (test/ct), and
+  # the compiler's output for the constant-time C.
+  for build in armhf armhf-thumb; do
+    echo "-- $build trace check under qemu-arm -cpu max"
+    test/ct/ct_trace.sh --work "$out/$build/ct-trace" -- "${hf[@]}" -cpu max \
+      -- "$out/$build/test/ct/ct_trace_workload"
+    python3 test/ct/ct_disasm_scan.py arm-linux-gnueabihf-objdump arm-linux-gnueabihf-nm \
+      "$out/$build/libgcm.a"
+  done
+  echo "-- armel trace check under qemu-arm -cpu arm926"
+  test/ct/ct_trace.sh --work "$out/armel/ct-trace" -- qemu-arm -L /usr/arm-linux-gnueabi -cpu arm926 \
+    -- "$out/armel/test/ct/ct_trace_workload"
+  python3 test/ct/ct_disasm_scan.py arm-linux-gnueabi-objdump arm-linux-gnueabi-nm \
+    "$out/armel/libgcm.a"
+  echo "-- 32-bit ARM stage passed"
+else
+  echo "32-bit ARM stage needs gcc/g++-arm-linux-gnueabihf, gcc/g++-arm-linux-gnueabi, qemu-user and libgtest-dev sources" >&2
   if [ "${CI:-}" = "true" ]; then exit 1; fi
 fi
 

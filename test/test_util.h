@@ -34,9 +34,9 @@ inline std::vector<std::pair<std::string, std::string>> UsableBackendPairs() {
   return pairs;
 }
 
-// A GoogleTest parameter name allows only letters, digits and '_'; backend
-// names may hold '-' (vpaes-neon).
-inline std::string TestNameChars(std::string s) {
+// A backend name as a GoogleTest name part: letters, digits and '_' only
+// ("armv8-32" becomes "armv8_32", "vpaes-neon" "vpaes_neon").
+inline std::string TestNamePart(std::string s) {
   for (auto &ch : s) {
     if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
   }
@@ -44,7 +44,7 @@ inline std::string TestNameChars(std::string s) {
 }
 
 inline std::string PairName(const std::pair<std::string, std::string> &p) {
-  return TestNameChars(p.first + "_" + p.second);
+  return TestNamePart(p.first + "_" + p.second);
 }
 
 // An (AES, GHASH, fused) choice: fused is "none" (the two passes) or a
@@ -86,7 +86,26 @@ inline void PrintTo(const Triple &t, std::ostream *os) {
 inline std::string TripleName(const Triple &t) {
   std::string s = t.aes + "_" + t.ghash;
   if (t.fused != "none") s += "_fused_" + t.fused;
-  return TestNameChars(s);
+  return TestNamePart(s);
+}
+
+inline Bytes RandomBytes(std::mt19937_64 &rng, size_t n) {
+  Bytes b(n);
+  for (auto &x : b) x = static_cast<uint8_t>(rng());
+  return b;
+}
+
+inline bool AllZero(const uint8_t *p, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (p[i] != 0) return false;
+  return true;
+}
+
+inline Bytes FromHex(const std::string &hex) {
+  Bytes out;
+  for (size_t i = 0; i + 1 < hex.size(); i += 2)
+    out.push_back(static_cast<uint8_t>(std::stoi(hex.substr(i, 2), nullptr, 16)));
+  return out;
 }
 
 }  // namespace gcmtest

@@ -2,7 +2,7 @@
 # asm/aarch64/ghash-neon-aarch64.pl: constant-time GHASH with plain NEON
 # (ASIMD), for aarch64 cores without the PMULL 64x64 instruction (the
 # Cortex-A72 of the Raspberry Pi 4, the A53 of many boards): the kernel
-# behind the "neon" descriptor in crypto/ghash/ghash_neon.c.
+# behind the "neon" descriptor in crypto/ghash/ghash_neon_aarch64.c.
 #
 # Usage: perl ghash-neon-aarch64.pl FLAVOUR [OUTPUT]  (see asm/perlasm).
 #
@@ -50,7 +50,7 @@
 # operands: A = [a0 : a1] reflected and rotated by TBL (each 64-bit half
 # rotates on its own, so PMULL does a0 against b0 and PMULL2 a1 against
 # b1 from one register), M = a0 ^ a1 in both halves (EXT, EOR) rotated by
-# TBL. The key side is precomputed per power (crypto/ghash/ghash_neon.c):
+# TBL. The key side is precomputed per power (crypto/ghash/ghash_neon_aarch64.c):
 #     B_r  = [rot_r b0 : rot_r b1]   r = 0..4   (lo with PMULL, hi PMULL2)
 #     KX   = [m : rot_1 m], KY = [rot_2 m : rot_3 m], KZ = [rot_4 m : m]
 # with m = b0 ^ b1, so that the eight mid products are

@@ -181,8 +181,9 @@ sub parse {
         } elsif ($body =~ /^(\.\w+)\s*(.*)$/) {
             my ($dir, $args) = ($1, $2);
             $st = { kind => 'directive', name => $dir, args => $args };
-        } elsif ($body =~ /^([a-z][a-z0-9]*(?:\.[a-z]+)?)(?![\w.])\s*(.*)$/i) {
-            # (a dotted mnemonic is an aarch64 conditional branch: b.eq)
+        } elsif ($body =~ /^([a-z][a-z0-9]*(?:\.[a-z0-9]+)*)(?![\w.])\s*(.*)$/i) {
+            # (a dotted mnemonic is an aarch64 conditional branch, b.eq, or
+            # a 32-bit ARM NEON data type: vld1.8, vmull.p64)
             my ($mn, $rest) = (lc $1, $2);
             my @ops = eval { split_operands($rest) };
             die "$where: $@" if $@;
@@ -274,6 +275,9 @@ sub directive {
         die "$name needs values\n" unless @v;
         return $backend->data($w, \@v);
     }
+    # Architecture directives a backend knows (armv4.pm: .arch, .fpu).
+    return $backend->arch_directive($name, $args)
+        if $backend->can('arch_directive') && $backend->arch_directive_ok($name);
     die "unknown directive $name\n";
 }
 

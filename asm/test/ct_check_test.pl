@@ -1,6 +1,6 @@
 #!/usr/bin/env perl
 # asm/test/ct_check_test.pl: the secret-register checks (asm/perlasm/
-# ctcheck_x86.pm, ctcheck_aarch64.pm) refuse what they promise to refuse.
+# ctcheck_x86.pm, ctcheck_aarch64.pm, ctcheck_arm.pm) refuse what they promise to refuse.
 #
 # Each case is a tiny kernel written to a scratch file and translated by a
 # separate perl process exactly as the build translates a kernel
@@ -256,6 +256,99 @@ ___
     ['a64 x18', <<'___', qr/platform register/, 'x0,x1,x2,x3,x9', 'aarch64'],
     mov     x18, 0
 ___
+
+    # 32-bit ARM (perlasm/ctcheck_arm.pm), translated as A32 and as Thumb-2.
+    ['arm clean', <<'___', undef, 'r0,r1,r2,r3,r12', 'armv4'],
+    vld1.8  {q0}, [r1]!
+    veor    q0, q0, q1
+    vst1.8  {q0}, [r0]!
+    add     r12, r0, r3, lsl 4
+    vld1.8  {d4-d5}, [r12], r3
+    subs    r2, r2, 1
+    bne     .Larm_clean_done
+    addeq   r3, r3, 1
+.Larm_clean_done:
+___
+    ['arm annotated load', <<'___', undef, 'r0,r1,r2,r3,r12', 'armv4'],
+    ldr     r3, [r0, 240]         # public: a round count
+    cmp     r3, 10
+    beq     .Larm_ann_done
+.Larm_ann_done:
+___
+    ['arm secret base', <<'___', qr/\(address\).*'r5'/, 'r0,r1,r2,r3,r12', 'armv4'],
+    vmov    r5, d0[0]
+    ldr     r6, [r5]
+___
+    ['arm secret index', <<'___', qr/\(address\).*'r5'/, 'r0,r1,r2,r3,r12', 'armv4'],
+    ldrb    r5, [r1]
+    ldrb    r6, [r0, r5]
+___
+    ['arm secret post-index', <<'___', qr/\(address\).*post-index register 'r5'/, 'r0,r1,r2,r3,r12', 'armv4'],
+    ldr     r5, [r1]
+    vld1.8  {d0}, [r0], r5
+___
+    ['arm vmov lane to public', <<'___', qr/\(leak\).*'r3' from .*d2\[1\]/, 'r0,r1,r2,r3,r12', 'armv4'],
+    vmov.32 r3, d2[1]
+___
+    ['arm vmov pair to public', <<'___', qr/\(leak\).*'r2'/, 'r0,r1,r2,r3,r12', 'armv4'],
+    vmov    r2, r5, d4
+___
+    ['arm vmrs', <<'___', qr/\(leak\).*vmrs/, 'r0,r1,r2,r3,r12', 'armv4'],
+    vmrs    r5, fpscr
+___
+    ['arm load to public', <<'___', qr/\(leak\).*'r3' from memory/, 'r0,r1,r2,r3,r12', 'armv4'],
+    ldr     r3, [r1]
+___
+    ['arm arith with secret', <<'___', qr/\(leak\).*'r12' from r5/, 'r0,r1,r2,r3,r12', 'armv4'],
+    ldr     r5, [r1]
+    add     r12, r0, r5
+___
+    ['arm branch on secret flags', <<'___', qr/\(flags\).*branch bne uses flags set by 'cmp r5, 0'/, 'r0,r1,r2,r3,r12', 'armv4'],
+    ldr     r5, [r1]
+    cmp     r5, 0
+    bne     .Larm_b_done
+.Larm_b_done:
+___
+    ['arm conditional execution on secret flags', <<'___', qr/\(flags\).*conditionally executed moveq/, 'r0,r1,r2,r3,r12', 'armv4'],
+    ldr     r5, [r1]
+    tst     r5, 1
+    moveq   r6, 0
+___
+    ['arm flags from secret subs', <<'___', qr/\(flags\).*'subs r5, r5, 1'/, 'r0,r1,r2,r3,r12', 'armv4'],
+    ldr     r5, [r1]
+    subs    r5, r5, 1
+    bhi     .Larm_s_done
+.Larm_s_done:
+___
+    ['arm flags after label', <<'___', qr/\(flags\).*since the last label/, 'r0,r1,r2,r3,r12', 'armv4'],
+    cmp     r2, 0
+.Larm_l:
+    bne     .Larm_l
+___
+    ['arm blx through secret', <<'___', qr/\(jump\).*blx through r5/, 'r0,r1,r2,r3,r12', 'armv4'],
+    ldr     r5, [r1]
+    blx     r5
+___
+    ['arm mul on secret', <<'___', qr/\(timing\).*mul/, 'r0,r1,r2,r3,r12', 'armv4'],
+    ldr     r5, [r1]
+    mul     r6, r5, r5
+___
+    ['arm umull on secret', <<'___', qr/\(timing\).*umull/, 'r0,r1,r2,r3,r12', 'armv4'],
+    vmov    r5, r6, d0
+    umull   r7, r8, r5, r6
+___
+    ['arm neon public', <<'___', qr/only core registers/, 'r0,d1', 'armv4'],
+    vmov    d1, d0
+___
+    ['arm writes sp', <<'___', qr/writes sp/, 'r0,r1,r2,r3,r12', 'armv4'],
+    sub     sp, sp, 16
+___
+    ['arm pop in body', <<'___', qr/pop is not allowed/, 'r0,r1,r2,r3,r12', 'armv4'],
+    pop     {r4, pc}
+___
+    ['arm r9', <<'___', qr/platform register/, 'r0,r1,r2,r3,r12', 'armv4'],
+    mov     r9, 0
+___
 );
 
 my ($pass, $fail) = (0, 0);
@@ -281,10 +374,14 @@ for my $c (@cases) {
         . $body . ".endfunction\nCODE\n"
         . "perlasm::driver::finish('$arch', \$code);\n";
     close $fh;
-    my $flavour = $arch eq 'aarch64' ? 'linux64' : 'elf';
+    my @flavours = $arch eq 'aarch64' ? ('linux64')
+                 : $arch eq 'armv4' ? ('linux32', 'linux32-thumb2') : ('elf');
+    for my $flavour (@flavours) {
+    unlink $out;
     my $msg = `"$^X" "$pl" $flavour "$out" 2>&1`;
     my $status = $?;
     my $ok;
+    $name = "$c->[0] ($flavour)" if @flavours > 1;
     if (!defined $want) {
         $ok = $status == 0 && -s $out;
         print(($ok ? 'ok' : 'FAIL') . "   $name: translates" . ($ok ? '' : ": $msg") . "\n");
@@ -296,6 +393,7 @@ for my $c (@cases) {
               . ($ok ? " ($msg)" : "; wanted $want, got status $status: $msg") . "\n");
     }
     $ok ? $pass++ : $fail++;
+    }
 }
 print "$pass passed, $fail failed\n";
 exit($fail ? 1 : 0);

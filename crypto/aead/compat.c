@@ -112,9 +112,10 @@ const EVP_AEAD *EVP_aead_aes_256_gcm_randnonce(void) {
  * integer code (ct, ct64, ct32). EVP_has_aes_hardware reports 1 only when
  * the default pair is one backend from each list. A backend added for VAES /
  * VPCLMULQDQ or for ARMv8 AES / PMULL joins its list here. */
-static const char *const hardware_aes_backends[] = {"aesni", "armv8"};
+static const char *const hardware_aes_backends[] = {"aesni", "armv8",
+                                                    "armv8-32"};
 static const char *const hardware_ghash_backends[] = {"vpclmul_avx2", "clmul",
-                                                      "pmull"};
+                                                      "pmull", "pmull32"};
 
 static int listed(const char *name, const char *const *list, size_t n) {
   for (size_t i = 0; i < n; i++) {

@@ -73,5 +73,8 @@ extern GCM_HIDDEN const struct aes_impl aes_vpaes;
 extern GCM_HIDDEN const struct aes_impl aes_armv8;
 extern GCM_HIDDEN const struct aes_impl aes_vpaes_neon;
 #endif
+#if defined(LIBGCM_ASM_ARM)
+extern GCM_HIDDEN const struct aes_impl aes_armv8_32;
+#endif
 
 #endif /* LIBGCM_CRYPTO_AES_AES_H */

@@ -115,6 +115,23 @@ GCM_HIDDEN void aes_aarch64_vpaes_neon_ctr32(const struct aes_schedule *s,
                                              const uint8_t ctr[16]);
 #endif
 
+#if defined(LIBGCM_ASM_ARM)
+/* asm/armv4/aes-armv8-32-armv4.pl: the Armv8 Cryptographic Extension in
+ * AArch32 ("armv8-32"). Round keys at the start of the schedule, Nr at
+ * offset AES_ARMV8_32_ROUNDS_OFFSET (written by the kernel); ctr32 keeps
+ * four blocks in flight. */
+#define AES_ARMV8_32_ROUNDS_OFFSET 1920
+GCM_HIDDEN void aes_armv4_armv8_set_encrypt_key(struct aes_schedule *s,
+                                                const uint8_t *key,
+                                                size_t key_len);
+GCM_HIDDEN void aes_armv4_armv8_encrypt_block(const struct aes_schedule *s,
+                                              const uint8_t in[16],
+                                              uint8_t out[16]);
+GCM_HIDDEN void aes_armv4_armv8_ctr32(const struct aes_schedule *s,
+                                      const uint8_t *in, uint8_t *out,
+                                      size_t blocks, const uint8_t ctr[16]);
+#endif
+
 #if defined(__cplusplus)
 }
 #endif

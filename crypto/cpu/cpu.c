@@ -28,6 +28,9 @@ static void cpu_init(void) {
 #if defined(GCM_AARCH64)
   cpu_apply_armcap(detected, getenv("LIBGCM_ARMCAP"));
 #endif
+#if defined(GCM_ARM)
+  cpu_apply_armcap32(detected, getenv("LIBGCM_ARMCAP"));
+#endif
   for (int i = 0; i < 4; i++) caps[i] = detected[i];
 }
 

@@ -9,7 +9,7 @@
  * Bits for AVX-family state the OS has not enabled (XGETBV) are cleared.
  *
  * On 32-bit ARM the words are the Linux AT_HWCAP and AT_HWCAP2 auxiliary
- * vectors. On aarch64 word 0 holds AT_HWCAP's ASIMD, AES and PMULL bits (read from
+ * vectors, after the LIBGCM_ARMCAP mask (cpu_arm.c). On aarch64 word 0 holds AT_HWCAP's ASIMD, AES and PMULL bits (read from
  * sysctl on Apple platforms), after the LIBGCM_ARMCAP mask (cpu_aarch64.c).
  *
  * The environment is applied on first use; the result never changes after.
@@ -68,6 +68,17 @@ static inline int cpu_x86_has_vpclmulqdq(void) {
 #define CPU_ARM_HWCAP_NEON (1u << 12)  /* word 0: AT_HWCAP */
 #define CPU_ARM_HWCAP2_AES (1u << 0)   /* word 1: AT_HWCAP2 */
 #define CPU_ARM_HWCAP2_PMULL (1u << 1) /* word 1: AT_HWCAP2 */
+
+static inline int cpu_arm_has_neon(void) {
+  return (cpu_caps()[0] & CPU_ARM_HWCAP_NEON) != 0;
+}
+/* The Armv8 crypto instructions in AArch32 need NEON as well. */
+static inline int cpu_arm_has_aes(void) {
+  return cpu_arm_has_neon() && (cpu_caps()[1] & CPU_ARM_HWCAP2_AES) != 0;
+}
+static inline int cpu_arm_has_pmull(void) {
+  return cpu_arm_has_neon() && (cpu_caps()[1] & CPU_ARM_HWCAP2_PMULL) != 0;
+}
 
 /* aarch64 bits (word 0, Linux AT_HWCAP positions). */
 #define CPU_AARCH64_ASIMD (1u << 1) /* NEON */

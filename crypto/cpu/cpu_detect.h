@@ -22,4 +22,10 @@ GCM_HIDDEN void cpu_apply_ia32cap(uint32_t caps[4], const char *env);
  * only be cleared. NULL or an unparsable value changes nothing. */
 GCM_HIDDEN void cpu_apply_armcap(uint32_t caps[4], const char *env);
 
+/* Applies a LIBGCM_ARMCAP value on 32-bit ARM: "M0[:M1]", where M0 masks
+ * word 0 (AT_HWCAP) and M1 word 1 (AT_HWCAP2), each "~MASK" (clear those
+ * bits) or "MASK" (keep only those); an empty part changes nothing. Bits
+ * can only be cleared. NULL or an unparsable value changes nothing. */
+GCM_HIDDEN void cpu_apply_armcap32(uint32_t caps[4], const char *env);
+
 #endif /* LIBGCM_CRYPTO_CPU_CPU_DETECT_H */

@@ -39,6 +39,10 @@ const struct aes_impl *const dispatch_aes_impls[] = {
     &aes_armv8, /* Armv8 Cryptographic Extension (AES) */
     &aes_vpaes_neon, /* NEON only: vector-permute AES with TBL */
 #endif
+#if defined(LIBGCM_ASM_ARM)
+    &aes_armv8_32, /* Armv8 Cryptographic Extension in AArch32 (AES) */
+    /* (bitsliced NEON AES, for NEON cores without it, goes here) */
+#endif
     &aes_ct,
     NULL,
 };
@@ -59,6 +63,10 @@ const struct ghash_impl *const dispatch_ghash_impls[] = {
 #if defined(LIBGCM_ASM_AARCH64)
     &ghash_pmull, /* PMULL/PMULL2 (Armv8 Cryptographic Extension) */
     &ghash_neon,  /* NEON only: PMULL on 8-bit lanes */
+#endif
+#if defined(LIBGCM_ASM_ARM)
+    &ghash_pmull32, /* VMULL.P64 (Armv8 Cryptographic Extension in AArch32) */
+    &ghash_neon,    /* VMULL.P8, for NEON cores without it */
 #endif
 #if defined(GCM_64BIT_WORDS)
     &ghash_ct64,

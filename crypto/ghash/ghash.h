@@ -60,5 +60,9 @@ extern GCM_HIDDEN const struct ghash_impl ghash_sse2;
 extern GCM_HIDDEN const struct ghash_impl ghash_pmull;
 extern GCM_HIDDEN const struct ghash_impl ghash_neon;
 #endif
+#if defined(LIBGCM_ASM_ARM)
+extern GCM_HIDDEN const struct ghash_impl ghash_pmull32;
+extern GCM_HIDDEN const struct ghash_impl ghash_neon;
+#endif
 
 #endif /* LIBGCM_CRYPTO_GHASH_GHASH_H */

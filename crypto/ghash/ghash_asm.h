@@ -91,11 +91,30 @@ GCM_HIDDEN void ghash_aarch64_pmull_blocks(uint8_t Xi[16],
 /* asm/aarch64/ghash-neon-aarch64.pl: plain NEON, PMULL on 8-bit lanes
  * ("neon"). The key (1024 bytes: for H^k * x^-1, k = 8..1, the rotated
  * operand registers) is built in C by the descriptor's init,
- * crypto/ghash/ghash_neon.c; blocks aggregates up to eight blocks per
+ * crypto/ghash/ghash_neon_aarch64.c; blocks aggregates up to eight blocks per
  * reduction. */
 GCM_HIDDEN void ghash_aarch64_neon_blocks(uint8_t Xi[16],
                                           const struct ghash_key *key,
                                           const uint8_t *in, size_t blocks);
+#endif
+
+#if defined(LIBGCM_ASM_ARM)
+/* asm/armv4/ghash-pmull32-armv4.pl: VMULL.P64 in AArch32 ("pmull32"). init
+ * stores H..H^4 (times x^-1, bit-reflected) and their Karatsuba halves in
+ * the first 96 bytes of the key; blocks reduces once per four blocks. */
+GCM_HIDDEN void ghash_armv4_pmull32_init(struct ghash_key *key,
+                                         const uint8_t H[16]);
+GCM_HIDDEN void ghash_armv4_pmull32_blocks(uint8_t Xi[16],
+                                           const struct ghash_key *key,
+                                           const uint8_t *in, size_t blocks);
+/* asm/armv4/ghash-neon-armv4.pl: VMULL.P8 on plain NEON ("neon"). init
+ * stores H..H^4 (times x^-1, bit-reflected) in the first 64 bytes of the
+ * key; blocks reduces once per four blocks. */
+GCM_HIDDEN void ghash_armv4_neon_init(struct ghash_key *key,
+                                      const uint8_t H[16]);
+GCM_HIDDEN void ghash_armv4_neon_blocks(uint8_t Xi[16],
+                                        const struct ghash_key *key,
+                                        const uint8_t *in, size_t blocks);
 #endif
 
 #if defined(__cplusplus)

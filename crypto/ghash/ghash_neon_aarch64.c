@@ -1,5 +1,5 @@
 /*
- * crypto/ghash/ghash_neon.c: constant-time GHASH with plain NEON (ASIMD)
+ * crypto/ghash/ghash_neon_aarch64.c: constant-time GHASH with plain NEON (ASIMD)
  * ("neon"), aarch64, for cores without the PMULL 64x64 instruction (the
  * Raspberry Pi 4's Cortex-A72, many Cortex-A53 boards).
  *

@@ -1,0 +1,52 @@
+/*
+ * crypto/aes/aes_armv8_32.c: AES with the Armv8 Cryptographic Extension in
+ * AArch32 ("armv8-32"): 32-bit ARM code on cores that have the AES
+ * instructions (Cortex-A32/A35/A53/A57/A72 running a 32-bit system).
+ *
+ * The work is done by asm/armv4/aes-armv8-32-armv4.pl, whose opening
+ * comment explains it: AESE/AESMC pairs, key expansion with VTBL + AESE
+ * against a zero key (no table of S-box values), one block at a time for
+ * E(K, 0) and, in counter mode, four blocks in flight with the last six
+ * round keys in registers (32-bit big-endian counter, wrapping modulo 2^32
+ * without touching bytes 0..11).
+ *
+ * Constant time: AESE/AESMC do SubBytes, ShiftRows and MixColumns in
+ * hardware, without table lookups, in a fixed number of cycles; branches
+ * and addresses depend only on the key length and the block count (the
+ * secret-register check proves it for the kernel).
+ */
+#include "aes.h"
+
+#if defined(LIBGCM_ASM_ARM)
+
+#include <stddef.h>
+
+#include "../cpu/cpu.h"
+#include "aes_asm.h"
+
+_Static_assert(offsetof(struct aes_schedule, rounds) == AES_ARMV8_32_ROUNDS_OFFSET,
+               "the armv8-32 kernel reads rounds at this offset");
+_Static_assert(sizeof(((struct aes_schedule *)0)->rounds) == 4,
+               "the armv8-32 kernel reads rounds as a 32-bit word");
+_Static_assert(16 * 16 <= AES_SCHEDULE_BYTES,
+               "the key expansion writes up to sixteen round keys");
+
+static int armv8_32_usable(void) { return cpu_arm_has_aes(); }
+
+const struct aes_impl aes_armv8_32 = {
+    .name = "armv8-32",
+    .constant_time = 1,
+    .requires = "the Armv8 AES instructions in AArch32 (HWCAP2_AES)",
+    .ctr_batch_blocks = 4,
+    .usable = armv8_32_usable,
+    .set_encrypt_key = aes_armv4_armv8_set_encrypt_key,
+    .encrypt_block = aes_armv4_armv8_encrypt_block,
+    .ctr32 = aes_armv4_armv8_ctr32,
+};
+
+#else
+
+/* ISO C forbids an empty translation unit. */
+typedef int aes_armv8_32_not_built;
+
+#endif

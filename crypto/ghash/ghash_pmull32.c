@@ -1,0 +1,42 @@
+/*
+ * crypto/ghash/ghash_pmull32.c: GHASH with VMULL.P64 in AArch32
+ * ("pmull32"): 32-bit ARM code on cores with the Armv8 PMULL instruction.
+ *
+ * The work is done by asm/armv4/ghash-pmull32-armv4.pl, whose opening
+ * comment explains the algorithm: the blocks bit-reflected by a byte
+ * reversal, H^k * x^-1 for k = 1..4 precomputed at init so that a
+ * carry-less product of reflected values needs no shift, Karatsuba products
+ * (three VMULL.P64 a block), four blocks per reduction, and a two-step
+ * Montgomery reduction with the constant 0xC2 << 56.
+ *
+ * Constant time: secrets (H, its powers, the running hash and the data)
+ * only pass through VMULL.P64, VEOR, VEXT, VREV64, VSWP, shifts and VAND,
+ * all fixed-latency NEON instructions; branches and addresses depend only
+ * on the number of blocks.
+ */
+#include "ghash.h"
+
+#if defined(LIBGCM_ASM_ARM)
+
+#include "../cpu/cpu.h"
+#include "ghash_asm.h"
+
+_Static_assert(96 <= GHASH_KEY_BYTES, "the pmull32 key takes 96 bytes");
+
+static int pmull32_usable(void) { return cpu_arm_has_pmull(); }
+
+const struct ghash_impl ghash_pmull32 = {
+    .name = "pmull32",
+    .constant_time = 1,
+    .requires = "the Armv8 PMULL instruction in AArch32 (HWCAP2_PMULL)",
+    .usable = pmull32_usable,
+    .init = ghash_armv4_pmull32_init,
+    .ghash = ghash_armv4_pmull32_blocks,
+};
+
+#else
+
+/* ISO C forbids an empty translation unit. */
+typedef int ghash_pmull32_not_built;
+
+#endif
