@@ -89,25 +89,6 @@ inline std::string TripleName(const Triple &t) {
   return TestNamePart(s);
 }
 
-inline Bytes RandomBytes(std::mt19937_64 &rng, size_t n) {
-  Bytes b(n);
-  for (auto &x : b) x = static_cast<uint8_t>(rng());
-  return b;
-}
-
-inline bool AllZero(const uint8_t *p, size_t n) {
-  for (size_t i = 0; i < n; i++)
-    if (p[i] != 0) return false;
-  return true;
-}
-
-inline Bytes FromHex(const std::string &hex) {
-  Bytes out;
-  for (size_t i = 0; i + 1 < hex.size(); i += 2)
-    out.push_back(static_cast<uint8_t>(std::stoi(hex.substr(i, 2), nullptr, 16)));
-  return out;
-}
-
 }  // namespace gcmtest
 
 #endif  // LIBGCM_TEST_TEST_UTIL_H
