@@ -122,7 +122,7 @@ if command -v qemu-i386 >/dev/null && [ -d /usr/src/googletest ] &&
   # at -j2.
   if [ ${#run[@]} -eq 0 ] && command -v valgrind >/dev/null &&
      [ -f /usr/include/valgrind/memcheck.h ]; then
-    cmake --build "$out/m32" -j"$jobs" --target ct_check
+    cmake --build "$out/m32" -j"$jobs" --target ct_check ct_disasm_planted
     ctest --test-dir "$out/m32" -L ct -j"$jobs" --output-on-failure
   fi
   echo "-- 32-bit stage passed"
