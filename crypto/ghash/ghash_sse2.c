@@ -34,43 +34,8 @@
 
 #include "../cpu/cpu.h"
 #include "ghash_asm.h"
+#include "gf128_setup.h"
 
-struct u128 {
-  uint64_t hi, lo;
-};
-
-/* a * x mod P. */
-static struct u128 mul_x(struct u128 a) {
-  uint64_t carry = 0 - (a.lo & 1);
-  struct u128 r;
-  r.lo = (a.lo >> 1) | (a.hi << 63);
-  r.hi = (a.hi >> 1) ^ (carry & (UINT64_C(0xE1) << 56));
-  return r;
-}
-
-/* a * x^-1 mod P. */
-static struct u128 mul_x_inv(struct u128 a) {
-  uint64_t carry = 0 - (a.hi >> 63);
-  struct u128 r;
-  r.hi = (a.hi << 1) | (a.lo >> 63);
-  r.lo = a.lo << 1;
-  r.hi ^= carry & UINT64_C(0xC200000000000000);
-  r.lo ^= carry & 1;
-  return r;
-}
-
-/* a * b mod P, one bit of a at a time (x^0 first), with masks. */
-static struct u128 mul(struct u128 a, struct u128 b) {
-  struct u128 z = {0, 0};
-  for (int i = 0; i < 128; i++) {
-    uint64_t word = i < 64 ? a.hi : a.lo;
-    uint64_t m = 0 - ((word >> (63 - (i & 63))) & 1);
-    z.hi ^= b.hi & m;
-    z.lo ^= b.lo & m;
-    b = mul_x(b);
-  }
-  return z;
-}
 
 /* The nine Karatsuba operand words of h, in the kernel's order o. */
 static void operands(uint32_t op[9], struct u128 h) {

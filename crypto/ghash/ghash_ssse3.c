@@ -37,6 +37,7 @@
 
 #include "../cpu/cpu.h"
 #include "ghash_asm.h"
+#include "gf128_setup.h"
 
 /* The kernel of the architecture being built. */
 #if defined(LIBGCM_ASM_X86_64)
@@ -45,42 +46,6 @@
 #define SSSE3_BLOCKS ghash_x86_ssse3_blocks
 #endif
 
-struct u128 {
-  uint64_t hi, lo;
-};
-
-/* a * x mod P. */
-static struct u128 mul_x(struct u128 a) {
-  uint64_t carry = 0 - (a.lo & 1);
-  struct u128 r;
-  r.lo = (a.lo >> 1) | (a.hi << 63);
-  r.hi = (a.hi >> 1) ^ (carry & (UINT64_C(0xE1) << 56));
-  return r;
-}
-
-/* a * x^-1 mod P. */
-static struct u128 mul_x_inv(struct u128 a) {
-  uint64_t carry = 0 - (a.hi >> 63);
-  struct u128 r;
-  r.hi = (a.hi << 1) | (a.lo >> 63);
-  r.lo = a.lo << 1;
-  r.hi ^= carry & UINT64_C(0xC200000000000000);
-  r.lo ^= carry & 1;
-  return r;
-}
-
-/* a * b mod P, one bit of a at a time (x^0 first), with masks. */
-static struct u128 mul(struct u128 a, struct u128 b) {
-  struct u128 z = {0, 0};
-  for (int i = 0; i < 128; i++) {
-    uint64_t word = i < 64 ? a.hi : a.lo;
-    uint64_t m = 0 - ((word >> (63 - (i & 63))) & 1);
-    z.hi ^= b.hi & m;
-    z.lo ^= b.lo & m;
-    b = mul_x(b);
-  }
-  return z;
-}
 
 /* Writes the 512 bytes of transposed T and T4 rows for g at `out`. */
 static void build_rows(uint8_t out[512], struct u128 g) {
