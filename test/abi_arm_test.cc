@@ -30,13 +30,11 @@
     defined(LIBGCM_ABI_TEST_TRAMPOLINES_ARM)
 
 #include "../crypto/aes/aes.h"
-#include "../crypto/aes/aes_asm.h"
 // cpu.h has no C++ linkage block of its own.
 extern "C" {
 #include "../crypto/cpu/cpu.h"
 }
 #include "../crypto/ghash/ghash.h"
-#include "../crypto/ghash/ghash_asm.h"
 
 namespace {
 
@@ -125,13 +123,13 @@ TEST(AbiArm, AesKernels) {
   for (uint32_t len : {16u, 24u, 32u}) {
     struct aes_schedule s;
     std::string n = "armv8-32 (" + std::to_string(len * 8) + "-bit key) ";
-    CheckedCall(Fn(aes_armv4_armv8_set_encrypt_key), n + "set_encrypt_key",
+    CheckedCall(Fn(aes_armv8_32.set_encrypt_key), n + "set_encrypt_key",
                 P(&s), P(key), len);
-    CheckedCall(Fn(aes_armv4_armv8_encrypt_block), n + "encrypt_block",
-                P(&s), P(buf), P(out));
+    CheckedCall(Fn(aes_armv8_32.encrypt_block), n + "encrypt_block", P(&s),
+                P(out), P(buf));
     for (uint32_t blocks : {0u, 1u, 3u, 4u, 19u}) {
-      CheckedCall(Fn(aes_armv4_armv8_ctr32), n + "ctr32", P(&s), P(buf),
-                  P(out), blocks, P(ctr));
+      CheckedCall(Fn(aes_armv8_32.ctr32), n + "ctr32", P(&s), P(out), P(buf),
+                  blocks, P(ctr));
     }
   }
 }
@@ -142,9 +140,9 @@ TEST(AbiArm, GhashKernels) {
   for (size_t i = 0; i < sizeof(h); i++) h[i] = (uint8_t)(7 * i + 5);
   for (size_t i = 0; i < sizeof(buf); i++) buf[i] = (uint8_t)(i * i);
   struct ghash_key k;
-  CheckedCall(Fn(ghash_armv4_pmull32_init), "pmull32 init", P(&k), P(h));
+  CheckedCall(Fn(ghash_pmull32.init), "pmull32 init", P(&k), P(h));
   for (uint32_t blocks : {0u, 1u, 4u, 19u}) {
-    CheckedCall(Fn(ghash_armv4_pmull32_blocks), "pmull32 blocks", P(xi),
+    CheckedCall(Fn(ghash_pmull32.update), "pmull32 blocks", P(xi),
                 P(&k), P(buf), blocks);
   }
 }
@@ -155,9 +153,9 @@ TEST(AbiArm, NeonGhashKernels) {
   for (size_t i = 0; i < sizeof(h); i++) h[i] = (uint8_t)(11 * i + 3);
   for (size_t i = 0; i < sizeof(buf); i++) buf[i] = (uint8_t)(i * 5);
   struct ghash_key k;
-  CheckedCall(Fn(ghash_armv4_neon_init), "neon init", P(&k), P(h));
+  CheckedCall(Fn(ghash_neon_armv4.init), "neon init", P(&k), P(h));
   for (uint32_t blocks : {0u, 1u, 4u, 19u}) {
-    CheckedCall(Fn(ghash_armv4_neon_blocks), "neon blocks", P(xi), P(&k),
+    CheckedCall(Fn(ghash_neon_armv4.update), "neon blocks", P(xi), P(&k),
                 P(buf), blocks);
   }
 }

@@ -39,9 +39,13 @@
 
 #include <gcm/gcm.h>
 
-#include "../crypto/aes/aes_asm.h"
-#include "../crypto/fused/fused_asm.h"
-#include "../crypto/ghash/ghash_asm.h"
+// The kernels are reached through their descriptors, whose hooks point
+// at them directly.
+extern "C" {
+#include "../crypto/aes/aes.h"
+#include "../crypto/fused/fused.h"
+#include "../crypto/ghash/ghash.h"
+}
 
 namespace {
 
@@ -176,34 +180,34 @@ struct GhashKernels {
 std::vector<GhashKernels> Kernels() {
   std::vector<GhashKernels> k;
   k.push_back({"clmul", kNativeAbi,
-               reinterpret_cast<const void *>(&ghash_x86_64_clmul_init),
-               reinterpret_cast<const void *>(&ghash_x86_64_clmul_blocks),
-               ghash_x86_64_clmul_init, ghash_x86_64_clmul_blocks});
+               reinterpret_cast<const void *>(ghash_clmul.init),
+               reinterpret_cast<const void *>(ghash_clmul.update),
+               ghash_clmul.init, ghash_clmul.update});
   // ssse3's init is C (crypto/ghash/ghash_ssse3.c).
   k.push_back({"ssse3", kNativeAbi,
                reinterpret_cast<const void *>(ghash_ssse3.init),
-               reinterpret_cast<const void *>(&ghash_x86_64_ssse3_blocks),
-               ghash_ssse3.init, ghash_x86_64_ssse3_blocks});
+               reinterpret_cast<const void *>(ghash_ssse3.update),
+               ghash_ssse3.init, ghash_ssse3.update});
   k.push_back(
       {"vpclmul_avx2", kNativeAbi,
-       reinterpret_cast<const void *>(&ghash_x86_64_vpclmul_avx2_init),
-       reinterpret_cast<const void *>(&ghash_x86_64_vpclmul_avx2_blocks),
-       ghash_x86_64_vpclmul_avx2_init, ghash_x86_64_vpclmul_avx2_blocks});
+       reinterpret_cast<const void *>(ghash_vpclmul_avx2.init),
+       reinterpret_cast<const void *>(ghash_vpclmul_avx2.update),
+       ghash_vpclmul_avx2.init, ghash_vpclmul_avx2.update});
 #if defined(LIBGCM_ABI_TEST_MSABI)
   k.push_back(
       {"vpclmul_avx2_msabi", Abi::kWin64,
        reinterpret_cast<const void *>(&ghash_x86_64_vpclmul_avx2_init_msabi),
        reinterpret_cast<const void *>(&ghash_x86_64_vpclmul_avx2_blocks_msabi),
-       ghash_x86_64_vpclmul_avx2_init, ghash_x86_64_vpclmul_avx2_blocks});
+       ghash_vpclmul_avx2.init, ghash_vpclmul_avx2.update});
   k.push_back({"clmul_msabi", Abi::kWin64,
                reinterpret_cast<const void *>(&ghash_x86_64_clmul_init_msabi),
                reinterpret_cast<const void *>(
                    &ghash_x86_64_clmul_blocks_msabi),
-               ghash_x86_64_clmul_init, ghash_x86_64_clmul_blocks});
+               ghash_clmul.init, ghash_clmul.update});
   k.push_back({"ssse3_msabi", Abi::kWin64, nullptr,
                reinterpret_cast<const void *>(
                    &ghash_x86_64_ssse3_blocks_msabi),
-               ghash_ssse3.init, ghash_x86_64_ssse3_blocks});
+               ghash_ssse3.init, ghash_ssse3.update});
 #endif
   return k;
 }
@@ -277,8 +281,8 @@ struct AesKernels {
   const void *ctr32;
   // The native kernels, called directly for the reference results.
   void (*ref_set_encrypt_key)(aes_schedule *, const uint8_t *, size_t);
-  void (*ref_encrypt_block)(const aes_schedule *, const uint8_t *, uint8_t *);
-  void (*ref_ctr32)(const aes_schedule *, const uint8_t *, uint8_t *, size_t,
+  void (*ref_encrypt_block)(const aes_schedule *, uint8_t *, const uint8_t *);
+  void (*ref_ctr32)(const aes_schedule *, uint8_t *, const uint8_t *, size_t,
                     const uint8_t *);
 };
 
@@ -286,33 +290,33 @@ std::vector<AesKernels> AesKernelList() {
   std::vector<AesKernels> k;
   k.push_back(
       {"aesni", kNativeAbi,
-       reinterpret_cast<const void *>(&aes_x86_64_aesni_set_encrypt_key),
-       reinterpret_cast<const void *>(&aes_x86_64_aesni_encrypt_block),
-       reinterpret_cast<const void *>(&aes_x86_64_aesni_ctr32),
-       aes_x86_64_aesni_set_encrypt_key, aes_x86_64_aesni_encrypt_block,
-       aes_x86_64_aesni_ctr32});
+       reinterpret_cast<const void *>(aes_aesni.set_encrypt_key),
+       reinterpret_cast<const void *>(aes_aesni.encrypt_block),
+       reinterpret_cast<const void *>(aes_aesni.ctr32),
+       aes_aesni.set_encrypt_key, aes_aesni.encrypt_block,
+       aes_aesni.ctr32});
   k.push_back(
       {"vpaes", kNativeAbi,
-       reinterpret_cast<const void *>(&aes_x86_64_vpaes_set_encrypt_key),
-       reinterpret_cast<const void *>(&aes_x86_64_vpaes_encrypt_block),
-       reinterpret_cast<const void *>(&aes_x86_64_vpaes_ctr32),
-       aes_x86_64_vpaes_set_encrypt_key, aes_x86_64_vpaes_encrypt_block,
-       aes_x86_64_vpaes_ctr32});
+       reinterpret_cast<const void *>(aes_vpaes.set_encrypt_key),
+       reinterpret_cast<const void *>(aes_vpaes.encrypt_block),
+       reinterpret_cast<const void *>(aes_vpaes.ctr32),
+       aes_vpaes.set_encrypt_key, aes_vpaes.encrypt_block,
+       aes_vpaes.ctr32});
 #if defined(LIBGCM_ABI_TEST_MSABI)
   k.push_back(
       {"aesni_msabi", Abi::kWin64,
        reinterpret_cast<const void *>(&aes_x86_64_aesni_set_encrypt_key_msabi),
        reinterpret_cast<const void *>(&aes_x86_64_aesni_encrypt_block_msabi),
        reinterpret_cast<const void *>(&aes_x86_64_aesni_ctr32_msabi),
-       aes_x86_64_aesni_set_encrypt_key, aes_x86_64_aesni_encrypt_block,
-       aes_x86_64_aesni_ctr32});
+       aes_aesni.set_encrypt_key, aes_aesni.encrypt_block,
+       aes_aesni.ctr32});
   k.push_back(
       {"vpaes_msabi", Abi::kWin64,
        reinterpret_cast<const void *>(&aes_x86_64_vpaes_set_encrypt_key_msabi),
        reinterpret_cast<const void *>(&aes_x86_64_vpaes_encrypt_block_msabi),
        reinterpret_cast<const void *>(&aes_x86_64_vpaes_ctr32_msabi),
-       aes_x86_64_vpaes_set_encrypt_key, aes_x86_64_vpaes_encrypt_block,
-       aes_x86_64_vpaes_ctr32});
+       aes_vpaes.set_encrypt_key, aes_vpaes.encrypt_block,
+       aes_vpaes.ctr32});
 #endif
   return k;
 }
@@ -349,8 +353,8 @@ TEST_P(AesAbiTest, PreservesRegistersAndMatchesDirectCall) {
     EXPECT_EQ(0, memcmp(&ref_s, &s, sizeof(s))) << key_what;
 
     uint8_t ref_block[16], got_block[16];
-    k.ref_encrypt_block(&ref_s, in.data(), ref_block);
-    uint64_t block_args[6] = {Arg(&s), Arg(in.data()), Arg(got_block), 0, 0, 0};
+    k.ref_encrypt_block(&ref_s, ref_block, in.data());
+    uint64_t block_args[6] = {Arg(&s), Arg(got_block), Arg(in.data()), 0, 0, 0};
     CheckedCall(k.abi, k.encrypt_block, block_args,
                 key_what + " encrypt_block");
     EXPECT_EQ(0, memcmp(ref_block, got_block, 16)) << key_what;
@@ -359,8 +363,8 @@ TEST_P(AesAbiTest, PreservesRegistersAndMatchesDirectCall) {
       for (size_t misalign : {0, 1}) {
         std::vector<uint8_t> ref(16 * n + 1), got(16 * n + 1);
         const uint8_t *p = in.data() + misalign;
-        k.ref_ctr32(&ref_s, p, ref.data() + misalign, n, ctr);
-        uint64_t args[6] = {Arg(&s), Arg(p), Arg(got.data() + misalign), n,
+        k.ref_ctr32(&ref_s, ref.data() + misalign, p, n, ctr);
+        uint64_t args[6] = {Arg(&s), Arg(got.data() + misalign), Arg(p), n,
                             Arg(ctr), 0};
         std::string what = key_what + " ctr32 n=" + std::to_string(n) +
                            " misalign=" + std::to_string(misalign);
@@ -390,8 +394,8 @@ struct FusedKernels {
 std::vector<FusedKernels> FusedKernelList() {
   std::vector<FusedKernels> k;
   k.push_back({"vaes_avx2", kNativeAbi,
-               reinterpret_cast<const void *>(&aes_gcm_x86_64_vaes_avx2_seal),
-               reinterpret_cast<const void *>(&aes_gcm_x86_64_vaes_avx2_open),
+               reinterpret_cast<const void *>(fused_vaes_avx2.seal),
+               reinterpret_cast<const void *>(fused_vaes_avx2.open),
                &fused_vaes_avx2});
 #if defined(LIBGCM_ABI_TEST_MSABI)
   k.push_back(
@@ -401,8 +405,8 @@ std::vector<FusedKernels> FusedKernelList() {
        &fused_vaes_avx2});
 #endif
   k.push_back({"aesni_avx", kNativeAbi,
-               reinterpret_cast<const void *>(&aes_gcm_x86_64_aesni_avx_seal),
-               reinterpret_cast<const void *>(&aes_gcm_x86_64_aesni_avx_open),
+               reinterpret_cast<const void *>(fused_aesni_avx.seal),
+               reinterpret_cast<const void *>(fused_aesni_avx.open),
                &fused_aesni_avx});
 #if defined(LIBGCM_ABI_TEST_MSABI)
   k.push_back(
@@ -438,7 +442,7 @@ TEST_P(FusedAbiTest, PreservesRegistersAndMatchesDirectCall) {
     memset(&f, 0, sizeof(f));
     k.ref->aes->set_encrypt_key(&s, raw, key_len);
     uint8_t zero[16] = {0}, H[16];
-    k.ref->aes->encrypt_block(&s, zero, H);
+    k.ref->aes->encrypt_block(&s, H, zero);
     k.ref->ghash->init(&g, H);
     const fused_keys keys = {k.ref->aes, &s, k.ref->ghash, &g, &f};
     for (size_t n : {1, 2, 7, 8, 9, 15, 16, 17, 23, 24, 40}) {

@@ -26,8 +26,12 @@
 
 #include <gcm/gcm.h>
 
-#include "../crypto/aes/aes_asm.h"
-#include "../crypto/ghash/ghash_asm.h"
+// The kernels are reached through their descriptors, whose hooks point
+// at them directly.
+extern "C" {
+#include "../crypto/aes/aes.h"
+#include "../crypto/ghash/ghash.h"
+}
 
 namespace {
 
@@ -85,11 +89,11 @@ struct X86GhashKernels {
 };
 
 std::vector<X86GhashKernels> GhashList() {
-  return {{"clmul", ghash_x86_clmul_init, ghash_x86_clmul_blocks, nullptr},
+  return {{"clmul", ghash_clmul.init, ghash_clmul.update, nullptr},
           // ssse3's init is C (crypto/ghash/ghash_ssse3.c).
-          {"ssse3", nullptr, ghash_x86_ssse3_blocks, &ghash_ssse3},
+          {"ssse3", nullptr, ghash_ssse3.update, &ghash_ssse3},
           // So is sse2's (crypto/ghash/ghash_sse2.c).
-          {"sse2", nullptr, ghash_x86_sse2_blocks, &ghash_sse2}};
+          {"sse2", nullptr, ghash_sse2.update, &ghash_sse2}};
 }
 
 void PrintTo(const X86GhashKernels &k, std::ostream *os) { *os << k.name; }
@@ -151,16 +155,16 @@ INSTANTIATE_TEST_SUITE_P(
 struct X86AesKernels {
   const char *name;
   void (*set_encrypt_key)(aes_schedule *, const uint8_t *, size_t);
-  void (*encrypt_block)(const aes_schedule *, const uint8_t *, uint8_t *);
-  void (*ctr32)(const aes_schedule *, const uint8_t *, uint8_t *, size_t,
+  void (*encrypt_block)(const aes_schedule *, uint8_t *, const uint8_t *);
+  void (*ctr32)(const aes_schedule *, uint8_t *, const uint8_t *, size_t,
                 const uint8_t *);
 };
 
 std::vector<X86AesKernels> AesList() {
-  return {{"aesni", aes_x86_aesni_set_encrypt_key, aes_x86_aesni_encrypt_block,
-           aes_x86_aesni_ctr32},
-          {"vpaes", aes_x86_vpaes_set_encrypt_key, aes_x86_vpaes_encrypt_block,
-           aes_x86_vpaes_ctr32},
+  return {{"aesni", aes_aesni.set_encrypt_key, aes_aesni.encrypt_block,
+           aes_aesni.ctr32},
+          {"vpaes", aes_vpaes.set_encrypt_key, aes_vpaes.encrypt_block,
+           aes_vpaes.ctr32},
           // C with SSE2 intrinsics, not assembly: checked here because it
           // must keep its SSE2 spills aligned at any caller alignment
           // (-mstackrealign, CMakeLists.txt).
@@ -199,8 +203,8 @@ TEST_P(AesAbiX86Test, PreservesRegistersAtAnyStackAlignment) {
     EXPECT_EQ(0, memcmp(&ref_s, &s, sizeof(s))) << key_what;
 
     uint8_t ref_block[16], got_block[16];
-    k.encrypt_block(&ref_s, in.data(), ref_block);
-    uint32_t block_args[6] = {Arg(&s), Arg(in.data()), Arg(got_block), 0, 0, 0};
+    k.encrypt_block(&ref_s, ref_block, in.data());
+    uint32_t block_args[6] = {Arg(&s), Arg(got_block), Arg(in.data()), 0, 0, 0};
     CheckedCall(reinterpret_cast<const void *>(k.encrypt_block), block_args,
                 key_what + " encrypt_block");
     EXPECT_EQ(0, memcmp(ref_block, got_block, 16)) << key_what;
@@ -209,8 +213,8 @@ TEST_P(AesAbiX86Test, PreservesRegistersAtAnyStackAlignment) {
       for (size_t misalign : {0, 1}) {
         std::vector<uint8_t> ref(16 * n + 1), got(16 * n + 1);
         const uint8_t *p = in.data() + misalign;
-        k.ctr32(&ref_s, p, ref.data() + misalign, n, ctr);
-        uint32_t args[6] = {Arg(&s), Arg(p), Arg(got.data() + misalign), n,
+        k.ctr32(&ref_s, ref.data() + misalign, p, n, ctr);
+        uint32_t args[6] = {Arg(&s), Arg(got.data() + misalign), Arg(p), n,
                             Arg(ctr), 0};
         std::string what = key_what + " ctr32 n=" + std::to_string(n) +
                            " misalign=" + std::to_string(misalign);

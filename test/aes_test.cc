@@ -8,8 +8,8 @@
 // on many keys, lengths and counters is strong evidence, on top of the
 // FIPS 197 appendix C known answers.
 //
-// The suite is parameterised over dispatch_aes_impls: a new backend gets all
-// of these tests by being listed there.
+// The suite is parameterised over the dispatcher's list (dispatch_aes_at):
+// a new backend gets all of these tests by being listed there.
 
 #include <gtest/gtest.h>
 
@@ -139,8 +139,8 @@ class RefAes {
 
 std::vector<const aes_impl *> UsableAesImpls() {
   std::vector<const aes_impl *> v;
-  for (size_t i = 0; dispatch_aes_impls[i] != nullptr; i++) {
-    if (dispatch_aes_impls[i]->usable()) v.push_back(dispatch_aes_impls[i]);
+  for (size_t i = 0; dispatch_aes_at(i) != nullptr; i++) {
+    if (dispatch_aes_at(i)->usable()) v.push_back(dispatch_aes_at(i));
   }
   return v;
 }
@@ -185,7 +185,7 @@ TEST_P(AesTest, Fips197AppendixC) {
     SetKey(&s, FromHex(c.key));
     EXPECT_EQ(s.rounds, 6 + std::strlen(c.key) / 8);
     uint8_t out[16];
-    impl()->encrypt_block(&s, pt.data(), out);
+    impl()->encrypt_block(&s, out, pt.data());
     EXPECT_EQ(Bytes(out, out + 16), FromHex(c.ct));
     // In place.
     std::memcpy(out, pt.data(), 16);
@@ -208,7 +208,7 @@ TEST_P(AesTest, EncryptBlockMatchesReference) {
       aes_schedule s;
       SetKey(&s, key);
       uint8_t got[16], want[16];
-      impl()->encrypt_block(&s, in.data(), got);
+      impl()->encrypt_block(&s, got, in.data());
       RefAes(key).Encrypt(in.data(), want);
       ASSERT_EQ(Bytes(got, got + 16), Bytes(want, want + 16))
           << "key_len " << key_len << " i " << i;
@@ -234,7 +234,7 @@ TEST_P(AesTest, Ctr32MatchesReferenceAllLengths) {
 
       // Out of place, with guard bytes after the output.
       Bytes out(16 * blocks + kGuard, 0xcc);
-      impl()->ctr32(&s, in.data(), out.data(), blocks, ctr.data());
+      impl()->ctr32(&s, out.data(), in.data(), blocks, ctr.data());
       EXPECT_EQ(Bytes(out.begin(), out.begin() + 16 * blocks), want);
       for (size_t i = 16 * blocks; i < out.size(); i++) {
         ASSERT_EQ(out[i], 0xcc) << "wrote past the end at " << i;
@@ -267,7 +267,7 @@ TEST_P(AesTest, Ctr32Unaligned) {
       Bytes out_store(16 * blocks + off_out);
       const Bytes ctr = RandomBytes(rng, 16);
       const Bytes in(in_store.begin() + off_in, in_store.end());
-      impl()->ctr32(&s, in_store.data() + off_in, out_store.data() + off_out,
+      impl()->ctr32(&s, out_store.data() + off_out, in_store.data() + off_in,
                     blocks, ctr.data());
       EXPECT_EQ(Bytes(out_store.begin() + off_out, out_store.end()),
                 ref.Ctr32(in, ctr.data()));
@@ -302,7 +302,7 @@ TEST_P(AesTest, Ctr32CounterWrap) {
         // against an explicitly built counter block.
         const Bytes zeros(16 * blocks, 0);
         Bytes out(16 * blocks);
-        impl()->ctr32(&s, zeros.data(), out.data(), blocks, ctr.data());
+        impl()->ctr32(&s, out.data(), zeros.data(), blocks, ctr.data());
         for (size_t b = 0; b < blocks; b++) {
           uint8_t block[16], want[16];
           std::memcpy(block, ctr.data(), 12);
@@ -334,10 +334,10 @@ TEST_P(AesTest, Ctr32SplitsAnywhere) {
   ctr[12] = ctr[13] = ctr[14] = 0xff;  // make the split cross the wrap too
   ctr[15] = 0xf0;
   Bytes whole(in.size());
-  impl()->ctr32(&s, in.data(), whole.data(), blocks, ctr.data());
+  impl()->ctr32(&s, whole.data(), in.data(), blocks, ctr.data());
   for (size_t split = 0; split <= blocks; split++) {
     Bytes parts(in.size());
-    impl()->ctr32(&s, in.data(), parts.data(), split, ctr.data());
+    impl()->ctr32(&s, parts.data(), in.data(), split, ctr.data());
     Bytes ctr2 = ctr;
     uint32_t c = (uint32_t{ctr[12]} << 24) | (uint32_t{ctr[13]} << 16) |
                  (uint32_t{ctr[14]} << 8) | ctr[15];
@@ -346,7 +346,7 @@ TEST_P(AesTest, Ctr32SplitsAnywhere) {
     ctr2[13] = static_cast<uint8_t>(c >> 16);
     ctr2[14] = static_cast<uint8_t>(c >> 8);
     ctr2[15] = static_cast<uint8_t>(c);
-    impl()->ctr32(&s, in.data() + 16 * split, parts.data() + 16 * split,
+    impl()->ctr32(&s, parts.data() + 16 * split, in.data() + 16 * split,
                   blocks - split, ctr2.data());
     ASSERT_EQ(parts, whole) << "split " << split;
   }
@@ -364,7 +364,7 @@ TEST_P(AesTest, RekeyAcrossSizes) {
     const Bytes in = RandomBytes(rng, 16 * 11);
     const Bytes ctr = RandomBytes(rng, 16);
     Bytes out(in.size());
-    impl()->ctr32(&s, in.data(), out.data(), 11, ctr.data());
+    impl()->ctr32(&s, out.data(), in.data(), 11, ctr.data());
     EXPECT_EQ(out, RefAes(key).Ctr32(in, ctr.data())) << "key_len " << key_len;
   }
 }
@@ -380,8 +380,8 @@ TEST_P(AesTest, IndependentSchedules) {
   const Bytes ctr = RandomBytes(rng, 16);
   for (int i = 0; i < 3; i++) {
     Bytes o1(in.size()), o2(in.size());
-    impl()->ctr32(&s1, in.data(), o1.data(), 9, ctr.data());
-    impl()->ctr32(&s2, in.data(), o2.data(), 9, ctr.data());
+    impl()->ctr32(&s1, o1.data(), in.data(), 9, ctr.data());
+    impl()->ctr32(&s2, o2.data(), in.data(), 9, ctr.data());
     EXPECT_EQ(o1, RefAes(k1).Ctr32(in, ctr.data()));
     EXPECT_EQ(o2, RefAes(k2).Ctr32(in, ctr.data()));
   }

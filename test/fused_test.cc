@@ -26,7 +26,7 @@
 
 extern "C" {
 #include "../crypto/gcm/dispatch.h"
-#include "../crypto/gcm/gcm.h"
+#include "../crypto/gcm/mode.h"
 }
 #include "test_util.h"
 
@@ -87,10 +87,10 @@ TEST_P(FusedKernel, MatchesCtrThenGhash) {
 
             // Reference: two passes.
             Bytes ref(n);
-            aes->ctr32(&ks->aes_schedule, in.data(), ref.data(), blocks, ctr);
+            aes->ctr32(&ks->aes_schedule, ref.data(), in.data(), blocks, ctr);
             uint8_t ref_xi[16];
             std::memcpy(ref_xi, xi0.data(), 16);
-            ghash->ghash(ref_xi, &ks->ghash_key, dir == 0 ? ref.data() : in.data(), blocks);
+            ghash->update(ref_xi, &ks->ghash_key, dir == 0 ? ref.data() : in.data(), blocks);
 
             // The kernel, at an odd offset, in place or not.
             Bytes inbuf(n + 16 + align), outbuf(n + 16 + align + 16, 0xa5);
@@ -524,8 +524,8 @@ TEST(FusedDispatch, DefaultIsFirstFittingAutomaticKernel) {
     const struct aes_impl *a = dispatch_find_aes(p.first.c_str());
     const struct ghash_impl *g = dispatch_find_ghash(p.second.c_str());
     const char *expect = "none";
-    for (size_t i = 0; dispatch_fused_impls[i] != nullptr; i++) {
-      const struct fused_impl *f = dispatch_fused_impls[i];
+    for (size_t i = 0; dispatch_fused_at(i) != nullptr; i++) {
+      const struct fused_impl *f = dispatch_fused_at(i);
       if (!f->named_only && f->constant_time && f->usable() && dispatch_fused_fits(f, a, g)) {
         expect = f->name;
         break;

@@ -30,7 +30,7 @@
 #include <cstring>
 #include <random>
 
-#include "../crypto/gcm/gcm.h"
+#include "../crypto/gcm/mode.h"
 #include "test_util.h"
 
 using gcmtest::AllZero;

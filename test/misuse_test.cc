@@ -71,7 +71,7 @@
 #include <functional>
 #include <vector>
 
-#include "../crypto/gcm/gcm.h"
+#include "../crypto/gcm/mode.h"
 #include "test_util.h"
 
 using gcmtest::AllZero;

@@ -84,22 +84,11 @@ if command -v qemu-i386 >/dev/null && [ -d /usr/src/googletest ] &&
   LIBGCM_EXPECT_PAIR=ct/ct32 OPENSSL_ia32cap=0:0 "${run[@]}" "$out/m32/test/gcm_tests" \
     --gtest_brief=1 --gtest_filter='Dispatch.*'
   # The SSE2-only tier natively: SSSE3, AES-NI, PCLMULQDQ and AVX masked.
-  has() { [ -f "$out/m32/asm/$1-x86.S" ]; }
-  sse2_32=ct_sse2/ct32
-  has ghash-sse2 && sse2_32=ct_sse2/sse2
-  LIBGCM_EXPECT_PAIR=$sse2_32 OPENSSL_ia32cap='~0x200020200000000:~0x600C0010020' \
+  LIBGCM_EXPECT_PAIR=ct_sse2/sse2 OPENSSL_ia32cap='~0x200020200000000:~0x600C0010020' \
     "${run[@]}" "$out/m32/test/gcm_tests" --gtest_brief=1 \
     --gtest_filter='Dispatch.*:AllUsable/*:SpecCases/*:X86/*'
-  # The tiers under qemu-i386 CPU models. The expected pair of each model
-  # follows from the x86 kernels this build has (asm/CMakeLists.txt).
-  aes_ssse3=ct_sse2 ghash_ssse3=${sse2_32#*/}
-  has aes-vpaes && aes_ssse3=vpaes
-  has ghash-ssse3 && ghash_ssse3=ssse3
-  aes_top=$aes_ssse3 ghash_top=$ghash_ssse3
-  has aes-ni && aes_top=aesni
-  has ghash-clmul && ghash_top=clmul
-  top32=$aes_top/$ghash_top ssse3_32=$aes_ssse3/$ghash_ssse3
-  for model_expect in "Westmere=$top32" "n270=$ssse3_32" "coreduo=$sse2_32" \
+  # The tiers under qemu-i386 CPU models, and the pair each must get.
+  for model_expect in "Westmere=aesni/clmul" "n270=vpaes/ssse3" "coreduo=ct_sse2/sse2" \
                       "pentium3=ct/ct32"; do
     model=${model_expect%%=*} expect=${model_expect#*=}
     echo "-- 32-bit under qemu-i386 -cpu $model, expecting $expect"
@@ -142,15 +131,8 @@ if command -v aarch64-linux-gnu-g++ >/dev/null && command -v qemu-aarch64 >/dev/
   cmake --build "$out/aarch64" -j"$jobs" --target gcm_tests ct_trace_workload
   a64=(qemu-aarch64 -L /usr/aarch64-linux-gnu)
   bin=$out/aarch64/test/gcm_tests
-  # The expected pair follows from the aarch64 kernels this build has.
-  has64() { [ -f "$out/aarch64/asm/$1-aarch64.S" ]; }
-  aes64=ct ghash64=ct64 aesneon=ct ghneon=ct64
-  has64 aes-armv8 && aes64=armv8
-  has64 ghash-pmull && ghash64=pmull
-  has64 aes-vpaes-neon && aesneon=vpaes-neon
-  has64 ghash-neon && ghneon=neon
-  [ "$aes64" = ct ] && aes64=$aesneon
-  [ "$ghash64" = ct64 ] && ghash64=$ghneon
+  # The pair each CPU (and LIBGCM_ARMCAP mask) must get.
+  aes64=armv8 ghash64=pmull aesneon=vpaes-neon ghneon=neon
   # The vector sample (as in the qemu-x86_64 tiers): every backend still
   # meets every NIST case beside the preferred backend of the other kind,
   # the other cross pairs every 8th; with the NEON tier's two backends the
@@ -223,12 +205,8 @@ if command -v arm-linux-gnueabihf-g++ >/dev/null && command -v arm-linux-gnueabi
   arm_build armhf-thumb arm-linux-gnueabihf -DLIBGCM_ARM_THUMB=ON
   arm_build armel arm-linux-gnueabi
   hf=(qemu-arm -L /usr/arm-linux-gnueabihf)
-  # The expected top pair follows from the armv4 kernels the build has.
-  has32() { [ -f "$out/armhf/asm/$1-armv4.S" ]; }
-  aes32=ct ghash32=ct32 ghash_neon=ct32
-  has32 aes-armv8-32 && aes32=armv8-32
-  has32 ghash-pmull32 && ghash32=pmull32
-  has32 ghash-neon && ghash_neon=neon
+  # The pair each CPU (and LIBGCM_ARMCAP mask) must get.
+  aes32=armv8-32 ghash32=pmull32 ghash_neon=neon
   echo "-- whole A32 test binary under qemu-arm -cpu cortex-a15, expecting ct/$ghash_neon"
   LIBGCM_EXPECT_PAIR=ct/$ghash_neon LIBGCM_VECTORS_SAMPLE=1 \
     "${hf[@]}" -cpu cortex-a15 "$out/armhf/test/gcm_tests" --gtest_brief=1

@@ -58,9 +58,9 @@
 #     v0 (v1)  the current round-key words; v2 SubWord(..) ^ Rcon
 #     v3       Rcon / temporary; v4-v6 the TBL index vectors; v7 zero
 #     w3       step counter; x9 Rcon pointer; x10 constants pointer
-#   aes_aarch64_armv8_encrypt_block(s = x0, in = x1, out = x2)
+#   aes_aarch64_armv8_encrypt_block(s = x0, out = x1, in = x2)
 #     v0 state, v1 round key, w3 rounds
-#   aes_aarch64_armv8_ctr32(s = x0, in = x1, out = x2, blocks = x3, ctr = x4)
+#   aes_aarch64_armv8_ctr32(s = x0, out = x1, in = x2, blocks = x3, ctr = x4)
 #     v0-v7 blocks, v8-v15 input (callee-saved: the prologue saves d8-d15),
 #     v16-v30 round keys, v31 the caller's counter block,
 #     w9 Nr, x10 key pointer, w11 counter (host order), w12 temporary
@@ -221,9 +221,9 @@ my $code = <<___;
 .Lkey_done:
 .endfunction
 
-.function aes_aarch64_armv8_encrypt_block args=3 public=x0,x1,x2,x3
+.function aes_aarch64_armv8_encrypt_block args=3 public=x0,x2,x1,x3
     ldr     w3, [x0, $ROUNDS]      # public: Nr follows from the key length
-    ld1     {v0.16b}, [x1]
+    ld1     {v0.16b}, [x2]
     ld1     {v1.16b}, [x0], 16
     sub     w3, w3, 1
 .Lblock_loop:
@@ -235,10 +235,10 @@ my $code = <<___;
     aese    v0.16b, v1.16b
     ld1     {v1.16b}, [x0]
     eor     v0.16b, v0.16b, v1.16b
-    st1     {v0.16b}, [x2]
+    st1     {v0.16b}, [x1]
 .endfunction
 
-.function aes_aarch64_armv8_ctr32 args=5 public=x0,x1,x2,x3,x4,x9,x10
+.function aes_aarch64_armv8_ctr32 args=5 public=x0,x2,x1,x3,x4,x9,x10
     cbz     x3, .Lctr_done
     ldr     w9, [x0, $ROUNDS]      # public: Nr follows from the key length
     mov     x10, x0
@@ -262,11 +262,11 @@ my $code = <<___;
     b.lo    .Lctr_tail
 @{[counters(8)]}
 @{[rounds(8, 'ctr8')]}
-    ld1     {v8.16b-v11.16b}, [x1], 64
-    ld1     {v12.16b-v15.16b}, [x1], 64
+    ld1     {v8.16b-v11.16b}, [x2], 64
+    ld1     {v12.16b-v15.16b}, [x2], 64
 @{[join '', map { "    eor     v$_.16b, v$_.16b, v@{[8 + $_]}.16b\n" } 0 .. 7]}
-    st1     {v0.16b-v3.16b}, [x2], 64
-    st1     {v4.16b-v7.16b}, [x2], 64
+    st1     {v0.16b-v3.16b}, [x1], 64
+    st1     {v4.16b-v7.16b}, [x1], 64
     sub     x3, x3, 8
     b       .Lctr_loop8
 
@@ -274,9 +274,9 @@ my $code = <<___;
     cbz     x3, .Lctr_done
 @{[counters(1)]}
 @{[rounds(1, 'ctr1')]}
-    ld1     {v8.16b}, [x1], 16
+    ld1     {v8.16b}, [x2], 16
     eor     v0.16b, v0.16b, v8.16b
-    st1     {v0.16b}, [x2], 16
+    st1     {v0.16b}, [x1], 16
     sub     x3, x3, 1
     b       .Lctr_tail
 .Lctr_done:

@@ -73,8 +73,8 @@
 #     x3 Nk, x4 Nr, x5 words to make, x6 word index i, x8 i mod Nk, x7 the
 #     Rcon pointer; w12 the word being made, w14 Rcon / w[i-Nk] (key
 #     material: not declared public).
-#   aes_aarch64_vpaes_neon_encrypt_block(s = x0, in = x1, out = x2)
-#   aes_aarch64_vpaes_neon_ctr32(s = x0, in = x1, out = x2, blocks = x3,
+#   aes_aarch64_vpaes_neon_encrypt_block(s = x0, out = x1, in = x2)
+#   aes_aarch64_vpaes_neon_ctr32(s = x0, out = x1, in = x2, blocks = x3,
 #                                ctr = x4): w11 counter, w12 temporary.
 # Every function clears the vector registers that held key material,
 # state or key stream before it returns.
@@ -285,8 +285,8 @@ sub xor_store {
     my $c = '';
     for my $i (0 .. $m - 1) {
         my ($v, $t) = @{ blk($i) }[ 0, 1 ];
-        $c .= "    ld1     {$t.16b}, [x1], 16\n    eor     $v.16b, $v.16b, $t.16b\n"
-            . "    st1     {$v.16b}, [x2], 16\n";
+        $c .= "    ld1     {$t.16b}, [x2], 16\n    eor     $v.16b, $v.16b, $t.16b\n"
+            . "    st1     {$v.16b}, [x1], 16\n";
     }
     return $c;
 }
@@ -374,11 +374,11 @@ $subword
 .function aes_aarch64_vpaes_neon_encrypt_block args=3 public=x0,x1,x2,x7,x9,x10,x13,x14,x15
 $load_consts
     ldr     w7, [x0, $ROUNDS]               # public: Nr follows from the key length
-    ld1     {v0.16b}, [x1]
+    ld1     {v0.16b}, [x2]
     ld1     {$RK.16b}, [x0]
     eor     v0.16b, v0.16b, $RK.16b
 @{[ encrypt_core(blk(0)) ]}
-    st1     {v0.16b}, [x2]
+    st1     {v0.16b}, [x1]
 @{[ clear(map { "v$_" } 0 .. 4, 27, 30, 31) ]}
 .endfunction
 

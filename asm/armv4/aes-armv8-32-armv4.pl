@@ -53,9 +53,9 @@
 #     q0 (q1)  the current round-key words; q2 SubWord(..) ^ Rcon
 #     q3       Rcon / temporary; q8-q10 the VTBL index vectors; q11 zero
 #     r3       step counter; r12 Rcon pointer
-#   aes_armv4_armv8_encrypt_block(s = r0, in = r1, out = r2)
+#   aes_armv4_armv8_encrypt_block(s = r0, out = r1, in = r2)
 #     q0 state, q1 round key, r3 rounds
-#   aes_armv4_armv8_ctr32(s = r0, in = r1, out = r2, blocks = r3, ctr = r4)
+#   aes_armv4_armv8_ctr32(s = r0, out = r1, in = r2, blocks = r3, ctr = r4)
 #     q0-q3 blocks, q4-q7 input (d8-d15: saved by the prologue), q8 the
 #     caller's counter block, q9 the streamed round key, q10-q15
 #     rk[Nr-5..Nr], r5 Nr - 5, r12 round-key pointer, r8 round counter,
@@ -234,7 +234,7 @@ my $code = <<___;
 
 .function aes_armv4_armv8_encrypt_block args=3 public=r0,r1,r2,r3
     ldr     r3, [r0, $ROUNDS]      # public: Nr follows from the key length
-    vld1.8  {q0}, [r1]
+    vld1.8  {q0}, [r2]
     vld1.8  {q1}, [r0]!
     sub     r3, r3, 1
 .Lblock_loop:
@@ -246,7 +246,7 @@ my $code = <<___;
     aese.8  q0, q1
     vld1.8  {q1}, [r0]
     veor    q0, q0, q1
-    vst1.8  {q0}, [r2]
+    vst1.8  {q0}, [r1]
 .endfunction
 
 .function aes_armv4_armv8_ctr32 args=5 public=r0,r1,r2,r3,r4,r5,r8,r12
@@ -269,14 +269,14 @@ my $code = <<___;
     blo     .Lctr_tail
 @{[counters(4)]}
 @{[rounds(4, 'ctr4')]}
-    vld1.8  {d8-d11}, [r1]!
-    vld1.8  {d12-d15}, [r1]!
+    vld1.8  {d8-d11}, [r2]!
+    vld1.8  {d12-d15}, [r2]!
     veor    q0, q0, q4
     veor    q1, q1, q5
     veor    q2, q2, q6
     veor    q3, q3, q7
-    vst1.8  {d0-d3}, [r2]!
-    vst1.8  {d4-d7}, [r2]!
+    vst1.8  {d0-d3}, [r1]!
+    vst1.8  {d4-d7}, [r1]!
     sub     r3, r3, 4
     b       .Lctr_loop4
 
@@ -285,9 +285,9 @@ my $code = <<___;
     beq     .Lctr_done
 @{[counters(1)]}
 @{[rounds(1, 'ctr1')]}
-    vld1.8  {q4}, [r1]!
+    vld1.8  {q4}, [r2]!
     veor    q0, q0, q4
-    vst1.8  {q0}, [r2]!
+    vst1.8  {q0}, [r1]!
     sub     r3, r3, 1
     b       .Lctr_tail
 .Lctr_done:

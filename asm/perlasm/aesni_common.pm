@@ -149,11 +149,11 @@ ___
 
 # Single block ---------------------------------------------------------------------
 
-# encrypt_block(s, in, out, ax, rounds_offset): the body of an
+# encrypt_block(s, out, in, ax, rounds_offset): the body of an
 # encrypt_block function; `ax` is the pointer-width name of eax. Uses xmm0
 # (cleared) and eax.
 sub encrypt_block {
-    my ($s, $in, $out, $ax, $ROUNDS) = @_;
+    my ($s, $out, $in, $ax, $ROUNDS) = @_;
     return <<___;
     mov        eax, [$s + $ROUNDS]   # public: the round count follows from the key length
     movdqu     xmm0, [$in]

@@ -30,9 +30,9 @@
 #     pic ebx; xmm1 current round-key words (AES-256: first half), xmm3
 #     AES-256 second half / AES-192 w4,w5, xmm2 SubWord(RotWord(..)) ^ Rcon,
 #     xmm4 prefix-XOR temporary, xmm0 zero (AES-256), xmm5 broadcast mask
-#   aes_x86_aesni_encrypt_block(s = edi, in = esi, out = edx)
+#   aes_x86_aesni_encrypt_block(s = edi, out = esi, in = edx)
 #     xmm0 the state, eax Nr
-#   aes_x86_aesni_ctr32(s = edi, in = esi, out = edx, blocks = ecx,
+#   aes_x86_aesni_ctr32(s = edi, out = esi, in = edx, blocks = ecx,
 #                       ctr = ebx)
 #     xmm0-xmm5 the six blocks in flight, xmm6 rk[r] or data ^ rk[Nr],
 #     xmm7 base counter block (counter bytes swapped); eax 16 * Nr (rk[Nr]
@@ -59,8 +59,8 @@ use lib "$FindBin::Bin/..";
 use perlasm::driver;
 use perlasm::aesni_common;
 
-# Offset of `rounds` in struct aes_schedule (crypto/aes/aes_asm.h,
-# AES_NI_ROUNDS_OFFSET; asserted in crypto/aes/aes_aesni.c).
+# Offset of `rounds` in struct aes_schedule (AESNI_ROUNDS_OFFSET, asserted
+# in the descriptor crypto/aes/aes_aesni.c).
 my $ROUNDS = 1920;
 
 my $code = perlasm::aesni_common::rodata(7);
@@ -78,13 +78,13 @@ ___
 
 $code .= <<___;
 
-.function aes_x86_aesni_encrypt_block args=3 public=edi,esi,edx,eax   # (const struct aes_schedule *s, const uint8_t in[16], uint8_t out[16])
+.function aes_x86_aesni_encrypt_block args=3 public=edi,esi,edx,eax   # (const struct aes_schedule *s, uint8_t out[16], const uint8_t in[16])
 @{[ perlasm::aesni_common::encrypt_block('edi', 'esi', 'edx', 'eax', $ROUNDS) ]}.endfunction
 ___
 
 # Counter mode -------------------------------------------------------------------------
 
-my ($key, $in, $out, $blocks, $ctr) = qw(edi esi edx ecx ebx);
+my ($key, $out, $in, $blocks, $ctr) = qw(edi esi edx ecx ebx);
 my $N = 6;    # blocks in flight
 # The mask, rk[0] and rk[Nr] are memory operands; round keys and data pass
 # through xmm6.
@@ -100,7 +100,7 @@ my $tail_store = sub { perlasm::aesni_common::tail_store(\%tail, @_) };
 
 $code .= <<___;
 
-.function aes_x86_aesni_ctr32 args=5 pic=ebp public=edi,esi,edx,ecx,ebx,ebp,eax   # (const struct aes_schedule *s, const uint8_t *in, uint8_t *out, size_t blocks, const uint8_t ctr[16])
+.function aes_x86_aesni_ctr32 args=5 pic=ebp public=edi,esi,edx,ecx,ebx,ebp,eax   # (const struct aes_schedule *s, uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t ctr[16])
     test       $blocks, $blocks
     jz         .Lctr_return
     mov        eax, [$key + $ROUNDS]   # public: the round count follows from the key length

@@ -42,10 +42,10 @@
 #     the caller's ebx over it), [esp] Nk, [esp + 4] 4 * (Nr + 1); pass 2:
 #     eax the round key's address, ecx the count, edx the mask offset;
 #     xmm0-4 the S-box, xmm5-7 constants; pic ebp
-#   aes_x86_vpaes_encrypt_block(s = edi, in = esi, out = edx)
+#   aes_x86_vpaes_encrypt_block(s = edi, out = esi, in = edx)
 #     xmm0 the state, xmm1-4 temporaries, xmm5-7 constants; eax 16 * round,
 #     ecx 64 * (round mod 4), ebp 16 * Nr; pic ebx
-#   aes_x86_vpaes_ctr32(s = edi, in = esi, out = edx, blocks = ecx,
+#   aes_x86_vpaes_ctr32(s = edi, out = esi, in = edx, blocks = ecx,
 #                       ctr = ebx)
 #     blocks in xmm0-3 and xmm4-7 (one block: as encrypt_block); frame
 #     slots [esp + 32n], [esp + 32n + 16] block n's spills, [esp + 64] the
@@ -199,14 +199,14 @@ ___
 
 $code .= <<___;
 
-.function aes_x86_vpaes_encrypt_block args=3 pic=ebx public=edi,esi,edx,ecx,ebx,ebp,eax   # (const struct aes_schedule *s, const uint8_t in[16], uint8_t out[16])
+.function aes_x86_vpaes_encrypt_block args=3 pic=ebx public=edi,edx,esi,ecx,ebx,ebp,eax   # (const struct aes_schedule *s, uint8_t out[16], const uint8_t in[16])
 @{[ $R->load_constants() ]}
     mov     ebp, [edi + $ROUNDS]   # public: the round count follows from the key length
     shl     ebp, 4                  # 16 * Nr
-    movdqu  xmm0, [esi]
+    movdqu  xmm0, [edx]
     pxor    xmm0, [edi]
 @{[ encrypt_core($R, 'ebp', $ONE) ]}
-    movdqu  [edx], xmm0
+    movdqu  [esi], xmm0
 @{[ clear(map { "xmm$_" } 0 .. 4) ]}
 .endfunction
 ___
@@ -227,7 +227,7 @@ ___
 
 $code .= <<___;
 
-.function aes_x86_vpaes_ctr32 args=5 frame=96 pic=ebp public=edi,esi,edx,ecx,ebx,ebp,eax   # (const struct aes_schedule *s, const uint8_t *in, uint8_t *out, size_t blocks, const uint8_t ctr[16])
+.function aes_x86_vpaes_ctr32 args=5 frame=96 pic=ebp public=edi,edx,esi,ecx,ebx,ebp,eax   # (const struct aes_schedule *s, uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t ctr[16])
     test    ecx, ecx
     jz      .Lctr_done
     movdqu  xmm0, [ebx]
@@ -241,14 +241,14 @@ $code .= <<___;
 .Lctr_two:                          # two blocks at a time
 $make_two
 @{[ encrypt_core($R2, $NR_SLOT, @TWO) ]}
-    movdqu  xmm1, [esi]
-    movdqu  xmm5, [esi + 16]
+    movdqu  xmm1, [edx]
+    movdqu  xmm5, [edx + 16]
     pxor    xmm0, xmm1
     pxor    xmm4, xmm5
-    movdqu  [edx], xmm0
-    movdqu  [edx + 16], xmm4
-    add     esi, 32
+    movdqu  [esi], xmm0
+    movdqu  [esi + 16], xmm4
     add     edx, 32
+    add     esi, 32
     sub     ecx, 2
     jz      .Lctr_clear
     cmp     ecx, 1
@@ -259,9 +259,9 @@ $make_two
     pshufb  xmm0, [.Lctr_swap]
     pxor    xmm0, [edi]
 @{[ encrypt_core($R2, $NR_SLOT, $ONE) ]}
-    movdqu  xmm1, [esi]
+    movdqu  xmm1, [edx]
     pxor    xmm0, xmm1
-    movdqu  [edx], xmm0
+    movdqu  [esi], xmm0
 .Lctr_clear:
 @{[ clear(map { "xmm$_" } 0 .. 7) ]}
 @{[ join '', map { "    movdqa  [esp + " . 16 * $_ . "], xmm0\n" } 0 .. 4 ]}

@@ -73,9 +73,9 @@
 #     xmm2        SubWord(RotWord(..)) ^ Rcon, broadcast
 #     xmm4        prefix-XOR temporary;  xmm0 zero (AES-256)
 #     xmm5        the broadcast mask for PSHUFB
-#   aes_x86_64_aesni_encrypt_block(s = rdi, in = rsi, out = rdx)
+#   aes_x86_64_aesni_encrypt_block(s = rdi, out = rsi, in = rdx)
 #     xmm0 the state, eax Nr
-#   aes_x86_64_aesni_ctr32(s = rdi, in = rsi, out = rdx, blocks = rcx,
+#   aes_x86_64_aesni_ctr32(s = rdi, out = rsi, in = rdx, blocks = rcx,
 #                          ctr = r8)
 #     xmm0-xmm7   the eight blocks in flight
 #     xmm8        base counter block, counter bytes swapped
@@ -107,8 +107,8 @@ use lib "$FindBin::Bin/..";
 use perlasm::driver;
 use perlasm::aesni_common;
 
-# Offset of `rounds` in struct aes_schedule (crypto/aes/aes_asm.h,
-# AES_NI_ROUNDS_OFFSET; asserted in crypto/aes/aes_aesni.c).
+# Offset of `rounds` in struct aes_schedule (AESNI_ROUNDS_OFFSET, asserted
+# in the descriptor crypto/aes/aes_aesni.c).
 my $ROUNDS = 1920;
 
 my $code = perlasm::aesni_common::rodata(9);
@@ -126,13 +126,13 @@ ___
 
 $code .= <<___;
 
-.function aes_x86_64_aesni_encrypt_block args=3 public=rdi,rsi,rdx,rax   # (const struct aes_schedule *s, const uint8_t in[16], uint8_t out[16])
+.function aes_x86_64_aesni_encrypt_block args=3 public=rdi,rsi,rdx,rax   # (const struct aes_schedule *s, uint8_t out[16], const uint8_t in[16])
 @{[ perlasm::aesni_common::encrypt_block('rdi', 'rsi', 'rdx', 'rax', $ROUNDS) ]}.endfunction
 ___
 
 # Counter mode -------------------------------------------------------------------------
 
-my ($key, $in, $out, $blocks, $ctr) = qw(rdi rsi rdx rcx r8);
+my ($key, $out, $in, $blocks, $ctr) = qw(rdi rsi rdx rcx r8);
 my %r = (X => [map { "xmm$_" } 0 .. 7], key => $key, in => $in, out => $out,
          blocks => $blocks, base => 'xmm8', swap => 'xmm9', rk0 => 'xmm10',
          rk => 'xmm12', data => 'xmm13', rklast => 'xmm11');
@@ -142,7 +142,7 @@ my $tail_store = sub { perlasm::aesni_common::tail_store(\%r, @_) };
 
 $code .= <<___;
 
-.function aes_x86_64_aesni_ctr32 args=5 public=rdi,rsi,rdx,rcx,r8,r9,rax   # (const struct aes_schedule *s, const uint8_t *in, uint8_t *out, size_t blocks, const uint8_t ctr[16])
+.function aes_x86_64_aesni_ctr32 args=5 public=rdi,rsi,rdx,rcx,r8,r9,rax   # (const struct aes_schedule *s, uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t ctr[16])
     test       $blocks, $blocks
     jz         .Lctr_return
     mov        eax, [$key + $ROUNDS]   # public: the round count follows from the key length

@@ -124,7 +124,7 @@
 #     register here that is not declared public, and the epilogue restores
 #     the caller's rbx over it), edx Rcon and then a mask offset, rax the
 #     round key being converted, xmm0-4 the S-box, xmm5 0x63 bytes.
-#   aes_x86_64_vpaes_ctr32(s = rdi, in = rsi, out = rdx, blocks = rcx,
+#   aes_x86_64_vpaes_ctr32(s = rdi, out = rsi, in = rdx, blocks = rcx,
 #                          ctr = r8)
 # Every function clears the registers and stack slots that held key
 # material, state or key stream before it returns. On win64 the translator
@@ -278,19 +278,19 @@ $to_tower_key
 @{[ clear(map { "xmm$_" } 0 .. 5) ]}
 .endfunction
 
-.function aes_x86_64_vpaes_encrypt_block args=3 public=rdi,rsi,rdx,r9,r10,r11,rax   # (const struct aes_schedule *s, const uint8_t in[16], uint8_t out[16])
+.function aes_x86_64_vpaes_encrypt_block args=3 public=rdi,rdx,rsi,r9,r10,r11,rax   # (const struct aes_schedule *s, uint8_t out[16], const uint8_t in[16])
 @{[ $R->load_constants() ]}
     lea     r11, [.Lmasks]
     mov     r9d, [rdi + $ROUNDS]   # public: the round count follows from the key length
     shl     r9d, 4                  # 16 * Nr
-    movdqu  xmm0, [rsi]
+    movdqu  xmm0, [rdx]
     pxor    xmm0, [rdi]
 @{[ encrypt_core($ONE) ]}
-    movdqu  [rdx], xmm0
+    movdqu  [rsi], xmm0
 @{[ clear(map { "xmm$_" } 0 .. 4) ]}
 .endfunction
 
-.function aes_x86_64_vpaes_ctr32 args=5 frame=144 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax   # (const struct aes_schedule *s, const uint8_t *in, uint8_t *out, size_t blocks, const uint8_t ctr[16])
+.function aes_x86_64_vpaes_ctr32 args=5 frame=144 public=rdi,rdx,rsi,rcx,r8,r9,r10,r11,rax   # (const struct aes_schedule *s, uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t ctr[16])
     test    rcx, rcx
     jz      .Lctr_done
     movdqu  xmm0, [r8]
@@ -307,20 +307,20 @@ $make_four
 @{[ encrypt_core(@FOUR) ]}
     cmp     rcx, 4
     jb      .Lctr_tail
-    movdqu  xmm1, [rsi]
-    movdqu  xmm5, [rsi + 16]
-    movdqu  xmm9, [rsi + 32]
-    movdqu  xmm13, [rsi + 48]
+    movdqu  xmm1, [rdx]
+    movdqu  xmm5, [rdx + 16]
+    movdqu  xmm9, [rdx + 32]
+    movdqu  xmm13, [rdx + 48]
     pxor    xmm0, xmm1
     pxor    xmm4, xmm5
     pxor    xmm8, xmm9
     pxor    xmm12, xmm13
-    movdqu  [rdx], xmm0
-    movdqu  [rdx + 16], xmm4
-    movdqu  [rdx + 32], xmm8
-    movdqu  [rdx + 48], xmm12
-    add     rsi, 64
+    movdqu  [rsi], xmm0
+    movdqu  [rsi + 16], xmm4
+    movdqu  [rsi + 32], xmm8
+    movdqu  [rsi + 48], xmm12
     add     rdx, 64
+    add     rsi, 64
     sub     rcx, 4
     jz      .Lctr_clear
     cmp     rcx, 2
@@ -332,9 +332,9 @@ $make_four
     pshufb  xmm0, [.Lctr_swap]
     pxor    xmm0, [rdi]
 @{[ encrypt_core($ONE) ]}
-    movdqu  xmm1, [rsi]
+    movdqu  xmm1, [rdx]
     pxor    xmm0, xmm1
-    movdqu  [rdx], xmm0
+    movdqu  [rsi], xmm0
     jmp     .Lctr_clear
 .Lctr_two:                          # two blocks, five registers each
 @{[ $R->load_constants() ]}
@@ -346,25 +346,25 @@ $make_four
     pxor    xmm0, [rdi]
     pxor    xmm5, [rdi]
 @{[ encrypt_core(@TWO) ]}
-    movdqu  xmm1, [rsi]
-    movdqu  xmm6, [rsi + 16]
+    movdqu  xmm1, [rdx]
+    movdqu  xmm6, [rdx + 16]
     pxor    xmm0, xmm1
     pxor    xmm5, xmm6
-    movdqu  [rdx], xmm0
-    movdqu  [rdx + 16], xmm5
+    movdqu  [rsi], xmm0
+    movdqu  [rsi + 16], xmm5
     jmp     .Lctr_clear
 .Lctr_tail:                         # three blocks were wanted
-    movdqu  xmm1, [rsi]
-    movdqu  xmm5, [rsi + 16]
+    movdqu  xmm1, [rdx]
+    movdqu  xmm5, [rdx + 16]
     pxor    xmm0, xmm1
     pxor    xmm4, xmm5
-    movdqu  [rdx], xmm0
-    movdqu  [rdx + 16], xmm4
+    movdqu  [rsi], xmm0
+    movdqu  [rsi + 16], xmm4
     cmp     rcx, 3
     jb      .Lctr_clear
-    movdqu  xmm9, [rsi + 32]
+    movdqu  xmm9, [rdx + 32]
     pxor    xmm8, xmm9
-    movdqu  [rdx + 32], xmm8
+    movdqu  [rsi + 32], xmm8
 .Lctr_clear:
 @{[ clear(map { "xmm$_" } 0 .. 15) ]}
 @{[ join '', map { "    movdqa  [rsp + " . 16 * $_ . "], xmm0\n" } 0 .. 8 ]}

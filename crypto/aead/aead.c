@@ -12,8 +12,9 @@
 
 #include "../error.h"
 #include "../gcm/dispatch.h"
-#include "../gcm/gcm.h"
+#include "../gcm/mode.h"
 #include "aead_internal.h"
+#include "backends.h"
 
 _Static_assert(sizeof(struct gcm_key_st) <= sizeof(((gcm_key *)0)->opaque),
                "gcm_key too small for the internal key");
@@ -32,20 +33,11 @@ static struct gcm_stream_st *stream_st(gcm_stream *s) {
 
 /* ---- keys ---------------------------------------------------------------- */
 
-int gcm_key_init(gcm_key *k, const uint8_t *key, size_t key_len) {
-  return gcm_key_init_with_fused(k, key, key_len, NULL, NULL, NULL);
-}
-
-int gcm_key_init_with_backends(gcm_key *k, const uint8_t *key, size_t key_len,
-                               const char *aes_backend,
-                               const char *ghash_backend) {
-  return gcm_key_init_with_fused(k, key, key_len, aes_backend, ghash_backend,
-                                 NULL);
-}
-
-int gcm_key_init_with_fused(gcm_key *k, const uint8_t *key, size_t key_len,
-                            const char *aes_backend, const char *ghash_backend,
-                            const char *fused_backend) {
+/* The body of the three key set-up calls; `api` is the one the user
+ * called, for the messages. */
+static int key_init(gcm_key *k, const uint8_t *key, size_t key_len,
+                    const char *aes_backend, const char *ghash_backend,
+                    const char *fused_backend, const char *api) {
   if (k == NULL) return error_set(GCM_ERR_NULL_POINTER);
   secure_wipe(k, sizeof(*k));
   if (key == NULL) return error_set(GCM_ERR_NULL_POINTER);
@@ -56,12 +48,31 @@ int gcm_key_init_with_fused(gcm_key *k, const uint8_t *key, size_t key_len,
   const struct aes_impl *aes;
   const struct ghash_impl *ghash;
   const struct fused_impl *fused;
-  if (!dispatch_choose(aes_backend, ghash_backend, &aes, &ghash) ||
-      !dispatch_choose_fused(fused_backend, aes, ghash, &fused)) {
-    return 0;
+  struct dispatch_failure why;
+  if (!dispatch_choose(aes_backend, ghash_backend, &aes, &ghash, &why) ||
+      !dispatch_choose_fused(fused_backend, aes, ghash, &fused, &why)) {
+    return backend_choice_error(&why, api);
   }
   gcm_mode_key_init(key_st(k), aes, ghash, fused, key, key_len);
   return 1;
+}
+
+int gcm_key_init(gcm_key *k, const uint8_t *key, size_t key_len) {
+  return key_init(k, key, key_len, NULL, NULL, NULL, "gcm_key_init");
+}
+
+int gcm_key_init_with_backends(gcm_key *k, const uint8_t *key, size_t key_len,
+                               const char *aes_backend,
+                               const char *ghash_backend) {
+  return key_init(k, key, key_len, aes_backend, ghash_backend, NULL,
+                  "gcm_key_init_with_backends");
+}
+
+int gcm_key_init_with_fused(gcm_key *k, const uint8_t *key, size_t key_len,
+                            const char *aes_backend, const char *ghash_backend,
+                            const char *fused_backend) {
+  return key_init(k, key, key_len, aes_backend, ghash_backend, fused_backend,
+                  "gcm_key_init_with_fused");
 }
 
 void gcm_key_cleanup(gcm_key *k) {

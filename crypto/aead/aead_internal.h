@@ -22,7 +22,7 @@
 
 #include <gcm/gcm.h>
 
-#include "../gcm/gcm.h"
+#include "../gcm/mode.h"
 #include "../internal.h"
 
 /* The key inside a public gcm_key when it is initialised, else NULL. */

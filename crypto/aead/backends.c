@@ -4,72 +4,92 @@
  *
  * Index order: every AES backend, best first, then every GHASH backend,
  * then every fused kernel, each kind best first, exactly as the dispatcher
- * tries them.
+ * tries them (read through dispatch_entry_at). Also the messages of failed
+ * backend choices, for every public function that chooses
+ * (backend_choice_error).
  */
 #include <string.h>
 
 #include <gcm/gcm.h>
 
+#include "../cpu/cpu.h"
 #include "../error.h"
-#include "../gcm/dispatch.h"
+#include "backends.h"
 
-static size_t count_aes(void) {
+static const char *const kind_word[] = {"AES", "GHASH", "fused"};
+
+int backend_choice_error(const struct dispatch_failure *why,
+                         const char *api) {
+  const char *kind = kind_word[why->kind];
+  const char *source = why->env_var != NULL ? why->env_var : api;
+  switch (why->reason) {
+    case DISPATCH_UNKNOWN:
+      return error_setf(GCM_ERR_BACKEND_UNKNOWN,
+                        "%s names an unknown %s backend '%s%s'", source, kind,
+                        why->name, why->name_truncated ? "..." : "");
+    case DISPATCH_NOT_BUILT:
+      return error_setf(GCM_ERR_BACKEND_UNUSABLE,
+                        "%s names %s backend '%s', which needs %s; this "
+                        "build of libgcm does not include its kernels",
+                        source, kind, why->name, why->requires);
+    case DISPATCH_UNUSABLE: {
+      /* The CPU's answer is after the architecture's test mask, if any. */
+      const char *mask = cpu_mask_variable();
+      return error_setf(GCM_ERR_BACKEND_UNUSABLE,
+                        "%s names %s backend '%s', which needs %s; this CPU "
+                        "%s%s%slacks it",
+                        source, kind, why->name, why->requires,
+                        mask ? "(after " : "", mask ? mask : "",
+                        mask ? ") " : "");
+    }
+    case DISPATCH_NONE_RUNS:
+      return error_setf(GCM_ERR_BACKEND_UNUSABLE,
+                        "no constant-time %s backend runs on this CPU", kind);
+    case DISPATCH_WRONG_PAIR:
+      return error_setf(GCM_ERR_BACKEND_UNUSABLE,
+                        "%s names fused backend '%s', which works only with "
+                        "AES %s and GHASH %s; this key uses %s and %s",
+                        source, why->name,
+                        why->fused_aes ? why->fused_aes : "(any)",
+                        why->fused_ghash ? why->fused_ghash : "(any)",
+                        why->key_aes, why->key_ghash);
+  }
+  return error_setf(GCM_ERR_BACKEND_UNKNOWN, "%s: no backend chosen", api);
+}
+
+static size_t count(enum dispatch_kind kind) {
+  struct dispatch_entry e;
   size_t n = 0;
-  while (dispatch_aes_impls[n] != NULL) n++;
+  while (dispatch_entry_at(kind, n, &e)) n++;
   return n;
 }
 
-static size_t count_ghash(void) {
-  size_t n = 0;
-  while (dispatch_ghash_impls[n] != NULL) n++;
-  return n;
-}
-
-static size_t count_fused(void) {
-  size_t n = 0;
-  while (dispatch_fused_impls[n] != NULL) n++;
-  return n;
-}
+static const enum dispatch_kind kinds[] = {DISPATCH_AES, DISPATCH_GHASH,
+                                           DISPATCH_FUSED};
+static const gcm_backend_kind public_kind[] = {
+    GCM_BACKEND_AES, GCM_BACKEND_GHASH, GCM_BACKEND_FUSED};
 
 size_t gcm_backend_count(void) {
-  return count_aes() + count_ghash() + count_fused();
+  return count(DISPATCH_AES) + count(DISPATCH_GHASH) + count(DISPATCH_FUSED);
 }
 
 int gcm_backend_get(size_t index, gcm_backend_info *info) {
   if (info == NULL) return error_set(GCM_ERR_NULL_POINTER);
-  const size_t n_aes = count_aes();
-  if (index < n_aes) {
-    const struct aes_impl *a = dispatch_aes_impls[index];
-    info->kind = GCM_BACKEND_AES;
-    info->name = a->name;
-    info->requires = a->requires;
-    info->usable = a->usable();
-    info->constant_time = a->constant_time;
-    return 1;
-  }
-  index -= n_aes;
-  const size_t n_ghash = count_ghash();
-  if (index < n_ghash) {
-    const struct ghash_impl *g = dispatch_ghash_impls[index];
-    info->kind = GCM_BACKEND_GHASH;
-    info->name = g->name;
-    info->requires = g->requires;
-    info->usable = g->usable();
-    info->constant_time = g->constant_time;
-    return 1;
-  }
-  index -= n_ghash;
-  if (index < count_fused()) {
-    const struct fused_impl *f = dispatch_fused_impls[index];
-    info->kind = GCM_BACKEND_FUSED;
-    info->name = f->name;
-    info->requires = f->requires;
-    info->usable = f->usable();
-    info->constant_time = f->constant_time;
-    return 1;
+  size_t i = index;
+  for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+    struct dispatch_entry e;
+    if (dispatch_entry_at(kinds[k], i, &e)) {
+      info->kind = public_kind[k];
+      info->name = e.name;
+      info->requires = e.requires;
+      info->usable = e.usable();
+      info->constant_time = e.constant_time;
+      return 1;
+    }
+    i -= count(kinds[k]);
   }
   return error_setf(GCM_ERR_INVALID_ARGUMENT, "backend index %zu out of range",
-                    index + n_aes + n_ghash);
+                    index);
 }
 
 int gcm_backend_is_available(gcm_backend_kind kind, const char *name) {
@@ -107,7 +127,10 @@ int gcm_fused_backend_pair(const char *fused_name, const char **aes_name,
 int gcm_default_backends(const char **aes_name, const char **ghash_name) {
   const struct aes_impl *a;
   const struct ghash_impl *g;
-  if (!dispatch_choose(NULL, NULL, &a, &g)) return 0;
+  struct dispatch_failure why;
+  if (!dispatch_choose(NULL, NULL, &a, &g, &why)) {
+    return backend_choice_error(&why, "gcm_default_backends");
+  }
   if (aes_name != NULL) *aes_name = a->name;
   if (ghash_name != NULL) *ghash_name = g->name;
   return 1;
@@ -118,9 +141,10 @@ int gcm_default_fused_backend(const char **fused_name) {
   const struct ghash_impl *g;
   const struct fused_impl *f;
   if (fused_name != NULL) *fused_name = NULL;
-  if (!dispatch_choose(NULL, NULL, &a, &g) ||
-      !dispatch_choose_fused(NULL, a, g, &f)) {
-    return 0;
+  struct dispatch_failure why;
+  if (!dispatch_choose(NULL, NULL, &a, &g, &why) ||
+      !dispatch_choose_fused(NULL, a, g, &f, &why)) {
+    return backend_choice_error(&why, "gcm_default_fused_backend");
   }
   if (fused_name != NULL) *fused_name = f ? f->name : "none";
   return 1;

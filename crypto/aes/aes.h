@@ -3,8 +3,14 @@
  *
  * GCM needs only the forward cipher: one block for E(K, 0) = H and for the
  * tag mask E(K, J0), and counter mode for the data. Each implementation lives
- * in its own file (aes_ct.c, and the assembly tiers behind their own
- * descriptors) and exports one `const struct aes_impl`.
+ * in its own file, crypto/aes/aes_<name>.c, and exports one
+ * `const struct aes_impl`. The file is built on every architecture: an
+ * assembly backend declares its kernels there, points the hooks at them
+ * where the build has them, and otherwise leaves the hooks NULL and
+ * reports unusable. crypto/gcm/dispatch.c says how to add one; its list is
+ * the one place that orders them.
+ *
+ * Hooks take outputs first, as the public API does.
  *
  * Key schedules are stored in `struct aes_schedule`, a block of opaque
  * storage each implementation lays out as it likes; a static assertion in
@@ -27,6 +33,17 @@ struct aes_schedule {
   unsigned rounds; /* 10, 12 or 14 */
 };
 
+/* The hooks' types. A kernel that a hook points at is declared with one:
+ *   GCM_HIDDEN aes_ctr32_fn aes_x86_64_aesni_ctr32;
+ * so its prototype cannot drift from the contract below. */
+typedef void aes_set_encrypt_key_fn(struct aes_schedule *s, const uint8_t *key,
+                                    size_t key_len);
+typedef void aes_encrypt_block_fn(const struct aes_schedule *s,
+                                  uint8_t out[16], const uint8_t in[16]);
+typedef void aes_ctr32_fn(const struct aes_schedule *s, uint8_t *out,
+                          const uint8_t *in, size_t blocks,
+                          const uint8_t ctr[16]);
+
 struct aes_impl {
   /* Short, stable name users type: "ct", "aesni", "vpaes". */
   const char *name;
@@ -37,44 +54,30 @@ struct aes_impl {
   /* Blocks the counter-mode kernel naturally computes at once. The mode
    * engine asks for key stream in multiples of this when it must buffer. */
   unsigned ctr_batch_blocks;
-  /* Returns 1 when this CPU can run the implementation. Reads the cached CPU
-   * capabilities (crypto/cpu/cpu.h) only. */
+  /* Returns 1 when this build has the implementation's code and this CPU
+   * can run it. Asks the named queries of crypto/cpu/cpu.h only. */
   int (*usable)(void);
-  /* Expands a 16, 24 or 32 byte key (the caller has checked key_len). */
-  void (*set_encrypt_key)(struct aes_schedule *s, const uint8_t *key,
-                          size_t key_len);
+  /* The operations; NULL when this build lacks the kernels (never usable).
+   * Expands a 16, 24 or 32 byte key (the caller has checked key_len). */
+  aes_set_encrypt_key_fn *set_encrypt_key;
   /* out = AES(K, in). in and out may be equal. */
-  void (*encrypt_block)(const struct aes_schedule *s, const uint8_t in[16],
-                        uint8_t out[16]);
+  aes_encrypt_block_fn *encrypt_block;
   /* Counter mode with a 32-bit counter: for i in [0, blocks),
    *   out[16i .. 16i+15] = in[16i .. 16i+15] ^ AES(K, ctr + i)
    * where ctr + i adds i to the big-endian 32-bit word ctr[12..15] modulo
    * 2^32 and leaves ctr[0..11] alone. in == out is allowed; any other overlap
    * is not. ctr itself is not updated. blocks may be 0. */
-  void (*ctr32)(const struct aes_schedule *s, const uint8_t *in, uint8_t *out,
-                size_t blocks, const uint8_t ctr[16]);
+  aes_ctr32_fn *ctr32;
 };
 
-/* The implementations. Which ones exist depends on the target; the dispatcher
- * (crypto/gcm/backends.c) lists them best first. */
-extern GCM_HIDDEN const struct aes_impl aes_ct;
-/* ct_sse2 (crypto/aes/aes_ct_sse2.c) exists on every x86 build, assembly or
- * not: it is C with SSE2 intrinsics, chosen at run time on 32-bit x86. */
-#if defined(__x86_64__) || defined(_M_X64) || defined(__i386__) || \
-    defined(_M_IX86)
-#define AES_CT_SSE2_BUILT 1
-extern GCM_HIDDEN const struct aes_impl aes_ct_sse2;
-#endif
-#if defined(LIBGCM_ASM_X86_64) || defined(LIBGCM_ASM_X86)
-extern GCM_HIDDEN const struct aes_impl aes_aesni;
-extern GCM_HIDDEN const struct aes_impl aes_vpaes;
-#endif
-#if defined(LIBGCM_ASM_AARCH64)
-extern GCM_HIDDEN const struct aes_impl aes_armv8;
-extern GCM_HIDDEN const struct aes_impl aes_vpaes_neon;
-#endif
-#if defined(LIBGCM_ASM_ARM)
-extern GCM_HIDDEN const struct aes_impl aes_armv8_32;
-#endif
+/* The implementations, one descriptor per file (crypto/aes/aes_<name>.c),
+ * listed best first by crypto/gcm/dispatch.c. */
+extern GCM_HIDDEN const struct aes_impl aes_ct;     /* portable, bitsliced */
+extern GCM_HIDDEN const struct aes_impl aes_ct_sse2; /* x86, x86_64: SSE2 */
+extern GCM_HIDDEN const struct aes_impl aes_aesni;  /* x86, x86_64 */
+extern GCM_HIDDEN const struct aes_impl aes_vpaes;  /* x86, x86_64 */
+extern GCM_HIDDEN const struct aes_impl aes_armv8;  /* aarch64 */
+extern GCM_HIDDEN const struct aes_impl aes_vpaes_neon; /* aarch64 */
+extern GCM_HIDDEN const struct aes_impl aes_armv8_32; /* 32-bit ARM */
 
 #endif /* LIBGCM_CRYPTO_AES_AES_H */

@@ -17,36 +17,47 @@
  * The kernels read the round count from `rounds`, the field after the
  * round keys; the assertions below keep their idea of the layout honest.
  */
-#include "aes.h"
-
-#if defined(LIBGCM_ASM_X86_64) || defined(LIBGCM_ASM_X86)
-
 #include <stddef.h>
 
 #include "../cpu/cpu.h"
-#include "aes_asm.h"
+#include "aes.h"
 
-/* The kernels of the architecture being built. */
+/* The kernels read `rounds` at this offset, as a 32-bit word, and write up
+ * to fifteen round keys before it. */
+#define AESNI_ROUNDS_OFFSET 1920
+
+/* The kernels of the architecture being built, or none. */
 #if defined(LIBGCM_ASM_X86_64)
-#define AESNI_SET_KEY aes_x86_64_aesni_set_encrypt_key
-#define AESNI_BLOCK aes_x86_64_aesni_encrypt_block
-#define AESNI_CTR32 aes_x86_64_aesni_ctr32
+/* asm/x86_64/aes-ni-x86_64.pl; ctr32 keeps eight blocks in flight. */
+#define AESNI_KERNEL(op) aes_x86_64_aesni_##op
 #define AESNI_CTR_BLOCKS 8
-#else
-#define AESNI_SET_KEY aes_x86_aesni_set_encrypt_key
-#define AESNI_BLOCK aes_x86_aesni_encrypt_block
-#define AESNI_CTR32 aes_x86_aesni_ctr32
+#elif defined(LIBGCM_ASM_X86)
+/* asm/x86/aes-ni-x86.pl (cdecl); ctr32 keeps six blocks in flight. */
+#define AESNI_KERNEL(op) aes_x86_aesni_##op
 #define AESNI_CTR_BLOCKS 6
 #endif
 
-_Static_assert(offsetof(struct aes_schedule, rounds) == AES_NI_ROUNDS_OFFSET,
+#if defined(AESNI_KERNEL)
+GCM_HIDDEN aes_set_encrypt_key_fn AESNI_KERNEL(set_encrypt_key);
+GCM_HIDDEN aes_encrypt_block_fn AESNI_KERNEL(encrypt_block);
+GCM_HIDDEN aes_ctr32_fn AESNI_KERNEL(ctr32);
+#define AESNI_BUILT 1
+#else
+#define AESNI_KERNEL(op) NULL
+#define AESNI_CTR_BLOCKS 8
+#define AESNI_BUILT 0
+#endif
+
+_Static_assert(offsetof(struct aes_schedule, rounds) == AESNI_ROUNDS_OFFSET,
                "the aes-ni kernels read rounds at this offset");
 _Static_assert(sizeof(((struct aes_schedule *)0)->rounds) == 4,
                "the aes-ni kernels read rounds as a dword");
 _Static_assert(15 * 16 <= AES_SCHEDULE_BYTES,
                "fifteen round keys fit in the schedule");
 
-static int aesni_usable(void) { return cpu_x86_has_aesni(); }
+
+/* Runs here when this build has its kernels and the CPU has AES-NI. */
+static int aesni_usable(void) { return AESNI_BUILT && cpu_x86_has_aesni(); }
 
 const struct aes_impl aes_aesni = {
     .name = "aesni",
@@ -54,14 +65,7 @@ const struct aes_impl aes_aesni = {
     .requires = "AES-NI",
     .ctr_batch_blocks = AESNI_CTR_BLOCKS,
     .usable = aesni_usable,
-    .set_encrypt_key = AESNI_SET_KEY,
-    .encrypt_block = AESNI_BLOCK,
-    .ctr32 = AESNI_CTR32,
+    .set_encrypt_key = AESNI_KERNEL(set_encrypt_key),
+    .encrypt_block = AESNI_KERNEL(encrypt_block),
+    .ctr32 = AESNI_KERNEL(ctr32),
 };
-
-#else
-
-/* ISO C forbids an empty translation unit. */
-typedef int aes_aesni_not_built;
-
-#endif

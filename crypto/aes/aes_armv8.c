@@ -17,23 +17,39 @@
  * The name is not "aesni": that is an x86 instruction set, and users type
  * these names.
  */
-#include "aes.h"
-
-#if defined(LIBGCM_ASM_AARCH64)
-
 #include <stddef.h>
 
 #include "../cpu/cpu.h"
-#include "aes_asm.h"
+#include "aes.h"
 
-_Static_assert(offsetof(struct aes_schedule, rounds) == AES_ARMV8_ROUNDS_OFFSET,
+/* The kernel reads `rounds` at this offset, as a 32-bit word. */
+#define ARMV8_ROUNDS_OFFSET 1920
+
+#if defined(LIBGCM_ASM_AARCH64)
+/* asm/aarch64/aes-armv8-aarch64.pl: round keys at the start of the
+ * schedule, Nr written by the kernel; ctr32 keeps eight blocks in flight
+ * and every round key in a register. */
+#define ARMV8_KERNEL(op) aes_aarch64_armv8_##op
+GCM_HIDDEN aes_set_encrypt_key_fn ARMV8_KERNEL(set_encrypt_key);
+GCM_HIDDEN aes_encrypt_block_fn ARMV8_KERNEL(encrypt_block);
+GCM_HIDDEN aes_ctr32_fn ARMV8_KERNEL(ctr32);
+#define ARMV8_BUILT 1
+#else
+#define ARMV8_KERNEL(op) NULL
+#define ARMV8_BUILT 0
+#endif
+
+_Static_assert(offsetof(struct aes_schedule, rounds) == ARMV8_ROUNDS_OFFSET,
                "the armv8 kernel reads rounds at this offset");
 _Static_assert(sizeof(((struct aes_schedule *)0)->rounds) == 4,
                "the armv8 kernel reads rounds as a 32-bit word");
 _Static_assert(16 * 16 <= AES_SCHEDULE_BYTES,
                "the key expansion writes up to sixteen round keys");
 
-static int armv8_usable(void) { return cpu_aarch64_has_aes(); }
+
+/* Runs here when this build has its kernels and the CPU has the AES
+ * instructions. */
+static int armv8_usable(void) { return ARMV8_BUILT && cpu_aarch64_has_aes(); }
 
 const struct aes_impl aes_armv8 = {
     .name = "armv8",
@@ -41,14 +57,7 @@ const struct aes_impl aes_armv8 = {
     .requires = "the Armv8 AES instructions",
     .ctr_batch_blocks = 8,
     .usable = armv8_usable,
-    .set_encrypt_key = aes_aarch64_armv8_set_encrypt_key,
-    .encrypt_block = aes_aarch64_armv8_encrypt_block,
-    .ctr32 = aes_aarch64_armv8_ctr32,
+    .set_encrypt_key = ARMV8_KERNEL(set_encrypt_key),
+    .encrypt_block = ARMV8_KERNEL(encrypt_block),
+    .ctr32 = ARMV8_KERNEL(ctr32),
 };
-
-#else
-
-/* ISO C forbids an empty translation unit. */
-typedef int aes_armv8_not_built;
-
-#endif

@@ -15,23 +15,35 @@
  * and addresses depend only on the key length and the block count (the
  * secret-register check proves it for the kernel).
  */
-#include "aes.h"
-
-#if defined(LIBGCM_ASM_ARM)
-
 #include <stddef.h>
 
 #include "../cpu/cpu.h"
-#include "aes_asm.h"
+#include "aes.h"
 
-_Static_assert(offsetof(struct aes_schedule, rounds) == AES_ARMV8_32_ROUNDS_OFFSET,
+/* The kernel reads `rounds` at this offset, as a 32-bit word. */
+#define ARMV8_32_ROUNDS_OFFSET 1920
+
+#if defined(LIBGCM_ASM_ARM)
+/* asm/armv4/aes-armv8-32-armv4.pl: round keys at the start of the
+ * schedule, Nr written by the kernel; ctr32 keeps four blocks in flight. */
+#define ARMV8_32_KERNEL(op) aes_armv4_armv8_##op
+GCM_HIDDEN aes_set_encrypt_key_fn ARMV8_32_KERNEL(set_encrypt_key);
+GCM_HIDDEN aes_encrypt_block_fn ARMV8_32_KERNEL(encrypt_block);
+GCM_HIDDEN aes_ctr32_fn ARMV8_32_KERNEL(ctr32);
+#define ARMV8_32_BUILT 1
+#else
+#define ARMV8_32_KERNEL(op) NULL
+#define ARMV8_32_BUILT 0
+#endif
+
+_Static_assert(offsetof(struct aes_schedule, rounds) == ARMV8_32_ROUNDS_OFFSET,
                "the armv8-32 kernel reads rounds at this offset");
 _Static_assert(sizeof(((struct aes_schedule *)0)->rounds) == 4,
                "the armv8-32 kernel reads rounds as a 32-bit word");
 _Static_assert(16 * 16 <= AES_SCHEDULE_BYTES,
                "the key expansion writes up to sixteen round keys");
 
-static int armv8_32_usable(void) { return cpu_arm_has_aes(); }
+static int armv8_32_usable(void) { return ARMV8_32_BUILT && cpu_arm_has_aes(); }
 
 const struct aes_impl aes_armv8_32 = {
     .name = "armv8-32",
@@ -39,14 +51,8 @@ const struct aes_impl aes_armv8_32 = {
     .requires = "the Armv8 AES instructions in AArch32 (HWCAP2_AES)",
     .ctr_batch_blocks = 4,
     .usable = armv8_32_usable,
-    .set_encrypt_key = aes_armv4_armv8_set_encrypt_key,
-    .encrypt_block = aes_armv4_armv8_encrypt_block,
-    .ctr32 = aes_armv4_armv8_ctr32,
+    .set_encrypt_key = ARMV8_32_KERNEL(set_encrypt_key),
+    .encrypt_block = ARMV8_32_KERNEL(encrypt_block),
+    .ctr32 = ARMV8_32_KERNEL(ctr32),
 };
 
-#else
-
-/* ISO C forbids an empty translation unit. */
-typedef int aes_armv8_32_not_built;
-
-#endif

@@ -420,7 +420,7 @@ static void bitsliced_set_encrypt_key(struct aes_schedule *s,
 /* One block (H, the tag mask; also the known-answer tests).                */
 
 static void bitsliced_encrypt_block(const struct aes_schedule *s,
-                                    const uint8_t in[16], uint8_t out[16]) {
+                                    uint8_t out[16], const uint8_t in[16]) {
   _Alignas(16) uint8_t buf[BATCH_BYTES];
   word q[8];
   memset(buf + 16, 0, sizeof(buf) - 16);

@@ -144,8 +144,9 @@ AES_INLINE void pack_counters(word q[8], const uint8_t ctr[16], uint32_t c) {
   transpose8(q);
 }
 
-static void aes_ct_ctr32(const struct aes_schedule *s, const uint8_t *in,
-                         uint8_t *out, size_t blocks, const uint8_t ctr[16]) {
+static void aes_ct_ctr32(const struct aes_schedule *s, uint8_t *out,
+                         const uint8_t *in, size_t blocks,
+                         const uint8_t ctr[16]) {
   _Alignas(16) uint8_t ks[BATCH_BYTES];
   uint32_t c = load_be32(ctr + 12);
   word q[8];

@@ -36,9 +36,19 @@
  * and stores at addresses that depend on public lengths and the round
  * count; no table, no branch on key or data (see aes_bitsliced_rounds.h).
  */
+#include "../cpu/cpu.h"
 #include "aes.h"
 
-#if defined(AES_CT_SSE2_BUILT)
+/* SSE2 exists only on x86; elsewhere the descriptor below has no code and
+ * reports unusable. */
+#if defined(__x86_64__) || defined(_M_X64) || defined(__i386__) || \
+    defined(_M_IX86)
+#define CT_SSE2_BUILT 1
+#else
+#define CT_SSE2_BUILT 0
+#endif
+
+#if CT_SSE2_BUILT
 
 #if !defined(__SSE2__) && !defined(_MSC_VER)
 #error "crypto/aes/aes_ct_sse2.c must be compiled with -msse2 (see CMakeLists.txt)"
@@ -47,7 +57,6 @@
 #include <emmintrin.h>
 #include <string.h>
 
-#include "../cpu/cpu.h"
 #include "../internal.h"
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -146,8 +155,8 @@ AES_INLINE void pack_counters(word q[8], const uint8_t ctr[16], uint32_t c) {
   transpose8(q);
 }
 
-static void aes_ct_sse2_ctr32(const struct aes_schedule *s, const uint8_t *in,
-                              uint8_t *out, size_t blocks,
+static void aes_ct_sse2_ctr32(const struct aes_schedule *s, uint8_t *out,
+                              const uint8_t *in, size_t blocks,
                               const uint8_t ctr[16]) {
   _Alignas(16) uint8_t ks[BATCH_BYTES];
   uint32_t c = load_be32(ctr + 12);
@@ -177,28 +186,28 @@ static void aes_ct_sse2_ctr32(const struct aes_schedule *s, const uint8_t *in,
   secure_wipe(ks, sizeof(ks));
 }
 
-#if defined(__x86_64__) || defined(_M_X64)
-#define SSE2_USABLE cpu_always
+#define CT_SSE2_KERNEL(op) op
 #else
-/* 32-bit x86: CPUID.1:EDX.SSE2, after the OPENSSL_ia32cap mask. */
-static int aes_ct_sse2_usable(void) { return cpu_x86_has_sse2(); }
-#define SSE2_USABLE aes_ct_sse2_usable
+#define CT_SSE2_KERNEL(op) NULL
+#endif /* CT_SSE2_BUILT */
+
+/* x86_64 has SSE2 by definition; 32-bit x86 asks CPUID.1:EDX.SSE2, after
+ * the OPENSSL_ia32cap mask. */
+static int aes_ct_sse2_usable(void) {
+#if defined(__x86_64__) || defined(_M_X64)
+  return 1;
+#else
+  return CT_SSE2_BUILT && cpu_x86_has_sse2();
 #endif
+}
 
 const struct aes_impl aes_ct_sse2 = {
     .name = "ct_sse2",
     .constant_time = 1,
     .requires = "SSE2",
-    .ctr_batch_blocks = NBLK,
-    .usable = SSE2_USABLE,
-    .set_encrypt_key = bitsliced_set_encrypt_key,
-    .encrypt_block = bitsliced_encrypt_block,
-    .ctr32 = aes_ct_sse2_ctr32,
+    .ctr_batch_blocks = 8, /* NBLK */
+    .usable = aes_ct_sse2_usable,
+    .set_encrypt_key = CT_SSE2_KERNEL(bitsliced_set_encrypt_key),
+    .encrypt_block = CT_SSE2_KERNEL(bitsliced_encrypt_block),
+    .ctr32 = CT_SSE2_KERNEL(aes_ct_sse2_ctr32),
 };
-
-#else
-
-/* ISO C forbids an empty translation unit. */
-typedef int aes_ct_sse2_not_built;
-
-#endif

@@ -22,36 +22,47 @@
  * The kernels read the round count from `rounds`, the field after the
  * round keys; the assertions below keep their idea of the layout honest.
  */
-#include "aes.h"
-
-#if defined(LIBGCM_ASM_X86_64) || defined(LIBGCM_ASM_X86)
-
 #include <stddef.h>
 
 #include "../cpu/cpu.h"
-#include "aes_asm.h"
+#include "aes.h"
 
-/* The kernels of the architecture being built. */
+/* The kernels read `rounds` at this offset, as a 32-bit word. */
+#define VPAES_ROUNDS_OFFSET 1920
+
+/* The kernels of the architecture being built, or none. The schedule
+ * holds round keys in the kernels' own form (tower basis, permuted). */
 #if defined(LIBGCM_ASM_X86_64)
-#define VPAES_SET_KEY aes_x86_64_vpaes_set_encrypt_key
-#define VPAES_BLOCK aes_x86_64_vpaes_encrypt_block
-#define VPAES_CTR32 aes_x86_64_vpaes_ctr32
+/* asm/x86_64/aes-vpaes-x86_64.pl; ctr32 runs four blocks at a time. */
+#define VPAES_KERNEL(op) aes_x86_64_vpaes_##op
 #define VPAES_CTR_BLOCKS 4
-#else
-#define VPAES_SET_KEY aes_x86_vpaes_set_encrypt_key
-#define VPAES_BLOCK aes_x86_vpaes_encrypt_block
-#define VPAES_CTR32 aes_x86_vpaes_ctr32
+#elif defined(LIBGCM_ASM_X86)
+/* asm/x86/aes-vpaes-x86.pl (cdecl); ctr32 runs two blocks at a time. */
+#define VPAES_KERNEL(op) aes_x86_vpaes_##op
 #define VPAES_CTR_BLOCKS 2
 #endif
 
-_Static_assert(offsetof(struct aes_schedule, rounds) == AES_VPAES_ROUNDS_OFFSET,
+#if defined(VPAES_KERNEL)
+GCM_HIDDEN aes_set_encrypt_key_fn VPAES_KERNEL(set_encrypt_key);
+GCM_HIDDEN aes_encrypt_block_fn VPAES_KERNEL(encrypt_block);
+GCM_HIDDEN aes_ctr32_fn VPAES_KERNEL(ctr32);
+#define VPAES_BUILT 1
+#else
+#define VPAES_KERNEL(op) NULL
+#define VPAES_CTR_BLOCKS 4
+#define VPAES_BUILT 0
+#endif
+
+_Static_assert(offsetof(struct aes_schedule, rounds) == VPAES_ROUNDS_OFFSET,
                "the vpaes kernels read rounds at this offset");
 _Static_assert(sizeof(((struct aes_schedule *)0)->rounds) == 4,
                "the vpaes kernels read rounds as a dword");
 _Static_assert(15 * 16 <= AES_SCHEDULE_BYTES,
                "fifteen round keys fit in the schedule");
 
-static int vpaes_usable(void) { return cpu_x86_has_ssse3(); }
+
+/* Runs here when this build has its kernels and the CPU has SSSE3. */
+static int vpaes_usable(void) { return VPAES_BUILT && cpu_x86_has_ssse3(); }
 
 const struct aes_impl aes_vpaes = {
     .name = "vpaes",
@@ -59,14 +70,7 @@ const struct aes_impl aes_vpaes = {
     .requires = "SSSE3",
     .ctr_batch_blocks = VPAES_CTR_BLOCKS,
     .usable = vpaes_usable,
-    .set_encrypt_key = VPAES_SET_KEY,
-    .encrypt_block = VPAES_BLOCK,
-    .ctr32 = VPAES_CTR32,
+    .set_encrypt_key = VPAES_KERNEL(set_encrypt_key),
+    .encrypt_block = VPAES_KERNEL(encrypt_block),
+    .ctr32 = VPAES_KERNEL(ctr32),
 };
-
-#else
-
-/* ISO C forbids an empty translation unit. */
-typedef int aes_vpaes_not_built;
-
-#endif

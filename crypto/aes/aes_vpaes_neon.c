@@ -23,24 +23,37 @@
  * The schedule has the x86 vpaes layout; the kernels read the round count
  * from `rounds`, and the assertions below keep their idea of it honest.
  */
-#include "aes.h"
-
-#if defined(LIBGCM_ASM_AARCH64)
-
 #include <stddef.h>
 
 #include "../cpu/cpu.h"
-#include "aes_asm.h"
+#include "aes.h"
+
+/* The kernel reads `rounds` at this offset, as a 32-bit word. */
+#define VPAES_NEON_ROUNDS_OFFSET 1920
+
+#if defined(LIBGCM_ASM_AARCH64)
+/* asm/aarch64/aes-vpaes-neon-aarch64.pl: the x86 vpaes schedule layout
+ * (round keys in the tower basis, permuted; see the .pl), Nr written by
+ * set_encrypt_key; ctr32 runs four blocks side by side. */
+#define VPAES_NEON_KERNEL(op) aes_aarch64_vpaes_neon_##op
+GCM_HIDDEN aes_set_encrypt_key_fn VPAES_NEON_KERNEL(set_encrypt_key);
+GCM_HIDDEN aes_encrypt_block_fn VPAES_NEON_KERNEL(encrypt_block);
+GCM_HIDDEN aes_ctr32_fn VPAES_NEON_KERNEL(ctr32);
+#define VPAES_NEON_BUILT 1
+#else
+#define VPAES_NEON_KERNEL(op) NULL
+#define VPAES_NEON_BUILT 0
+#endif
 
 _Static_assert(offsetof(struct aes_schedule, rounds) ==
-                   AES_VPAES_NEON_ROUNDS_OFFSET,
+                   VPAES_NEON_ROUNDS_OFFSET,
                "the vpaes-neon kernels read rounds at this offset");
 _Static_assert(sizeof(((struct aes_schedule *)0)->rounds) == 4,
                "the vpaes-neon kernels read rounds as a 32-bit word");
 _Static_assert(15 * 16 <= AES_SCHEDULE_BYTES,
                "fifteen round keys fit in the schedule");
 
-static int vpaes_neon_usable(void) { return cpu_aarch64_has_neon(); }
+static int vpaes_neon_usable(void) { return VPAES_NEON_BUILT && cpu_aarch64_has_neon(); }
 
 const struct aes_impl aes_vpaes_neon = {
     .name = "vpaes-neon",
@@ -48,14 +61,8 @@ const struct aes_impl aes_vpaes_neon = {
     .requires = "NEON (ASIMD)",
     .ctr_batch_blocks = 4,
     .usable = vpaes_neon_usable,
-    .set_encrypt_key = aes_aarch64_vpaes_neon_set_encrypt_key,
-    .encrypt_block = aes_aarch64_vpaes_neon_encrypt_block,
-    .ctr32 = aes_aarch64_vpaes_neon_ctr32,
+    .set_encrypt_key = VPAES_NEON_KERNEL(set_encrypt_key),
+    .encrypt_block = VPAES_NEON_KERNEL(encrypt_block),
+    .ctr32 = VPAES_NEON_KERNEL(ctr32),
 };
 
-#else
-
-/* ISO C forbids an empty translation unit. */
-typedef int aes_vpaes_neon_not_built;
-
-#endif

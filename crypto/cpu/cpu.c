@@ -1,10 +1,14 @@
 /*
  * crypto/cpu/cpu.c: reads the CPU's capabilities once per process.
  *
- * The architecture-specific readers (cpu_x86.c, cpu_arm.c) fill four words;
- * on x86 the OPENSSL_ia32cap environment variable may then clear bits, so a
- * user or a test can force a lower tier on any machine. Initialisation runs
- * exactly once even when many threads make their first call at the same time.
+ * The architecture-specific readers (cpu_x86.c, cpu_arm.c, cpu_aarch64.c)
+ * fill four words (cpu_detect.h); on x86 the OPENSSL_ia32cap environment
+ * variable, on aarch64 and 32-bit ARM LIBGCM_ARMCAP, may then clear bits, so a user or a
+ * test can force a lower tier on any machine. Initialisation runs exactly
+ * once even when many threads make their first call at the same time.
+ *
+ * The named queries of cpu.h are answered here, each from its word and
+ * bit; on another architecture they answer 0.
  */
 #include <stdlib.h>
 
@@ -56,6 +60,55 @@ const uint32_t *cpu_caps(void) {
 #endif
 
 int cpu_always(void) { return 1; }
+
+#if defined(GCM_X86_64) || defined(GCM_X86)
+#define X86_CAP(word, bit) ((cpu_caps()[word] & (bit)) != 0)
+#else
+#define X86_CAP(word, bit) 0
+#endif
+#if defined(GCM_AARCH64)
+#define AARCH64_CAP(bit) ((cpu_caps()[0] & (bit)) != 0)
+#else
+#define AARCH64_CAP(bit) 0
+#endif
+#if defined(GCM_ARM)
+#define ARM_CAP(word, bit) ((cpu_caps()[word] & (bit)) != 0)
+#else
+#define ARM_CAP(word, bit) 0
+#endif
+
+int cpu_x86_has_sse2(void) { return X86_CAP(0, CPU_X86_SSE2); }
+int cpu_x86_has_ssse3(void) { return X86_CAP(1, CPU_X86_SSSE3); }
+int cpu_x86_has_aesni(void) { return X86_CAP(1, CPU_X86_AESNI); }
+int cpu_x86_has_pclmulqdq(void) { return X86_CAP(1, CPU_X86_PCLMULQDQ); }
+int cpu_x86_has_avx(void) { return X86_CAP(1, CPU_X86_AVX); }
+int cpu_x86_has_avx2(void) { return X86_CAP(2, CPU_X86_AVX2); }
+int cpu_x86_has_vaes(void) { return X86_CAP(3, CPU_X86_VAES); }
+int cpu_x86_has_vpclmulqdq(void) { return X86_CAP(3, CPU_X86_VPCLMULQDQ); }
+
+int cpu_aarch64_has_aes(void) { return AARCH64_CAP(CPU_AARCH64_AES); }
+int cpu_aarch64_has_pmull(void) { return AARCH64_CAP(CPU_AARCH64_PMULL); }
+int cpu_aarch64_has_neon(void) { return AARCH64_CAP(CPU_AARCH64_ASIMD); }
+
+int cpu_arm_has_neon(void) { return ARM_CAP(0, CPU_ARM_HWCAP_NEON); }
+/* The Armv8 crypto instructions in AArch32 are NEON instructions: they
+ * need NEON as well. */
+int cpu_arm_has_aes(void) {
+  return cpu_arm_has_neon() && ARM_CAP(1, CPU_ARM_HWCAP2_AES);
+}
+int cpu_arm_has_pmull(void) {
+  return cpu_arm_has_neon() && ARM_CAP(1, CPU_ARM_HWCAP2_PMULL);
+}
+
+const char *cpu_mask_variable(void) {
+#if defined(GCM_X86_64) || defined(GCM_X86)
+  return "OPENSSL_ia32cap";
+#elif defined(GCM_AARCH64) || defined(GCM_ARM)
+  return "LIBGCM_ARMCAP";
+#else
+  return NULL;
+#endif
+}
 
 void cpu_apply_armcap(uint32_t c[4], const char *env) {
   if (env == NULL || env[0] == '\0') return;

@@ -1,6 +1,15 @@
 /*
- * crypto/cpu/cpu_detect.h: the per-architecture readers behind cpu_caps().
- * Used by crypto/cpu only.
+ * crypto/cpu/cpu_detect.h: how crypto/cpu stores what it reads. Used by
+ * crypto/cpu only; everything else asks the named queries of cpu.h.
+ *
+ * Four capability words, filled once by the architecture's reader:
+ *   x86, x86_64: OpenSSL's OPENSSL_ia32cap_P layout, so OPENSSL_ia32cap
+ *     (BoringSSL's format) masks them bit for bit:
+ *       word 0: CPUID.1:EDX        word 1: CPUID.1:ECX
+ *       word 2: CPUID.(7,0):EBX    word 3: CPUID.(7,0):ECX
+ *   32-bit ARM: word 0 AT_HWCAP, word 1 AT_HWCAP2 (Linux).
+ *   aarch64: word 0 holds AT_HWCAP's ASIMD, AES and PMULL bits, in the kernel's
+ *     positions, after the LIBGCM_ARMCAP mask.
  */
 #ifndef LIBGCM_CRYPTO_CPU_CPU_DETECT_H
 #define LIBGCM_CRYPTO_CPU_CPU_DETECT_H
@@ -9,7 +18,45 @@
 
 #include "../internal.h"
 
-/* Fills the four capability words described in cpu.h from the hardware. */
+/* x86 bits, by word. */
+#define CPU_X86_SSE2 (1u << 26)       /* word 0 */
+#define CPU_X86_SSSE3 (1u << 9)       /* word 1 */
+#define CPU_X86_PCLMULQDQ (1u << 1)   /* word 1 */
+#define CPU_X86_FMA (1u << 12)        /* word 1 */
+#define CPU_X86_OSXSAVE (1u << 27)    /* word 1 */
+#define CPU_X86_AESNI (1u << 25)      /* word 1 */
+#define CPU_X86_AVX (1u << 28)        /* word 1 */
+#define CPU_X86_AVX2 (1u << 5)        /* word 2 */
+#define CPU_X86_AVX512F (1u << 16)    /* word 2 */
+#define CPU_X86_AVX512DQ (1u << 17)   /* word 2 */
+#define CPU_X86_AVX512IFMA (1u << 21) /* word 2 */
+#define CPU_X86_AVX512PF (1u << 26)   /* word 2 */
+#define CPU_X86_AVX512ER (1u << 27)   /* word 2 */
+#define CPU_X86_AVX512CD (1u << 28)   /* word 2 */
+#define CPU_X86_AVX512BW (1u << 30)   /* word 2 */
+#define CPU_X86_AVX512VL (1u << 31)   /* word 2 */
+#define CPU_X86_VAES (1u << 9)        /* word 3 */
+#define CPU_X86_VPCLMULQDQ (1u << 10) /* word 3 */
+
+/* XCR0 state components (XGETBV 0). */
+#define CPU_XCR0_AVX_STATE 0x6u     /* XMM | YMM */
+/* XMM | YMM | opmask | ZMM_Hi256 | Hi16_ZMM */
+#define CPU_XCR0_AVX512_STATE 0xe6u
+
+/* 32-bit ARM Linux bits. */
+#define CPU_ARM_HWCAP_NEON (1u << 12)  /* word 0: AT_HWCAP */
+#define CPU_ARM_HWCAP2_AES (1u << 0)   /* word 1: AT_HWCAP2 */
+#define CPU_ARM_HWCAP2_PMULL (1u << 1) /* word 1: AT_HWCAP2 */
+
+/* aarch64 bits (word 0, Linux AT_HWCAP positions). */
+#define CPU_AARCH64_ASIMD (1u << 1) /* NEON */
+#define CPU_AARCH64_AES (1u << 3)
+#define CPU_AARCH64_PMULL (1u << 4)
+
+/* The four words, initialised exactly once (thread-safe), after the mask. */
+GCM_HIDDEN const uint32_t *cpu_caps(void);
+
+/* Fills the four capability words from the hardware. */
 GCM_HIDDEN void cpu_detect(uint32_t out[4]);
 
 /* Applies an OPENSSL_ia32cap value (BoringSSL's format, see cpu_x86.c) to

@@ -1,7 +1,7 @@
 /*
  * crypto/cpu/cpu_x86.c: CPUID and XGETBV on x86 and x86_64.
  *
- * The words follow OpenSSL's OPENSSL_ia32cap_P layout (see cpu.h). Features
+ * The words follow OpenSSL's OPENSSL_ia32cap_P layout (cpu_detect.h). Features
  * whose register state the operating system has not enabled in XCR0 are
  * cleared: AVX needs XMM and YMM state, AVX-512 also the opmask and ZMM
  * state. VAES and VPCLMULQDQ are only usable with AVX.
@@ -72,20 +72,21 @@ void cpu_detect(uint32_t out[4]) {
     out[3] = r[2]; /* ECX */
   }
 
-  /* OSXSAVE (ECX bit 27) says XGETBV may be executed. */
+  /* OSXSAVE says XGETBV may be executed. */
   uint64_t xcr0 = 0;
-  if (out[1] & (1u << 27)) xcr0 = xgetbv0();
-  const int avx_state = (xcr0 & 0x6) == 0x6;       /* XMM | YMM */
-  const int avx512_state = (xcr0 & 0xe6) == 0xe6;  /* + opmask, ZMM */
+  if (out[1] & CPU_X86_OSXSAVE) xcr0 = xgetbv0();
+  const int avx_state = (xcr0 & CPU_XCR0_AVX_STATE) == CPU_XCR0_AVX_STATE;
+  const int avx512_state =
+      (xcr0 & CPU_XCR0_AVX512_STATE) == CPU_XCR0_AVX512_STATE;
   if (!avx_state) {
-    out[1] &= ~(CPU_X86_AVX | (1u << 12) /* FMA */);
+    out[1] &= ~(CPU_X86_AVX | CPU_X86_FMA);
     out[2] &= ~CPU_X86_AVX2;
     out[3] &= ~(CPU_X86_VAES | CPU_X86_VPCLMULQDQ);
   }
   if (!avx_state || !avx512_state) {
-    /* AVX512F, DQ, IFMA, PF, ER, CD, BW, VL. */
-    out[2] &= ~((1u << 16) | (1u << 17) | (1u << 21) | (1u << 26) |
-                (1u << 27) | (1u << 28) | (1u << 30) | (1u << 31));
+    out[2] &= ~(CPU_X86_AVX512F | CPU_X86_AVX512DQ | CPU_X86_AVX512IFMA |
+                CPU_X86_AVX512PF | CPU_X86_AVX512ER | CPU_X86_AVX512CD |
+                CPU_X86_AVX512BW | CPU_X86_AVX512VL);
   }
 }
 

@@ -51,6 +51,30 @@ struct fused_keys {
   const struct fused_key *fused_key;
 };
 
+/* Where a 64-bit kernel finds the key pointers it reads (aes_key,
+ * ghash_key) in struct fused_keys; the assertions keep the kernels' idea
+ * of the layout honest. */
+#define FUSED_KEYS_AES_KEY_OFFSET 8
+#define FUSED_KEYS_GHASH_KEY_OFFSET 24
+#if !defined(__cplusplus)
+_Static_assert(offsetof(struct fused_keys, aes_key) ==
+                       FUSED_KEYS_AES_KEY_OFFSET ||
+                   sizeof(void *) != 8,
+               "64-bit fused kernels read k->aes_key here");
+_Static_assert(offsetof(struct fused_keys, ghash_key) ==
+                       FUSED_KEYS_GHASH_KEY_OFFSET ||
+                   sizeof(void *) != 8,
+               "64-bit fused kernels read k->ghash_key here");
+#endif
+
+/* The seal and open hooks' type. A kernel that a hook points at is
+ * declared with it:
+ *   GCM_HIDDEN fused_crypt_fn aes_gcm_x86_64_vaes_avx2_seal;
+ * so its prototype cannot drift from the contract below. */
+typedef void fused_crypt_fn(const struct fused_keys *k, uint8_t *out,
+                            const uint8_t *in, size_t blocks,
+                            const uint8_t ctr[16], uint8_t Xi[16]);
+
 struct fused_impl {
   /* Short, stable name users type: "vaes512", "vaes256", "avx", "c". */
   const char *name;
@@ -66,7 +90,7 @@ struct fused_impl {
    * the mode engine's buffered path. The kernel is correct for any run of
    * at least one block. */
   unsigned min_blocks;
-  /* Returns 1 when this CPU can run the kernel. */
+  /* Returns 1 when this build has the kernel and this CPU can run it. */
   int (*usable)(void);
   /* Fills fk from the key's AES schedule, GHASH key and H = E(K, 0^128)
    * (16 bytes, GCM order). NULL when the kernel keeps nothing of its own;
@@ -79,13 +103,11 @@ struct fused_impl {
    * not updated), then folds the ciphertext blocks out[...] into Xi as the
    * GHASH contract does (Xi = (Xi ^ C_i) * H for each block in order).
    * blocks >= 1. in == out is allowed; any other overlap is not. */
-  void (*seal)(const struct fused_keys *k, uint8_t *out, const uint8_t *in,
-               size_t blocks, const uint8_t ctr[16], uint8_t Xi[16]);
+  fused_crypt_fn *seal;
   /* Decrypts: the same counter mode, but the blocks folded into Xi are the
    * ciphertext in[...], read before out[...] is written, so in == out
    * works. blocks >= 1. */
-  void (*open)(const struct fused_keys *k, uint8_t *out, const uint8_t *in,
-               size_t blocks, const uint8_t ctr[16], uint8_t Xi[16]);
+  fused_crypt_fn *open;
   /* 1 when the dispatcher never attaches the kernel on its own: it runs
    * only when named (gcm_key_init_with_fused, LIBGCM_FUSED). For entries
    * that are correct everywhere but not faster than the two passes, such
@@ -94,14 +116,14 @@ struct fused_impl {
   int named_only;
 };
 
-/* The kernels. Which ones exist depends on the target; the dispatcher
- * (crypto/gcm/dispatch.c) lists them best first. */
-#if defined(LIBGCM_ASM_X86_64)
-/* VAES + VPCLMULQDQ on ymm, pair (aesni, vpclmul_avx2). */
+/* The kernels, one descriptor per file (crypto/fused/fused_<name>.c).
+ * Every descriptor exists on every build; one whose kernel this build does
+ * not have reports unusable (`usable` answers 0 and `seal`/`open` are
+ * NULL). The dispatcher (crypto/gcm/dispatch.c) lists them best first. */
+/* VAES + VPCLMULQDQ on ymm, pair (aesni, vpclmul_avx2); x86_64. */
 extern GCM_HIDDEN const struct fused_impl fused_vaes_avx2;
-/* AES-NI + PCLMULQDQ stitched, VEX-encoded, pair (aesni, clmul). */
+/* AES-NI + PCLMULQDQ stitched, VEX-encoded, pair (aesni, clmul); x86_64. */
 extern GCM_HIDDEN const struct fused_impl fused_aesni_avx;
-#endif
 /* The portable C loop, any pair; by name only (named_only). */
 extern GCM_HIDDEN const struct fused_impl fused_c;
 

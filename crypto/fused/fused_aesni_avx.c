@@ -27,30 +27,35 @@
  * layer checks), all tested through the cached CPU capabilities, so
  * OPENSSL_ia32cap can hide it. It does not use MOVBE.
  */
-#include "fused.h"
-
-#if defined(LIBGCM_ASM_X86_64)
-
 #include <stddef.h>
 
-#include "../aes/aes_asm.h"
 #include "../cpu/cpu.h"
-#include "../ghash/ghash_asm.h"
-#include "fused_asm.h"
+#include "fused.h"
 
-_Static_assert(offsetof(struct fused_keys, aes_key) ==
-                   FUSED_KEYS_AES_KEY_OFFSET,
-               "aes-gcm-aesni-avx-x86_64.pl reads k->aes_key here");
-_Static_assert(offsetof(struct fused_keys, ghash_key) ==
-                   FUSED_KEYS_GHASH_KEY_OFFSET,
-               "aes-gcm-aesni-avx-x86_64.pl reads k->ghash_key here");
-_Static_assert(offsetof(struct aes_schedule, rounds) == AES_NI_ROUNDS_OFFSET,
+/* What the kernel reads, where: the two key pointers of struct fused_keys
+ * (fused.h), the aesni schedule's `rounds`, and the clmul key's 256 bytes
+ * of powers and half sums. */
+#define AESNI_AVX_ROUNDS_OFFSET 1920
+
+#if defined(LIBGCM_ASM_X86_64)
+/* asm/x86_64/aes-gcm-aesni-avx-x86_64.pl: eight blocks in flight. */
+#define AESNI_AVX_KERNEL(op) aes_gcm_x86_64_aesni_avx_##op
+GCM_HIDDEN fused_crypt_fn AESNI_AVX_KERNEL(seal);
+GCM_HIDDEN fused_crypt_fn AESNI_AVX_KERNEL(open);
+#define AESNI_AVX_BUILT 1
+#else
+#define AESNI_AVX_KERNEL(op) NULL
+#define AESNI_AVX_BUILT 0
+#endif
+
+_Static_assert(offsetof(struct aes_schedule, rounds) == AESNI_AVX_ROUNDS_OFFSET,
                "aes-gcm-aesni-avx-x86_64.pl reads rounds at this offset");
 _Static_assert(256 <= GHASH_KEY_BYTES,
                "the clmul powers H^1..H^8 and their half sums fit");
 
 static int aesni_avx_usable(void) {
-  return aes_aesni.usable() && ghash_clmul.usable() && cpu_x86_has_avx();
+  return AESNI_AVX_BUILT && aes_aesni.usable() && ghash_clmul.usable() &&
+         cpu_x86_has_avx();
 }
 
 const struct fused_impl fused_aesni_avx = {
@@ -62,13 +67,6 @@ const struct fused_impl fused_aesni_avx = {
     .min_blocks = 1,
     .usable = aesni_avx_usable,
     .init = NULL,
-    .seal = aes_gcm_x86_64_aesni_avx_seal,
-    .open = aes_gcm_x86_64_aesni_avx_open,
+    .seal = AESNI_AVX_KERNEL(seal),
+    .open = AESNI_AVX_KERNEL(open),
 };
-
-#else
-
-/* ISO C forbids an empty translation unit. */
-typedef int fused_aesni_avx_not_built;
-
-#endif

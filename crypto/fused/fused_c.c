@@ -40,8 +40,8 @@ static void fused_c_seal(const struct fused_keys *k, uint8_t *out,
   memcpy(c, ctr, 16);
   while (blocks > 0) {
     size_t n = blocks < FUSED_C_RUN ? blocks : FUSED_C_RUN;
-    k->aes->ctr32(k->aes_key, in, out, n, c);
-    k->ghash->ghash(Xi, k->ghash_key, out, n);
+    k->aes->ctr32(k->aes_key, out, in, n, c);
+    k->ghash->update(Xi, k->ghash_key, out, n);
     counter_add(c, (uint32_t)n);
     in += n * 16;
     out += n * 16;
@@ -56,8 +56,8 @@ static void fused_c_open(const struct fused_keys *k, uint8_t *out,
   memcpy(c, ctr, 16);
   while (blocks > 0) {
     size_t n = blocks < FUSED_C_RUN ? blocks : FUSED_C_RUN;
-    k->ghash->ghash(Xi, k->ghash_key, in, n);
-    k->aes->ctr32(k->aes_key, in, out, n, c);
+    k->ghash->update(Xi, k->ghash_key, in, n);
+    k->aes->ctr32(k->aes_key, out, in, n, c);
     counter_add(c, (uint32_t)n);
     in += n * 16;
     out += n * 16;

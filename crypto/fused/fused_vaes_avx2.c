@@ -26,29 +26,36 @@
  * VPCLMULQDQ and VAES), all tested through the cached CPU capabilities, so
  * OPENSSL_ia32cap can hide it.
  */
-#include "fused.h"
-
-#if defined(LIBGCM_ASM_X86_64)
-
 #include <stddef.h>
 
-#include "../aes/aes_asm.h"
-#include "../ghash/ghash_asm.h"
-#include "fused_asm.h"
+#include "../cpu/cpu.h"
+#include "fused.h"
 
-_Static_assert(offsetof(struct fused_keys, aes_key) ==
-                   FUSED_KEYS_AES_KEY_OFFSET,
-               "aes-gcm-vaes-avx2-x86_64.pl reads k->aes_key here");
-_Static_assert(offsetof(struct fused_keys, ghash_key) ==
-                   FUSED_KEYS_GHASH_KEY_OFFSET,
-               "aes-gcm-vaes-avx2-x86_64.pl reads k->ghash_key here");
-_Static_assert(offsetof(struct aes_schedule, rounds) == AES_NI_ROUNDS_OFFSET,
+/* What the kernel reads, where: the two key pointers of struct fused_keys
+ * (fused.h), the aesni schedule's `rounds`, and the vpclmul_avx2 key's 512 bytes of
+ * powers. */
+#define VAES_AVX2_ROUNDS_OFFSET 1920
+#define VAES_AVX2_GHASH_KEY_BYTES 512
+
+#if defined(LIBGCM_ASM_X86_64)
+/* asm/x86_64/aes-gcm-vaes-avx2-x86_64.pl: sixteen blocks in flight. */
+#define VAES_AVX2_KERNEL(op) aes_gcm_x86_64_vaes_avx2_##op
+GCM_HIDDEN fused_crypt_fn VAES_AVX2_KERNEL(seal);
+GCM_HIDDEN fused_crypt_fn VAES_AVX2_KERNEL(open);
+#define VAES_AVX2_BUILT 1
+#else
+#define VAES_AVX2_KERNEL(op) NULL
+#define VAES_AVX2_BUILT 0
+#endif
+
+_Static_assert(offsetof(struct aes_schedule, rounds) == VAES_AVX2_ROUNDS_OFFSET,
                "aes-gcm-vaes-avx2-x86_64.pl reads rounds at this offset");
-_Static_assert(GHASH_VPCLMUL_AVX2_KEY_BYTES <= GHASH_KEY_BYTES,
+_Static_assert(VAES_AVX2_GHASH_KEY_BYTES <= GHASH_KEY_BYTES,
                "the powers H^16..H^1 fit in the GHASH key");
 
+/* Its pair's requirements, each asked of that backend. */
 static int vaes_avx2_usable(void) {
-  return aes_aesni.usable() && ghash_vpclmul_avx2.usable();
+  return VAES_AVX2_BUILT && aes_aesni.usable() && ghash_vpclmul_avx2.usable();
 }
 
 const struct fused_impl fused_vaes_avx2 = {
@@ -63,13 +70,6 @@ const struct fused_impl fused_vaes_avx2 = {
     .min_blocks = 1,
     .usable = vaes_avx2_usable,
     .init = NULL,
-    .seal = aes_gcm_x86_64_vaes_avx2_seal,
-    .open = aes_gcm_x86_64_vaes_avx2_open,
+    .seal = VAES_AVX2_KERNEL(seal),
+    .open = VAES_AVX2_KERNEL(open),
 };
-
-#else
-
-/* ISO C forbids an empty translation unit. */
-typedef int fused_vaes_avx2_not_built;
-
-#endif

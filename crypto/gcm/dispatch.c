@@ -1,121 +1,194 @@
 /*
  * crypto/gcm/dispatch.c: which implementation a key uses.
  *
- * The lists below are ordered best first for the architecture being built.
- * dispatch_choose() takes, for each half, an explicit name if the caller gave
- * one, else the name in LIBGCM_AES / LIBGCM_GHASH if set (read once), else
- * the first entry that is usable on this CPU and constant-time. Naming a
- * backend that does not exist or cannot run here is an error reported with
- * the name and where it came from; it is never replaced by another.
+ * The three lists below are the one place that orders the backends, best
+ * first. They hold every descriptor on every build, with no #if: a
+ * descriptor answers for itself whether it can run here. Everything else
+ * reads these lists through dispatch.h: the public backend list
+ * (gcm_backend_count/get, crypto/aead/backends.c), `gcm-speed --list`, and
+ * the test suites that run every usable backend.
+ *
+ * The shape of a backend (BearSSL's habit: the descriptor exists
+ * everywhere and says when it is unusable):
+ *   - one descriptor file, crypto/<aes|ghash|fused>/<kind>_<name>.c, that
+ *     opens with the comment the project asks for (algorithm, register
+ *     plan, why it is constant-time) and holds everything about the
+ *     backend. An assembly backend picks its kernel symbols with one
+ *       #if defined(LIBGCM_ASM_<ARCH>) #define <NAME>_KERNEL(op) ... #endif
+ *     then declares them with the hook types of aes.h / ghash.h / fused.h
+ *     (GCM_HIDDEN aes_ctr32_fn <NAME>_KERNEL(ctr32);) and sets
+ *     <NAME>_BUILT to 1, or, where the build has no such kernels (another
+ *     architecture, LIBGCM_NO_ASM), maps <NAME>_KERNEL(op) to NULL and
+ *     <NAME>_BUILT to 0. It asserts the layouts its kernels rely on, and
+ *     its `usable` hook is
+ *       return <NAME>_BUILT && cpu_<arch>_has_<feature>() && ...;
+ *     asking only the named queries of crypto/cpu/cpu.h. So a descriptor
+ *     whose kernels are not in this build has NULL hooks and is never
+ *     usable, and the dispatcher can tell "not built" from "this CPU
+ *     lacks it". crypto/aes/aes_aesni.c is the example to copy.
+ *   - hooks take outputs first, as the public API does: ctr32(s, out, in,
+ *     blocks, ctr), encrypt_block(s, out, in), update(Xi, key, in,
+ *     blocks), seal/open(k, out, in, ...). An assembly kernel takes its
+ *     arguments in the hook's order, so the hook points at it directly
+ *     (and the ABI tests reach it through the descriptor).
+ *
+ * Adding a backend:
+ *   1. its descriptor file, as above (and its kernel, asm/<arch>/<n>.pl).
+ *      The build picks both up by themselves: CMake globs the .c files of
+ *      crypto/aes, crypto/ghash and crypto/fused, and the .pl files of
+ *      asm/<arch>;
+ *   2. one line, X(<descriptor>), in its kind's list below, at its place
+ *      in the order; the line also declares the descriptor. (Add an
+ *      extern line to aes.h / ghash.h / fused.h only if other code names
+ *      the descriptor directly.)
+ * The suites parameterised over the lists (vectors, cross-backend
+ * agreement, streaming, fused) then test it wherever it is usable.
+ *
+ * Choosing: dispatch_choose() takes, for each half, an explicit name if
+ * the caller gave one, else the name in LIBGCM_AES / LIBGCM_GHASH if set
+ * (crypto/gcm/backend_env.c reads them once), else the first entry that
+ * is usable on this CPU and constant-time. Naming a backend that does not
+ * exist or cannot run here fails with the name and where it came from; it
+ * is never replaced by another. The failure is described, not worded:
+ * the API layer the user called writes the message.
  *
  * Fused kernels (crypto/fused/fused.h) are chosen afterwards, for the pair
  * already fixed: the explicit name, else LIBGCM_FUSED, else the first
- * entry of dispatch_fused_impls that fits the pair, runs here, is
- * constant-time and is not reserved for naming (named_only). "none" is
- * the two-pass path. A named kernel that does not fit the pair is refused
- * like one the CPU cannot run.
+ * entry of the fused list that fits the pair, runs here, is constant-time
+ * and is not reserved for naming (named_only). "none" is the two-pass
+ * path. A named kernel that does not fit the pair is refused like one the
+ * CPU cannot run.
  */
-#include <stdlib.h>
 #include <string.h>
 
-#if defined(_WIN32)
-#include <windows.h>
-#else
-#include <pthread.h>
-#endif
-
-#include "../error.h"
+#include "backend_env.h"
 #include "dispatch.h"
 
-const struct aes_impl *const dispatch_aes_impls[] = {
-#if defined(LIBGCM_ASM_X86_64) || defined(LIBGCM_ASM_X86)
-    &aes_aesni, /* AES-NI */
-    &aes_vpaes, /* SSSE3 */
-#endif
-#if defined(AES_CT_SSE2_BUILT)
-    &aes_ct_sse2, /* SSE2 (always on x86_64) */
-#endif
-#if defined(LIBGCM_ASM_AARCH64)
-    &aes_armv8, /* Armv8 Cryptographic Extension (AES) */
-    &aes_vpaes_neon, /* NEON only: vector-permute AES with TBL */
-#endif
-#if defined(LIBGCM_ASM_ARM)
-    &aes_armv8_32, /* Armv8 Cryptographic Extension in AArch32 (AES) */
-    /* (bitsliced NEON AES, for NEON cores without it, goes here) */
-#endif
-    &aes_ct,
-    NULL,
-};
-
-const struct ghash_impl *const dispatch_ghash_impls[] = {
-#if defined(LIBGCM_ASM_X86_64)
-    &ghash_vpclmul_avx2, /* VPCLMULQDQ + AVX2 (+ VAES, for the fused pair) */
-#endif
-#if defined(LIBGCM_ASM_X86_64) || defined(LIBGCM_ASM_X86)
-    &ghash_clmul, /* PCLMULQDQ + SSSE3 */
-#endif
-#if defined(LIBGCM_ASM_X86_64) || defined(LIBGCM_ASM_X86)
-    &ghash_ssse3, /* SSSE3, for CPUs without PCLMULQDQ */
-#endif
-#if defined(LIBGCM_ASM_X86)
-    &ghash_sse2, /* SSE2 only (32-bit x86) */
-#endif
-#if defined(LIBGCM_ASM_AARCH64)
-    &ghash_pmull, /* PMULL/PMULL2 (Armv8 Cryptographic Extension) */
-    &ghash_neon,  /* NEON only: PMULL on 8-bit lanes */
-#endif
-#if defined(LIBGCM_ASM_ARM)
-    &ghash_pmull32, /* VMULL.P64 (Armv8 Cryptographic Extension in AArch32) */
-    &ghash_neon,    /* VMULL.P8, for NEON cores without it */
-#endif
+/* The portable GHASH pair in the order the machine's word size prefers:
+ * 64x64-bit products are emulated on 32-bit machines, where ct32 is
+ * faster. */
 #if defined(GCM_64BIT_WORDS)
-    &ghash_ct64,
-    &ghash_ct32,
+#define GHASH_CT_PREFERRED ghash_ct64
+#define GHASH_CT_OTHER ghash_ct32
 #else
-    /* 64x64-bit products are emulated on 32-bit machines: ct32 is faster. */
-    &ghash_ct32,
-    &ghash_ct64,
+#define GHASH_CT_PREFERRED ghash_ct32
+#define GHASH_CT_OTHER ghash_ct64
 #endif
-    &ghash_4bit, /* variable time: by name only */
-    NULL,
-};
 
-/* Best first. Kernels for particular pairs (VAES, AVX) go before the
- * portable loop, which fits every pair. */
-const struct fused_impl *const dispatch_fused_impls[] = {
-#if defined(LIBGCM_ASM_X86_64)
-    &fused_vaes_avx2, /* VAES + VPCLMULQDQ on ymm: (aesni, vpclmul_avx2) */
-    &fused_aesni_avx, /* AES-NI + PCLMULQDQ, AVX encoding: (aesni, clmul) */
+/* "neon" is one name with a descriptor per architecture (different
+ * kernels and key layouts: crypto/ghash/ghash_neon_aarch64.c and
+ * ghash_neon_armv4.c); the list holds the build's own, so the name means
+ * one backend everywhere. */
+#if defined(GCM_AARCH64)
+#define GHASH_NEON ghash_neon_aarch64
+#else
+#define GHASH_NEON ghash_neon_armv4
 #endif
-    &fused_c, /* portable; named_only, see crypto/fused/fused_c.c */
-    NULL,
-};
+
+/* The lists, best first. Each line names one descriptor; the line both
+ * declares it and puts it in its place, so a new backend needs no other
+ * declaration to be dispatched (aes.h, ghash.h and fused.h also declare
+ * the descriptors other code names directly). */
+#define AES_BACKENDS(X)                                                 \
+  X(aes_aesni)      /* x86, x86_64: AES-NI */                           \
+  X(aes_vpaes)      /* x86, x86_64: SSSE3 */                            \
+  X(aes_ct_sse2)    /* x86, x86_64: SSE2, bitsliced (C intrinsics) */   \
+  X(aes_armv8)      /* aarch64: Armv8 Cryptographic Extension (AES) */  \
+  X(aes_vpaes_neon) /* aarch64: NEON only, vector permutes with TBL */  \
+  X(aes_armv8_32)   /* 32-bit ARM: the Armv8 AES instructions */        \
+  X(aes_ct)         /* portable */
+
+#define GHASH_BACKENDS(X)                                                   \
+  X(ghash_vpclmul_avx2) /* x86_64: VPCLMULQDQ + AVX2 (+ VAES, fused pair) */ \
+  X(ghash_clmul)        /* x86, x86_64: PCLMULQDQ + SSSE3 */                \
+  X(ghash_ssse3)        /* x86, x86_64: SSSE3, without PCLMULQDQ */         \
+  X(ghash_sse2)         /* 32-bit x86: SSE2 only, PMULUDQ */                \
+  X(ghash_pmull)        /* aarch64: PMULL/PMULL2 */                         \
+  X(ghash_pmull32)      /* 32-bit ARM: VMULL.P64 */                         \
+  X(GHASH_NEON)         /* aarch64, 32-bit ARM: NEON 8-bit polynomial */    \
+  X(GHASH_CT_PREFERRED) /* portable */                                      \
+  X(GHASH_CT_OTHER)     /* portable */                                      \
+  X(ghash_4bit)         /* portable, variable time: by name only */
+
+/* Kernels for particular pairs go before the portable loop, which fits
+ * every pair. */
+#define FUSED_BACKENDS(X)                                                   \
+  X(fused_vaes_avx2) /* x86_64: VAES + VPCLMULQDQ, (aesni, vpclmul_avx2) */ \
+  X(fused_aesni_avx) /* x86_64: AES-NI + PCLMULQDQ, AVX, (aesni, clmul) */  \
+  X(fused_c)         /* portable; named_only, see crypto/fused/fused_c.c */
+
+#define DECLARE_AES(d) extern GCM_HIDDEN const struct aes_impl d;
+#define DECLARE_GHASH(d) extern GCM_HIDDEN const struct ghash_impl d;
+#define DECLARE_FUSED(d) extern GCM_HIDDEN const struct fused_impl d;
+#define LIST_ENTRY(d) &d,
+AES_BACKENDS(DECLARE_AES)
+GHASH_BACKENDS(DECLARE_GHASH)
+FUSED_BACKENDS(DECLARE_FUSED)
+
+static const struct aes_impl *const aes_list[] = {
+    AES_BACKENDS(LIST_ENTRY) NULL};
+static const struct ghash_impl *const ghash_list[] = {
+    GHASH_BACKENDS(LIST_ENTRY) NULL};
+static const struct fused_impl *const fused_list[] = {
+    FUSED_BACKENDS(LIST_ENTRY) NULL};
+
+const struct aes_impl *dispatch_aes_at(size_t i) {
+  return i < sizeof(aes_list) / sizeof(aes_list[0]) ? aes_list[i] : NULL;
+}
+
+const struct ghash_impl *dispatch_ghash_at(size_t i) {
+  return i < sizeof(ghash_list) / sizeof(ghash_list[0]) ? ghash_list[i] : NULL;
+}
+
+const struct fused_impl *dispatch_fused_at(size_t i) {
+  return i < sizeof(fused_list) / sizeof(fused_list[0]) ? fused_list[i] : NULL;
+}
+
+int dispatch_entry_at(enum dispatch_kind kind, size_t i,
+                      struct dispatch_entry *e) {
+  if (kind == DISPATCH_AES) {
+    const struct aes_impl *a = dispatch_aes_at(i);
+    if (a == NULL) return 0;
+    *e = (struct dispatch_entry){a->name, a->constant_time, a->requires,
+                                 a->usable, a->ctr32 != NULL};
+    return 1;
+  }
+  if (kind == DISPATCH_GHASH) {
+    const struct ghash_impl *g = dispatch_ghash_at(i);
+    if (g == NULL) return 0;
+    *e = (struct dispatch_entry){g->name, g->constant_time, g->requires,
+                                 g->usable, g->update != NULL};
+    return 1;
+  }
+  const struct fused_impl *f = dispatch_fused_at(i);
+  if (f == NULL) return 0;
+  *e = (struct dispatch_entry){f->name, f->constant_time, f->requires,
+                               f->usable, f->seal != NULL};
+  return 1;
+}
+
+/* Index of the entry of `kind` called name, or -1. */
+static long find(enum dispatch_kind kind, const char *name) {
+  struct dispatch_entry e;
+  for (size_t i = 0; dispatch_entry_at(kind, i, &e); i++) {
+    if (strcmp(e.name, name) == 0) return (long)i;
+  }
+  return -1;
+}
 
 const struct aes_impl *dispatch_find_aes(const char *name) {
-  for (size_t i = 0; dispatch_aes_impls[i] != NULL; i++) {
-    if (strcmp(dispatch_aes_impls[i]->name, name) == 0) {
-      return dispatch_aes_impls[i];
-    }
-  }
-  return NULL;
+  long i = find(DISPATCH_AES, name);
+  return i < 0 ? NULL : dispatch_aes_at((size_t)i);
 }
 
 const struct ghash_impl *dispatch_find_ghash(const char *name) {
-  for (size_t i = 0; dispatch_ghash_impls[i] != NULL; i++) {
-    if (strcmp(dispatch_ghash_impls[i]->name, name) == 0) {
-      return dispatch_ghash_impls[i];
-    }
-  }
-  return NULL;
+  long i = find(DISPATCH_GHASH, name);
+  return i < 0 ? NULL : dispatch_ghash_at((size_t)i);
 }
 
 const struct fused_impl *dispatch_find_fused(const char *name) {
-  for (size_t i = 0; dispatch_fused_impls[i] != NULL; i++) {
-    if (strcmp(dispatch_fused_impls[i]->name, name) == 0) {
-      return dispatch_fused_impls[i];
-    }
-  }
-  return NULL;
+  long i = find(DISPATCH_FUSED, name);
+  return i < 0 ? NULL : dispatch_fused_at((size_t)i);
 }
 
 int dispatch_fused_fits(const struct fused_impl *f, const struct aes_impl *aes,
@@ -124,147 +197,95 @@ int dispatch_fused_fits(const struct fused_impl *f, const struct aes_impl *aes,
          (f->ghash == NULL || f->ghash == ghash);
 }
 
-/* One environment variable's choice, copied once so later changes to the
- * environment (or a concurrent setenv) cannot affect running code. */
-struct env_choice {
-  const char *var; /* "LIBGCM_AES" or "LIBGCM_GHASH" */
-  char name[32];
-  int set;
-  int too_long;
-};
+/* Starts a failure report for `kind` about `name`. */
+static int fail(struct dispatch_failure *why,
+                enum dispatch_failure_reason reason, enum dispatch_kind kind,
+                const char *name, const char *env_var) {
+  *why = (struct dispatch_failure){0};
+  why->reason = reason;
+  why->kind = kind;
+  why->name = name;
+  why->env_var = env_var;
+  return 0;
+}
 
-static struct env_choice env_aes = {"LIBGCM_AES", {0}, 0, 0};
-static struct env_choice env_ghash = {"LIBGCM_GHASH", {0}, 0, 0};
-static struct env_choice env_fused = {"LIBGCM_FUSED", {0}, 0, 0};
-
-static void copy_env(struct env_choice *c) {
-  const char *v = getenv(c->var);
-  if (v == NULL || v[0] == '\0') return;
-  c->set = 1;
-  size_t len = strlen(v);
-  if (len >= sizeof(c->name)) {
-    c->too_long = 1;
-    len = sizeof(c->name) - 1;
+/* The name a choice starts from: the caller's, else the environment's. 0
+ * when the environment's value was too long to be any backend's name. */
+static int requested(const char *name, const struct backend_env_choice *env,
+                     enum dispatch_kind kind, const char **out,
+                     const char **env_var, struct dispatch_failure *why) {
+  *out = name;
+  *env_var = NULL;
+  if (name == NULL && env->set) {
+    if (env->too_long) {
+      fail(why, DISPATCH_UNKNOWN, kind, env->name, env->var);
+      why->name_truncated = 1;
+      return 0;
+    }
+    *out = env->name;
+    *env_var = env->var;
   }
-  memcpy(c->name, v, len);
-  c->name[len] = '\0';
-}
-
-static void read_env(void) {
-  copy_env(&env_aes);
-  copy_env(&env_ghash);
-  copy_env(&env_fused);
-}
-
-#if defined(_WIN32)
-static INIT_ONCE env_once = INIT_ONCE_STATIC_INIT;
-static BOOL CALLBACK read_env_win(PINIT_ONCE o, PVOID p, PVOID *c) {
-  (void)o;
-  (void)p;
-  (void)c;
-  read_env();
-  return TRUE;
-}
-static void env_init(void) {
-  InitOnceExecuteOnce(&env_once, read_env_win, NULL, NULL);
-}
-#else
-static pthread_once_t env_once = PTHREAD_ONCE_INIT;
-static void env_init(void) { pthread_once(&env_once, read_env); }
-#endif
-
-/* What the chooser needs of a list entry, whatever its kind. */
-struct entry {
-  const char *name;
-  int constant_time;
-  const char *requires;
-  int (*usable)(void);
-};
-
-static int aes_entry(size_t i, struct entry *e) {
-  const struct aes_impl *a = dispatch_aes_impls[i];
-  if (a == NULL) return 0;
-  *e = (struct entry){a->name, a->constant_time, a->requires, a->usable};
-  return 1;
-}
-
-static int ghash_entry(size_t i, struct entry *e) {
-  const struct ghash_impl *g = dispatch_ghash_impls[i];
-  if (g == NULL) return 0;
-  *e = (struct entry){g->name, g->constant_time, g->requires, g->usable};
   return 1;
 }
 
 /* Picks the index of one kind's implementation: the explicit name, else
- * the environment's, else the first usable constant-time entry. `kind` is
- * "AES" or "GHASH" for messages. */
-static int choose(const char *kind, int (*at)(size_t, struct entry *),
-                  const struct env_choice *env, const char *name,
-                  size_t *index) {
-  const char *source = "gcm_key_init_with_backends";
-  struct entry e;
-  if (name == NULL && env->set) {
-    if (env->too_long) {
-      return error_setf(GCM_ERR_BACKEND_UNKNOWN,
-                        "%s names an unknown %s backend '%s...'", env->var,
-                        kind, env->name);
-    }
-    name = env->name;
-    source = env->var;
-  }
-  for (size_t i = 0; at(i, &e); i++) {
-    if (name == NULL ? (e.constant_time && e.usable())
-                     : strcmp(e.name, name) == 0) {
-      if (name != NULL && !e.usable()) {
-        return error_setf(GCM_ERR_BACKEND_UNUSABLE,
-                          "%s names %s backend '%s', which needs %s; this CPU "
-                          "(after OPENSSL_ia32cap) lacks it",
-                          source, kind, name, e.requires);
-      }
-      *index = i;
-      return 1;
-    }
-  }
+ * the environment's, else the first usable constant-time entry. */
+static int choose(enum dispatch_kind kind,
+                  const struct backend_env_choice *env, const char *name,
+                  size_t *index, struct dispatch_failure *why) {
+  const char *env_var;
+  if (!requested(name, env, kind, &name, &env_var, why)) return 0;
+  struct dispatch_entry e;
   if (name == NULL) {
-    return error_setf(GCM_ERR_BACKEND_UNUSABLE,
-                      "no constant-time %s backend runs on this CPU", kind);
+    for (size_t i = 0; dispatch_entry_at(kind, i, &e); i++) {
+      if (e.constant_time && e.usable()) {
+        *index = i;
+        return 1;
+      }
+    }
+    return fail(why, DISPATCH_NONE_RUNS, kind, NULL, NULL);
   }
-  return error_setf(GCM_ERR_BACKEND_UNKNOWN,
-                    "%s names an unknown %s backend '%s'", source, kind, name);
+  long i = find(kind, name);
+  if (i < 0) return fail(why, DISPATCH_UNKNOWN, kind, name, env_var);
+  dispatch_entry_at(kind, (size_t)i, &e);
+  if (!e.usable()) {
+    fail(why, e.built ? DISPATCH_UNUSABLE : DISPATCH_NOT_BUILT, kind, name,
+         env_var);
+    why->requires = e.requires;
+    return 0;
+  }
+  *index = (size_t)i;
+  return 1;
 }
 
 int dispatch_choose(const char *aes_name, const char *ghash_name,
                     const struct aes_impl **aes,
-                    const struct ghash_impl **ghash) {
+                    const struct ghash_impl **ghash,
+                    struct dispatch_failure *why) {
   size_t a = 0, g = 0; /* set by choose() whenever it returns 1 */
-  env_init();
-  if (!choose("AES", aes_entry, &env_aes, aes_name, &a) ||
-      !choose("GHASH", ghash_entry, &env_ghash, ghash_name, &g)) {
+  const struct backend_env *env = backend_env();
+  if (!choose(DISPATCH_AES, &env->aes, aes_name, &a, why) ||
+      !choose(DISPATCH_GHASH, &env->ghash, ghash_name, &g, why)) {
     return 0;
   }
-  *aes = dispatch_aes_impls[a];
-  *ghash = dispatch_ghash_impls[g];
+  *aes = dispatch_aes_at(a);
+  *ghash = dispatch_ghash_at(g);
   return 1;
 }
 
 int dispatch_choose_fused(const char *fused_name, const struct aes_impl *aes,
                           const struct ghash_impl *ghash,
-                          const struct fused_impl **fused) {
-  const char *source = "gcm_key_init_with_fused";
-  env_init();
-  if (fused_name == NULL && env_fused.set) {
-    if (env_fused.too_long) {
-      return error_setf(GCM_ERR_BACKEND_UNKNOWN,
-                        "LIBGCM_FUSED names an unknown fused backend '%s...'",
-                        env_fused.name);
-    }
-    fused_name = env_fused.name;
-    source = "LIBGCM_FUSED";
-  }
+                          const struct fused_impl **fused,
+                          struct dispatch_failure *why) {
+  const char *env_var;
   *fused = NULL;
+  if (!requested(fused_name, &backend_env()->fused, DISPATCH_FUSED,
+                 &fused_name, &env_var, why)) {
+    return 0;
+  }
   if (fused_name == NULL) {
-    for (size_t i = 0; dispatch_fused_impls[i] != NULL; i++) {
-      const struct fused_impl *f = dispatch_fused_impls[i];
+    const struct fused_impl *f;
+    for (size_t i = 0; (f = dispatch_fused_at(i)) != NULL; i++) {
       if (!f->named_only && f->constant_time &&
           dispatch_fused_fits(f, aes, ghash) && f->usable()) {
         *fused = f;
@@ -276,23 +297,21 @@ int dispatch_choose_fused(const char *fused_name, const struct aes_impl *aes,
   if (strcmp(fused_name, "none") == 0) return 1;
   const struct fused_impl *f = dispatch_find_fused(fused_name);
   if (f == NULL) {
-    return error_setf(GCM_ERR_BACKEND_UNKNOWN,
-                      "%s names an unknown fused backend '%s'", source,
-                      fused_name);
+    return fail(why, DISPATCH_UNKNOWN, DISPATCH_FUSED, fused_name, env_var);
   }
   if (!dispatch_fused_fits(f, aes, ghash)) {
-    return error_setf(GCM_ERR_BACKEND_UNUSABLE,
-                      "%s names fused backend '%s', which works only with "
-                      "AES %s and GHASH %s; this key uses %s and %s",
-                      source, fused_name, f->aes ? f->aes->name : "(any)",
-                      f->ghash ? f->ghash->name : "(any)", aes->name,
-                      ghash->name);
+    fail(why, DISPATCH_WRONG_PAIR, DISPATCH_FUSED, fused_name, env_var);
+    why->fused_aes = f->aes ? f->aes->name : NULL;
+    why->fused_ghash = f->ghash ? f->ghash->name : NULL;
+    why->key_aes = aes->name;
+    why->key_ghash = ghash->name;
+    return 0;
   }
   if (!f->usable()) {
-    return error_setf(GCM_ERR_BACKEND_UNUSABLE,
-                      "%s names fused backend '%s', which needs %s; this CPU "
-                      "(after OPENSSL_ia32cap) lacks it",
-                      source, fused_name, f->requires);
+    fail(why, f->seal != NULL ? DISPATCH_UNUSABLE : DISPATCH_NOT_BUILT,
+         DISPATCH_FUSED, fused_name, env_var);
+    why->requires = f->requires;
+    return 0;
   }
   *fused = f;
   return 1;

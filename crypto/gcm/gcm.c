@@ -55,7 +55,7 @@
  * are public, the secrets (key, H, key stream, plaintext) only flow through
  * the backends and xor.
  */
-#include "gcm.h"
+#include "mode.h"
 
 /* Whole blocks processed per backend call in the bulk path: large enough to
  * amortise call overhead, small enough that the data is still in L1 when
@@ -96,7 +96,7 @@ void gcm_mode_key_init(struct gcm_key_st *k, const struct aes_impl *aes,
  * callers flush only at block boundaries). */
 static void flush_hash(struct gcm_stream_st *s) {
   if (s->hash_len == 0) return;
-  s->key->ghash->ghash(s->Xi, &s->key->ghash_key,
+  s->key->ghash->update(s->Xi, &s->key->ghash_key,
                        s->ks + s->ks_pos - s->hash_len, s->hash_len / 16u);
   s->hash_len = 0;
 }
@@ -115,11 +115,11 @@ static void aad_bytes(struct gcm_stream_st *s, const uint8_t *p, size_t n) {
     p += take;
     n -= take;
     if (s->aad_buf_len < 16) return; /* n is 0 here */
-    k->ghash->ghash(s->Xi, &k->ghash_key, s->aad_buf, 1);
+    k->ghash->update(s->Xi, &k->ghash_key, s->aad_buf, 1);
     s->aad_buf_len = 0;
   }
   if (n >= 16) {
-    k->ghash->ghash(s->Xi, &k->ghash_key, p, n / 16);
+    k->ghash->update(s->Xi, &k->ghash_key, p, n / 16);
     p += n & ~(size_t)15;
     n &= 15;
   }
@@ -140,7 +140,7 @@ static void enter_data(struct gcm_stream_st *s) {
       memcpy(s->ks + s->ks_pos - 16, s->aad_buf, 16);
       s->hash_len = 16;
     } else {
-      s->key->ghash->ghash(s->Xi, &s->key->ghash_key, s->aad_buf, 1);
+      s->key->ghash->update(s->Xi, &s->key->ghash_key, s->aad_buf, 1);
     }
     s->aad_buf_len = 0;
   }
@@ -154,15 +154,15 @@ static void derive_j0(const struct gcm_key_st *k, const uint8_t *nonce,
   _Alignas(16) uint8_t block[16];
   memset(j0, 0, 16);
   size_t whole = nonce_len / 16, rest = nonce_len % 16;
-  k->ghash->ghash(j0, &k->ghash_key, nonce, whole);
+  k->ghash->update(j0, &k->ghash_key, nonce, whole);
   if (rest > 0) {
     memset(block, 0, sizeof(block));
     memcpy(block, nonce + whole * 16, rest);
-    k->ghash->ghash(j0, &k->ghash_key, block, 1);
+    k->ghash->update(j0, &k->ghash_key, block, 1);
   }
   memset(block, 0, 8);
   store_be64(block + 8, (uint64_t)nonce_len * 8);
-  k->ghash->ghash(j0, &k->ghash_key, block, 1);
+  k->ghash->update(j0, &k->ghash_key, block, 1);
 }
 
 /* Fills s->ks with `blocks` blocks of key stream from s->ctr onwards. */
@@ -173,7 +173,7 @@ static const uint8_t ks_zeros[GCM_KS_MAX_BLOCKS * 16];
 
 static void refill_key_stream(struct gcm_stream_st *s, unsigned blocks) {
   const struct gcm_key_st *k = s->key;
-  k->aes->ctr32(&k->aes_schedule, ks_zeros, s->ks, blocks, s->ctr);
+  k->aes->ctr32(&k->aes_schedule, s->ks, ks_zeros, blocks, s->ctr);
   ctr32_add(s->ctr, blocks);
   s->ks_pos = 0;
   s->ks_len = blocks * 16;
@@ -319,9 +319,9 @@ static void crypt_slow(struct gcm_stream_st *s, uint8_t *out,
 static void bulk_run(struct gcm_stream_st *s, uint8_t *out, const uint8_t *in,
                      size_t blocks) {
   const struct gcm_key_st *k = s->key;
-  if (!s->encrypt) k->ghash->ghash(s->Xi, &k->ghash_key, in, blocks);
-  k->aes->ctr32(&k->aes_schedule, in, out, blocks, s->ctr);
-  if (s->encrypt) k->ghash->ghash(s->Xi, &k->ghash_key, out, blocks);
+  if (!s->encrypt) k->ghash->update(s->Xi, &k->ghash_key, in, blocks);
+  k->aes->ctr32(&k->aes_schedule, out, in, blocks, s->ctr);
+  if (s->encrypt) k->ghash->update(s->Xi, &k->ghash_key, out, blocks);
   ctr32_add(s->ctr, (uint32_t)blocks);
 }
 
@@ -448,7 +448,7 @@ void gcm_mode_tag(struct gcm_stream_st *s, uint8_t tag[16]) {
     flush_hash(s);
   } else {
     flush_hash(s);
-    k->ghash->ghash(s->Xi, &k->ghash_key, lengths, 1);
+    k->ghash->update(s->Xi, &k->ghash_key, lengths, 1);
   }
   xor_bytes(tag, s->Xi, s->tag_mask, 16);
   s->phase = GCM_PHASE_DONE;
@@ -488,7 +488,7 @@ static void one_shot_short(const struct gcm_key_st *k, int encrypt,
   memset(hc + in_len, 0, c * 16 - in_len);
   store_be64(hc + c * 16, (uint64_t)aad_len * 8);
   store_be64(hc + c * 16 + 8, (uint64_t)in_len * 8);
-  k->ghash->ghash(Xi, &k->ghash_key, hb, a + c + 1);
+  k->ghash->update(Xi, &k->ghash_key, hb, a + c + 1);
 
   if (in_len > 0) memcpy(out, ks + 16, in_len);
   xor_bytes(tag, Xi, ks, 16);

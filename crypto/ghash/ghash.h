@@ -12,6 +12,12 @@
  *
  * An implementation precomputes what it needs from H once per key
  * (`init`) into `struct ghash_key`, opaque storage it lays out as it likes.
+ *
+ * Each implementation lives in its own file, crypto/ghash/ghash_<name>.c,
+ * built on every architecture: an assembly backend declares its kernels
+ * there, points the hooks at them where the build has them, and otherwise
+ * leaves them NULL and reports unusable. crypto/gcm/dispatch.c says how to
+ * add one; its list is the one place that orders them.
  */
 #ifndef LIBGCM_CRYPTO_GHASH_GHASH_H
 #define LIBGCM_CRYPTO_GHASH_GHASH_H
@@ -28,6 +34,13 @@ struct ghash_key {
   GCM_ALIGNED(64) uint8_t bytes[GHASH_KEY_BYTES];
 };
 
+/* The hooks' types. A kernel that a hook points at is declared with one:
+ *   GCM_HIDDEN ghash_update_fn ghash_x86_64_clmul_blocks;
+ * so its prototype cannot drift from the contract below. */
+typedef void ghash_init_fn(struct ghash_key *key, const uint8_t H[16]);
+typedef void ghash_update_fn(uint8_t Xi[16], const struct ghash_key *key,
+                             const uint8_t *in, size_t blocks);
+
 struct ghash_impl {
   /* Short, stable name users type: "ct64", "ct32", "4bit", "clmul", ... */
   const char *name;
@@ -35,34 +48,30 @@ struct ghash_impl {
   int constant_time;
   /* Human-readable CPU requirement, e.g. "none", "PCLMULQDQ", "SSSE3". */
   const char *requires;
-  /* Returns 1 when this CPU can run the implementation. */
+  /* Returns 1 when this build has the implementation's code and this CPU
+   * can run it. Asks the named queries of crypto/cpu/cpu.h only. */
   int (*usable)(void);
   /* Precomputes from H = E(K, 0^128), given as 16 bytes in GCM order. */
-  void (*init)(struct ghash_key *key, const uint8_t H[16]);
+  ghash_init_fn *init;
   /* For each of the `blocks` 16-byte blocks X of `in`: Xi = (Xi ^ X) * H.
-   * blocks may be 0. `in` need not be aligned. */
-  void (*ghash)(uint8_t Xi[16], const struct ghash_key *key, const uint8_t *in,
-                size_t blocks);
+   * blocks may be 0. `in` need not be aligned. NULL (like init, for an
+   * assembly backend) when this build lacks the kernel. */
+  ghash_update_fn *update;
 };
 
-extern GCM_HIDDEN const struct ghash_impl ghash_ct64;
-extern GCM_HIDDEN const struct ghash_impl ghash_ct32;
-extern GCM_HIDDEN const struct ghash_impl ghash_4bit;
-#if defined(LIBGCM_ASM_X86_64) || defined(LIBGCM_ASM_X86)
-extern GCM_HIDDEN const struct ghash_impl ghash_clmul;
-extern GCM_HIDDEN const struct ghash_impl ghash_ssse3;
-extern GCM_HIDDEN const struct ghash_impl ghash_vpclmul_avx2;
-#endif
-#if defined(LIBGCM_ASM_X86)
-extern GCM_HIDDEN const struct ghash_impl ghash_sse2;
-#endif
-#if defined(LIBGCM_ASM_AARCH64)
-extern GCM_HIDDEN const struct ghash_impl ghash_pmull;
-extern GCM_HIDDEN const struct ghash_impl ghash_neon;
-#endif
-#if defined(LIBGCM_ASM_ARM)
-extern GCM_HIDDEN const struct ghash_impl ghash_pmull32;
-extern GCM_HIDDEN const struct ghash_impl ghash_neon;
-#endif
+/* The implementations, one descriptor per file
+ * (crypto/ghash/ghash_<name>.c), listed best first by
+ * crypto/gcm/dispatch.c. */
+extern GCM_HIDDEN const struct ghash_impl ghash_ct64;   /* portable */
+extern GCM_HIDDEN const struct ghash_impl ghash_ct32;   /* portable */
+extern GCM_HIDDEN const struct ghash_impl ghash_4bit;   /* variable time */
+extern GCM_HIDDEN const struct ghash_impl ghash_clmul;  /* x86, x86_64 */
+extern GCM_HIDDEN const struct ghash_impl ghash_ssse3;  /* x86, x86_64 */
+extern GCM_HIDDEN const struct ghash_impl ghash_vpclmul_avx2; /* x86_64 */
+extern GCM_HIDDEN const struct ghash_impl ghash_sse2;   /* 32-bit x86 */
+extern GCM_HIDDEN const struct ghash_impl ghash_pmull;  /* aarch64 */
+extern GCM_HIDDEN const struct ghash_impl ghash_neon_aarch64; /* aarch64 */
+extern GCM_HIDDEN const struct ghash_impl ghash_pmull32; /* 32-bit ARM */
+extern GCM_HIDDEN const struct ghash_impl ghash_neon_armv4; /* 32-bit ARM */
 
 #endif /* LIBGCM_CRYPTO_GHASH_GHASH_H */

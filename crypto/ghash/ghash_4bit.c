@@ -110,5 +110,5 @@ const struct ghash_impl ghash_4bit = {
     .requires = "none",
     .usable = cpu_always,
     .init = ghash_4bit_init,
-    .ghash = ghash_4bit_blocks,
+    .update = ghash_4bit_blocks,
 };

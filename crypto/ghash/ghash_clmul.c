@@ -18,24 +18,31 @@
  * It needs PCLMULQDQ and SSSE3 (PSHUFB reverses the bytes of each block);
  * both are tested separately because OPENSSL_ia32cap may mask either.
  */
+#include "../cpu/cpu.h"
 #include "ghash.h"
 
-#if defined(LIBGCM_ASM_X86_64) || defined(LIBGCM_ASM_X86)
-
-#include "../cpu/cpu.h"
-#include "ghash_asm.h"
-
-/* The kernels of the architecture being built. */
+/* The kernels of the architecture being built, or none. init stores H*x^-1
+ * and its powers up to 8 (256 bytes of the key); the blocks kernel
+ * aggregates eight blocks per reduction. */
 #if defined(LIBGCM_ASM_X86_64)
-#define CLMUL_INIT ghash_x86_64_clmul_init
-#define CLMUL_BLOCKS ghash_x86_64_clmul_blocks
-#else
-#define CLMUL_INIT ghash_x86_clmul_init
-#define CLMUL_BLOCKS ghash_x86_clmul_blocks
+#define CLMUL_KERNEL(op) ghash_x86_64_clmul_##op /* ghash-clmul-x86_64.pl */
+#elif defined(LIBGCM_ASM_X86)
+#define CLMUL_KERNEL(op) ghash_x86_clmul_##op /* ghash-clmul-x86.pl, cdecl */
 #endif
 
+#if defined(CLMUL_KERNEL)
+GCM_HIDDEN ghash_init_fn CLMUL_KERNEL(init);
+GCM_HIDDEN ghash_update_fn CLMUL_KERNEL(blocks);
+#define CLMUL_BUILT 1
+#else
+#define CLMUL_KERNEL(op) NULL
+#define CLMUL_BUILT 0
+#endif
+
+_Static_assert(256 <= GHASH_KEY_BYTES, "the clmul key takes 256 bytes");
+
 static int clmul_usable(void) {
-  return cpu_x86_has_pclmulqdq() && cpu_x86_has_ssse3();
+  return CLMUL_BUILT && cpu_x86_has_pclmulqdq() && cpu_x86_has_ssse3();
 }
 
 const struct ghash_impl ghash_clmul = {
@@ -43,13 +50,6 @@ const struct ghash_impl ghash_clmul = {
     .constant_time = 1,
     .requires = "PCLMULQDQ and SSSE3",
     .usable = clmul_usable,
-    .init = CLMUL_INIT,
-    .ghash = CLMUL_BLOCKS,
+    .init = CLMUL_KERNEL(init),
+    .update = CLMUL_KERNEL(blocks),
 };
-
-#else
-
-/* ISO C forbids an empty translation unit. */
-typedef int ghash_clmul_not_built;
-
-#endif

@@ -27,51 +27,22 @@
  * secret bit, never a branch; loop bounds and indices are constants. The
  * kernel's argument is in its header.
  */
-#include "ghash.h"
-
-#if defined(LIBGCM_ASM_AARCH64)
-
 #include <string.h>
 
 #include "../cpu/cpu.h"
-#include "ghash_asm.h"
+#include "gf128_setup.h"
+#include "ghash.h"
 
-struct neon_u128 {
-  uint64_t hi, lo;
-};
-
-/* a * x mod P (a right shift in this bit order). */
-static struct neon_u128 neon_mul_x(struct neon_u128 a) {
-  uint64_t carry = 0 - (a.lo & 1);
-  struct neon_u128 r;
-  r.lo = (a.lo >> 1) | (a.hi << 63);
-  r.hi = (a.hi >> 1) ^ (carry & (UINT64_C(0xE1) << 56));
-  return r;
-}
-
-/* a * x^-1 mod P: x^-1 = x^127 + x^6 + x + 1 returns the bit shifted out. */
-static struct neon_u128 neon_mul_x_inv(struct neon_u128 a) {
-  uint64_t carry = 0 - (a.hi >> 63);
-  struct neon_u128 r;
-  r.hi = (a.hi << 1) | (a.lo >> 63);
-  r.lo = a.lo << 1;
-  r.hi ^= carry & UINT64_C(0xC200000000000000);
-  r.lo ^= carry & 1;
-  return r;
-}
-
-/* a * b mod P, one bit of a at a time (x^0 first), with masks. */
-static struct neon_u128 neon_mul(struct neon_u128 a, struct neon_u128 b) {
-  struct neon_u128 z = {0, 0};
-  for (int i = 0; i < 128; i++) {
-    uint64_t word = i < 64 ? a.hi : a.lo;
-    uint64_t m = 0 - ((word >> (63 - (i & 63))) & 1);
-    z.hi ^= b.hi & m;
-    z.lo ^= b.lo & m;
-    b = neon_mul_x(b);
-  }
-  return z;
-}
+#if defined(LIBGCM_ASM_AARCH64)
+/* asm/aarch64/ghash-neon-aarch64.pl: reads the 1024-byte key built by
+ * neon_init below; aggregates up to eight blocks per reduction. */
+#define NEON_AARCH64_BLOCKS ghash_aarch64_neon_blocks
+GCM_HIDDEN ghash_update_fn NEON_AARCH64_BLOCKS;
+#define NEON_AARCH64_BUILT 1
+#else
+#define NEON_AARCH64_BLOCKS NULL
+#define NEON_AARCH64_BUILT 0
+#endif
 
 /* Rotates the bytes of w up by r (byte k takes byte k - r mod 8). */
 static uint64_t rot_bytes(uint64_t w, unsigned r) {
@@ -85,12 +56,12 @@ static void put_reg(uint8_t out[16], uint64_t lo, uint64_t hi) {
 }
 
 static void neon_init(struct ghash_key *key, const uint8_t H[16]) {
-  const struct neon_u128 h = {load_be64(H), load_be64(H + 8)};
-  struct neon_u128 p = h;
+  const struct u128 h = {load_be64(H), load_be64(H + 8)};
+  struct u128 p = h;
   memset(key, 0, sizeof(*key));
   for (int k = 1; k <= 8; k++) {
-    if (k > 1) p = neon_mul(p, h);
-    const struct neon_u128 kk = neon_mul_x_inv(p);
+    if (k > 1) p = mul(p, h);
+    const struct u128 kk = mul_x_inv(p);
     const uint64_t b0 = kk.lo, b1 = kk.hi, m = b0 ^ b1;
     uint8_t *out = key->bytes + 128 * (8 - k);
     for (unsigned r = 0; r <= 4; r++) {
@@ -104,20 +75,17 @@ static void neon_init(struct ghash_key *key, const uint8_t H[16]) {
 
 _Static_assert(8 * 128 <= GHASH_KEY_BYTES, "the neon key takes 1024 bytes");
 
-static int neon_usable(void) { return cpu_aarch64_has_neon(); }
+static int neon_usable(void) {
+  return NEON_AARCH64_BUILT && cpu_aarch64_has_neon();
+}
 
-const struct ghash_impl ghash_neon = {
+/* The aarch64 descriptor of "neon" (dispatch.c lists the build's own). */
+const struct ghash_impl ghash_neon_aarch64 = {
     .name = "neon",
     .constant_time = 1,
     .requires = "NEON (ASIMD)",
     .usable = neon_usable,
     .init = neon_init,
-    .ghash = ghash_aarch64_neon_blocks,
+    .update = NEON_AARCH64_BLOCKS,
 };
 
-#else
-
-/* ISO C forbids an empty translation unit. */
-typedef int ghash_neon_not_built;
-
-#endif

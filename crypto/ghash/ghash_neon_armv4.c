@@ -14,29 +14,33 @@
  * VREV64, VSWP and shifts, fixed-latency NEON instructions; there are no
  * tables, and branches and addresses depend only on the number of blocks.
  */
+#include "../cpu/cpu.h"
 #include "ghash.h"
 
 #if defined(LIBGCM_ASM_ARM)
-
-#include "../cpu/cpu.h"
-#include "ghash_asm.h"
+/* asm/armv4/ghash-neon-armv4.pl: init stores H..H^4 (times x^-1,
+ * bit-reflected) in the first 64 bytes of the key; blocks reduces once
+ * per four blocks. */
+#define NEON_ARMV4_KERNEL(op) ghash_armv4_neon_##op
+GCM_HIDDEN ghash_init_fn NEON_ARMV4_KERNEL(init);
+GCM_HIDDEN ghash_update_fn NEON_ARMV4_KERNEL(blocks);
+#define NEON_ARMV4_BUILT 1
+#else
+#define NEON_ARMV4_KERNEL(op) NULL
+#define NEON_ARMV4_BUILT 0
+#endif
 
 _Static_assert(64 <= GHASH_KEY_BYTES, "the neon key takes 64 bytes");
 
-static int neon_usable(void) { return cpu_arm_has_neon(); }
+static int neon_usable(void) { return NEON_ARMV4_BUILT && cpu_arm_has_neon(); }
 
-const struct ghash_impl ghash_neon = {
+/* The 32-bit ARM descriptor of "neon" (dispatch.c lists the build's own). */
+const struct ghash_impl ghash_neon_armv4 = {
     .name = "neon",
     .constant_time = 1,
     .requires = "NEON (HWCAP_NEON)",
     .usable = neon_usable,
-    .init = ghash_armv4_neon_init,
-    .ghash = ghash_armv4_neon_blocks,
+    .init = NEON_ARMV4_KERNEL(init),
+    .update = NEON_ARMV4_KERNEL(blocks),
 };
 
-#else
-
-/* ISO C forbids an empty translation unit. */
-typedef int ghash_neon_not_built;
-
-#endif

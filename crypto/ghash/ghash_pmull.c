@@ -14,29 +14,33 @@
  * fixed-latency SIMD instructions; branches and addresses depend only on
  * the number of blocks.
  */
+#include "../cpu/cpu.h"
 #include "ghash.h"
 
 #if defined(LIBGCM_ASM_AARCH64)
-
-#include "../cpu/cpu.h"
-#include "ghash_asm.h"
+/* asm/aarch64/ghash-pmull-aarch64.pl: init stores H^k * x^-1
+ * (bit-reflected) for k = 1..8 and their Karatsuba halves (256 bytes);
+ * the blocks kernel aggregates eight blocks per reduction. */
+#define PMULL_KERNEL(op) ghash_aarch64_pmull_##op
+GCM_HIDDEN ghash_init_fn PMULL_KERNEL(init);
+GCM_HIDDEN ghash_update_fn PMULL_KERNEL(blocks);
+#define PMULL_BUILT 1
+#else
+#define PMULL_KERNEL(op) NULL
+#define PMULL_BUILT 0
+#endif
 
 _Static_assert(256 <= GHASH_KEY_BYTES, "the pmull key takes 256 bytes");
 
-static int pmull_usable(void) { return cpu_aarch64_has_pmull(); }
+
+/* Runs here when this build has its kernels and the CPU has PMULL. */
+static int pmull_usable(void) { return PMULL_BUILT && cpu_aarch64_has_pmull(); }
 
 const struct ghash_impl ghash_pmull = {
     .name = "pmull",
     .constant_time = 1,
     .requires = "the Armv8 PMULL instructions",
     .usable = pmull_usable,
-    .init = ghash_aarch64_pmull_init,
-    .ghash = ghash_aarch64_pmull_blocks,
+    .init = PMULL_KERNEL(init),
+    .update = PMULL_KERNEL(blocks),
 };
-
-#else
-
-/* ISO C forbids an empty translation unit. */
-typedef int ghash_pmull_not_built;
-
-#endif

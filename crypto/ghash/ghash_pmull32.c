@@ -14,29 +14,34 @@
  * all fixed-latency NEON instructions; branches and addresses depend only
  * on the number of blocks.
  */
+#include "../cpu/cpu.h"
 #include "ghash.h"
 
 #if defined(LIBGCM_ASM_ARM)
-
-#include "../cpu/cpu.h"
-#include "ghash_asm.h"
+/* asm/armv4/ghash-pmull32-armv4.pl: init stores H..H^4 (times x^-1,
+ * bit-reflected) and their Karatsuba halves in the first 96 bytes of the
+ * key; blocks reduces once per four blocks. */
+#define PMULL32_KERNEL(op) ghash_armv4_pmull32_##op
+GCM_HIDDEN ghash_init_fn PMULL32_KERNEL(init);
+GCM_HIDDEN ghash_update_fn PMULL32_KERNEL(blocks);
+#define PMULL32_BUILT 1
+#else
+#define PMULL32_KERNEL(op) NULL
+#define PMULL32_BUILT 0
+#endif
 
 _Static_assert(96 <= GHASH_KEY_BYTES, "the pmull32 key takes 96 bytes");
 
-static int pmull32_usable(void) { return cpu_arm_has_pmull(); }
+static int pmull32_usable(void) {
+  return PMULL32_BUILT && cpu_arm_has_pmull();
+}
 
 const struct ghash_impl ghash_pmull32 = {
     .name = "pmull32",
     .constant_time = 1,
     .requires = "the Armv8 PMULL instruction in AArch32 (HWCAP2_PMULL)",
     .usable = pmull32_usable,
-    .init = ghash_armv4_pmull32_init,
-    .ghash = ghash_armv4_pmull32_blocks,
+    .init = PMULL32_KERNEL(init),
+    .update = PMULL32_KERNEL(blocks),
 };
 
-#else
-
-/* ISO C forbids an empty translation unit. */
-typedef int ghash_pmull32_not_built;
-
-#endif

@@ -26,16 +26,23 @@
  * loop bounds are public constants. The kernel's own argument is in its
  * header.
  */
-#include "ghash.h"
-
-#if defined(LIBGCM_ASM_X86)
-
 #include <string.h>
 
 #include "../cpu/cpu.h"
-#include "ghash_asm.h"
 #include "gf128_setup.h"
+#include "ghash.h"
 
+#if defined(LIBGCM_ASM_X86)
+/* asm/x86/ghash-sse2-x86.pl, cdecl: reads the 576-byte key built by
+ * sse2_init below (the Karatsuba operand words of H*x^-1 and H^2*x^-1,
+ * split into bit classes); two blocks per reduction. */
+#define SSE2_BLOCKS ghash_x86_sse2_blocks
+GCM_HIDDEN ghash_update_fn SSE2_BLOCKS;
+#define SSE2_BUILT 1
+#else
+#define SSE2_BLOCKS NULL
+#define SSE2_BUILT 0
+#endif
 
 /* The nine Karatsuba operand words of h, in the kernel's order o. */
 static void operands(uint32_t op[9], struct u128 h) {
@@ -64,7 +71,7 @@ static void sse2_init(struct ghash_key *key, const uint8_t H[16]) {
   secure_wipe(op2, sizeof(op2));
 }
 
-static int sse2_usable(void) { return cpu_x86_has_sse2(); }
+static int sse2_usable(void) { return SSE2_BUILT && cpu_x86_has_sse2(); }
 
 const struct ghash_impl ghash_sse2 = {
     .name = "sse2",
@@ -72,12 +79,6 @@ const struct ghash_impl ghash_sse2 = {
     .requires = "SSE2",
     .usable = sse2_usable,
     .init = sse2_init,
-    .ghash = ghash_x86_sse2_blocks,
+    .update = SSE2_BLOCKS,
 };
 
-#else
-
-/* ISO C forbids an empty translation unit. */
-typedef int ghash_sse2_not_built;
-
-#endif

@@ -27,25 +27,29 @@
  *
  * Constant time: every reduction is a mask made from the secret bit, never
  * a branch; H^2 is computed bit by bit with masks; table indices and loop
- * bounds are public constants. The kernel's own argument is in its header.
+ * bounds are public constants. The kernel's own argument is in its opening comment.
  */
-#include "ghash.h"
-
-#if defined(LIBGCM_ASM_X86_64) || defined(LIBGCM_ASM_X86)
-
 #include <string.h>
 
 #include "../cpu/cpu.h"
-#include "ghash_asm.h"
+#include "ghash.h"
 #include "gf128_setup.h"
 
-/* The kernel of the architecture being built. */
+/* The blocks kernel of the architecture being built, or none; it takes two
+ * blocks per reduction and reads the 1024-byte key built by init below. */
 #if defined(LIBGCM_ASM_X86_64)
-#define SSSE3_BLOCKS ghash_x86_64_ssse3_blocks
-#else
-#define SSSE3_BLOCKS ghash_x86_ssse3_blocks
+#define SSSE3_BLOCKS ghash_x86_64_ssse3_blocks /* ghash-ssse3-x86_64.pl */
+#elif defined(LIBGCM_ASM_X86)
+#define SSSE3_BLOCKS ghash_x86_ssse3_blocks /* ghash-ssse3-x86.pl, cdecl */
 #endif
 
+#if defined(SSSE3_BLOCKS)
+GCM_HIDDEN ghash_update_fn SSSE3_BLOCKS;
+#define SSSE3_BUILT 1
+#else
+#define SSSE3_BLOCKS NULL
+#define SSSE3_BUILT 0
+#endif
 
 /* Writes the 512 bytes of transposed T and T4 rows for g at `out`. */
 static void build_rows(uint8_t out[512], struct u128 g) {
@@ -89,7 +93,8 @@ static void ssse3_init(struct ghash_key *key, const uint8_t H[16]) {
   build_rows(key->bytes + 512, g2);
 }
 
-static int ssse3_usable(void) { return cpu_x86_has_ssse3(); }
+/* Runs here when this build has its kernels and the CPU has SSSE3. */
+static int ssse3_usable(void) { return SSSE3_BUILT && cpu_x86_has_ssse3(); }
 
 const struct ghash_impl ghash_ssse3 = {
     .name = "ssse3",
@@ -97,12 +102,5 @@ const struct ghash_impl ghash_ssse3 = {
     .requires = "SSSE3",
     .usable = ssse3_usable,
     .init = ssse3_init,
-    .ghash = SSSE3_BLOCKS,
+    .update = SSSE3_BLOCKS,
 };
-
-#else
-
-/* ISO C forbids an empty translation unit. */
-typedef int ghash_ssse3_not_built;
-
-#endif

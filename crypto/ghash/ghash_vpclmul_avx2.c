@@ -21,16 +21,32 @@
  * A CPU that reports VAES without VPCLMULQDQ (some emulators) or hides
  * any of them through OPENSSL_ia32cap keeps clmul.
  */
+#include "../cpu/cpu.h"
 #include "ghash.h"
 
-#if defined(LIBGCM_ASM_X86_64)
+/* init stores H*x^-1 and its powers up to 16 (H^16 first: entry e at 16*e
+ * is H^(16-e)) and their Karatsuba half sums at 256 + 16*e: 512 bytes of
+ * the key. The fused kernel crypto/fused/fused_vaes_avx2.c reads them. */
+#define VPCLMUL_AVX2_KEY_BYTES 512
 
-#include "../cpu/cpu.h"
-#include "ghash_asm.h"
+#if defined(LIBGCM_ASM_X86_64)
+/* asm/x86_64/ghash-vpclmul-avx2-x86_64.pl: sixteen blocks per reduction. */
+#define VPCLMUL_AVX2_KERNEL(op) ghash_x86_64_vpclmul_avx2_##op
+GCM_HIDDEN ghash_init_fn VPCLMUL_AVX2_KERNEL(init);
+GCM_HIDDEN ghash_update_fn VPCLMUL_AVX2_KERNEL(blocks);
+#define VPCLMUL_AVX2_BUILT 1
+#else
+#define VPCLMUL_AVX2_KERNEL(op) NULL
+#define VPCLMUL_AVX2_BUILT 0
+#endif
+
+_Static_assert(VPCLMUL_AVX2_KEY_BYTES <= GHASH_KEY_BYTES,
+               "the powers H^16..H^1 and their halves fit in the key");
 
 static int vpclmul_avx2_usable(void) {
-  return cpu_x86_has_avx() && cpu_x86_has_avx2() && cpu_x86_has_pclmulqdq() &&
-         cpu_x86_has_vpclmulqdq() && cpu_x86_has_vaes();
+  return VPCLMUL_AVX2_BUILT && cpu_x86_has_avx() && cpu_x86_has_avx2() &&
+         cpu_x86_has_pclmulqdq() && cpu_x86_has_vpclmulqdq() &&
+         cpu_x86_has_vaes();
 }
 
 const struct ghash_impl ghash_vpclmul_avx2 = {
@@ -38,13 +54,6 @@ const struct ghash_impl ghash_vpclmul_avx2 = {
     .constant_time = 1,
     .requires = "AVX2, PCLMULQDQ, VPCLMULQDQ and VAES",
     .usable = vpclmul_avx2_usable,
-    .init = ghash_x86_64_vpclmul_avx2_init,
-    .ghash = ghash_x86_64_vpclmul_avx2_blocks,
+    .init = VPCLMUL_AVX2_KERNEL(init),
+    .update = VPCLMUL_AVX2_KERNEL(blocks),
 };
-
-#else
-
-/* ISO C forbids an empty translation unit. */
-typedef int ghash_vpclmul_avx2_not_built;
-
-#endif

@@ -1,5 +1,5 @@
 /*
- * crypto/gcm/gcm.h: the GCM mode engine (SP 800-38D), below the API.
+ * crypto/gcm/mode.h: the GCM mode engine (SP 800-38D), below the API.
  *
  * The API layer (crypto/aead) checks arguments and lengths; this layer
  * assumes they are valid and does the mode: H and the backends per key, J0
@@ -7,8 +7,8 @@
  * zero padding, the length block, and the tag. It calls the backends only
  * through their descriptors.
  */
-#ifndef LIBGCM_CRYPTO_GCM_GCM_H
-#define LIBGCM_CRYPTO_GCM_GCM_H
+#ifndef LIBGCM_CRYPTO_GCM_MODE_H
+#define LIBGCM_CRYPTO_GCM_MODE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -113,4 +113,4 @@ GCM_HIDDEN void gcm_mode_crypt(struct gcm_stream_st *s, uint8_t *out,
  * Moves the stream into GCM_PHASE_DONE. */
 GCM_HIDDEN void gcm_mode_tag(struct gcm_stream_st *s, uint8_t tag[16]);
 
-#endif /* LIBGCM_CRYPTO_GCM_GCM_H */
+#endif /* LIBGCM_CRYPTO_GCM_MODE_H */

@@ -1,0 +1,18 @@
+/*
+ * crypto/aead/backends.h: the API layer's side of backend selection.
+ */
+#ifndef LIBGCM_CRYPTO_AEAD_BACKENDS_H
+#define LIBGCM_CRYPTO_AEAD_BACKENDS_H
+
+#include "../gcm/dispatch.h"
+#include "../internal.h"
+
+/* Records the error a failed dispatch_choose / dispatch_choose_fused
+ * stands for, GCM_ERR_BACKEND_UNKNOWN or GCM_ERR_BACKEND_UNUSABLE, with a
+ * message naming the backend and where the name came from: the
+ * environment variable, or `api`, the public function the user called.
+ * Returns 0. */
+GCM_HIDDEN int backend_choice_error(const struct dispatch_failure *why,
+                                    const char *api);
+
+#endif /* LIBGCM_CRYPTO_AEAD_BACKENDS_H */
