@@ -15,7 +15,7 @@
  * CPUID words, the Linux hwcap bits) is private to crypto/cpu
  * (cpu_detect.h); nothing outside it sees a bit number.
  *
- * Readers: the backend descriptors' `usable` hooks, and the dispatcher's
+ * Readers: the backend descriptors' `usable` hooks, and the API layer's
  * messages (cpu_mask_variable).
  */
 #ifndef LIBGCM_CRYPTO_CPU_CPU_H
