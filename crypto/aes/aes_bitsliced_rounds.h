@@ -20,6 +20,14 @@
  *   shift_rows2                 SR^2 on one plane
  *   pack unpack                 NBLK blocks <-> eight planes (they use
  *                               transpose8 below)
+ *   pack_counters(q, ctr, c)    the NBLK counter blocks ctr[0..11] ||
+ *                               be32(c + b) straight into planes
+ *   xor_key_stream(out, in, q, n, ks)
+ *                               out = in ^ the first n blocks of the key
+ *                               stream planes q (destroys q; ks is a
+ *                               BATCH_BYTES scratch buffer it may use)
+ * pack, unpack, pack_counters and xor_key_stream use transpose8, so they
+ * are defined after the #include; this file declares them.
  *
  * Algorithm
  * ---------
@@ -120,6 +128,9 @@ AES_INLINE void transpose8(word q[8]) {
  * file's; the rest of this header is written over them. */
 AES_INLINE void pack(word q[8], const uint8_t *in);
 AES_INLINE void unpack(uint8_t *out, word q[8]);
+AES_INLINE void pack_counters(word q[8], const uint8_t ctr[16], uint32_t c);
+AES_INLINE void xor_key_stream(uint8_t *out, const uint8_t *in, word q[8],
+                               size_t n, uint8_t ks[BATCH_BYTES]);
 
 /* ------------------------------------------------------------------------ */
 /* The round functions.                                                     */
@@ -430,6 +441,50 @@ static void bitsliced_encrypt_block(const struct aes_schedule *s,
   unpack(buf, q);
   memcpy(out, buf, 16);
   secure_wipe(buf, sizeof(buf));
+}
+
+/* ------------------------------------------------------------------------ */
+/* Counter mode.                                                            */
+
+/* The counter c comes from J0, which for nonces other than 12 bytes is a
+ * GHASH of the nonce under the secret H. Without this barrier a compiler
+ * may rewrite the loop's exit test `blocks >= NBLK` as a comparison of c
+ * with its final value (gcc -m32 does), a branch on a secret-derived value
+ * even though its outcome is public; valgrind's ct check reports it. */
+#if defined(__GNUC__) || defined(__clang__)
+#define OPAQUE(x) __asm__("" : "+r"(x))
+#else
+#define OPAQUE(x) ((void)0)
+#endif
+
+AES_INLINE uint32_t bswap32(uint32_t x) {
+  return (x >> 24) | ((x >> 8) & 0xff00u) | ((x << 8) & 0xff0000u) | (x << 24);
+}
+
+/* The ctr32 hook: NBLK counter blocks per pass, then a shorter last pass
+ * whose unused key stream is dropped. Addresses and branches depend only on
+ * `blocks` and the round count. */
+static void bitsliced_ctr32(const struct aes_schedule *s, uint8_t *out,
+                            const uint8_t *in, size_t blocks,
+                            const uint8_t ctr[16]) {
+  _Alignas(16) uint8_t ks[BATCH_BYTES];
+  uint32_t c = load_be32(ctr + 12);
+  word q[8];
+  for (; blocks >= NBLK; blocks -= NBLK) {
+    pack_counters(q, ctr, c);
+    c += NBLK;
+    OPAQUE(c);
+    encrypt_planes(q, s->bytes, s->rounds);
+    xor_key_stream(out, in, q, NBLK, ks);
+    in += BATCH_BYTES;
+    out += BATCH_BYTES;
+  }
+  if (blocks > 0) {
+    pack_counters(q, ctr, c);
+    encrypt_planes(q, s->bytes, s->rounds);
+    xor_key_stream(out, in, q, blocks, ks);
+  }
+  secure_wipe(ks, sizeof(ks));
 }
 
 #endif /* LIBGCM_CRYPTO_AES_AES_BITSLICED_ROUNDS_H */

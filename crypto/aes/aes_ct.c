@@ -116,21 +116,6 @@ AES_INLINE void unpack(uint8_t *out, word q[8]) {
   }
 }
 
-/* The counter c comes from J0, which for nonces other than 12 bytes is a
- * GHASH of the nonce under the secret H. Without this barrier a compiler
- * may rewrite the loop's exit test `blocks >= NBLK` as a comparison of c
- * with its final value (gcc -m32 does), a branch on a secret-derived value
- * even though its outcome is public; valgrind's ct check reports it. */
-#if defined(__GNUC__) || defined(__clang__)
-#define OPAQUE(x) __asm__("" : "+r"(x))
-#else
-#define OPAQUE(x) ((void)0)
-#endif
-
-AES_INLINE uint32_t bswap32(uint32_t x) {
-  return (x >> 24) | ((x >> 8) & 0xff00u) | ((x << 8) & 0xff0000u) | (x << 24);
-}
-
 /* Counter blocks ctr[0..11] || be32(c + b), b = 0 .. 3, straight into
  * planes (no trip through memory). */
 AES_INLINE void pack_counters(word q[8], const uint8_t ctr[16], uint32_t c) {
@@ -144,31 +129,11 @@ AES_INLINE void pack_counters(word q[8], const uint8_t ctr[16], uint32_t c) {
   transpose8(q);
 }
 
-static void aes_ct_ctr32(const struct aes_schedule *s, uint8_t *out,
-                         const uint8_t *in, size_t blocks,
-                         const uint8_t ctr[16]) {
-  _Alignas(16) uint8_t ks[BATCH_BYTES];
-  uint32_t c = load_be32(ctr + 12);
-  word q[8];
-
-  for (; blocks >= NBLK; blocks -= NBLK) {
-    pack_counters(q, ctr, c);
-    c += NBLK;
-    OPAQUE(c);
-    encrypt_planes(q, s->bytes, s->rounds);
-    unpack(ks, q);
-    xor_bytes(out, in, ks, BATCH_BYTES);
-    in += BATCH_BYTES;
-    out += BATCH_BYTES;
-  }
-  if (blocks > 0) {
-    /* The last, partial batch: 1 .. 3 blocks. */
-    pack_counters(q, ctr, c);
-    encrypt_planes(q, s->bytes, s->rounds);
-    unpack(ks, q);
-    xor_bytes(out, in, ks, 16 * blocks);
-  }
-  secure_wipe(ks, sizeof(ks));
+/* out = in ^ the first n blocks of key stream planes q; destroys q. */
+AES_INLINE void xor_key_stream(uint8_t *out, const uint8_t *in, word q[8],
+                               size_t n, uint8_t ks[BATCH_BYTES]) {
+  unpack(ks, q);
+  xor_bytes(out, in, ks, 16 * n);
 }
 
 const struct aes_impl aes_ct = {
@@ -179,5 +144,5 @@ const struct aes_impl aes_ct = {
     .usable = cpu_always,
     .set_encrypt_key = bitsliced_set_encrypt_key,
     .encrypt_block = bitsliced_encrypt_block,
-    .ctr32 = aes_ct_ctr32,
+    .ctr32 = bitsliced_ctr32,
 };

@@ -129,21 +129,6 @@ AES_INLINE void unpack(uint8_t *out, word q[8]) {
   }
 }
 
-/* The counter c comes from J0, which for nonces other than 12 bytes is a
- * GHASH of the nonce under the secret H. Without this barrier a compiler
- * may rewrite the loop's exit test `blocks >= NBLK` as a comparison of c
- * with its final value (gcc -m32 does), a branch on a secret-derived value
- * even though its outcome is public; valgrind's ct check reports it. */
-#if defined(__GNUC__) || defined(__clang__)
-#define OPAQUE(x) __asm__("" : "+r"(x))
-#else
-#define OPAQUE(x) ((void)0)
-#endif
-
-AES_INLINE uint32_t bswap32(uint32_t x) {
-  return (x >> 24) | ((x >> 8) & 0xff00u) | ((x << 8) & 0xff0000u) | (x << 24);
-}
-
 /* Counter blocks ctr[0..11] || be32(c + b), b = 0 .. 7, straight into
  * planes (no trip through memory). */
 AES_INLINE void pack_counters(word q[8], const uint8_t ctr[16], uint32_t c) {
@@ -155,35 +140,21 @@ AES_INLINE void pack_counters(word q[8], const uint8_t ctr[16], uint32_t c) {
   transpose8(q);
 }
 
-static void aes_ct_sse2_ctr32(const struct aes_schedule *s, uint8_t *out,
-                              const uint8_t *in, size_t blocks,
-                              const uint8_t ctr[16]) {
-  _Alignas(16) uint8_t ks[BATCH_BYTES];
-  uint32_t c = load_be32(ctr + 12);
-  word q[8];
-
-  for (; blocks >= NBLK; blocks -= NBLK) {
-    pack_counters(q, ctr, c);
-    c += NBLK;
-    OPAQUE(c);
-    encrypt_planes(q, s->bytes, s->rounds);
-    /* Transpose back and XOR straight into the output. */
+/* out = in ^ the first n blocks of key stream planes q; destroys q. A
+ * whole batch is transposed back and XORed straight into the output; a
+ * last, partial one goes through ks. */
+AES_INLINE void xor_key_stream(uint8_t *out, const uint8_t *in, word q[8],
+                               size_t n, uint8_t ks[BATCH_BYTES]) {
+  if (n == NBLK) {
     transpose8(q);
     for (int b = 0; b < 8; b++) {
       word x = _mm_loadu_si128((const word *)(in + 16 * b));
       _mm_storeu_si128((word *)(out + 16 * b), _mm_xor_si128(x, q[b]));
     }
-    in += BATCH_BYTES;
-    out += BATCH_BYTES;
+    return;
   }
-  if (blocks > 0) {
-    /* The last, partial batch: 1 .. 7 blocks. */
-    pack_counters(q, ctr, c);
-    encrypt_planes(q, s->bytes, s->rounds);
-    unpack(ks, q);
-    xor_bytes(out, in, ks, 16 * blocks);
-  }
-  secure_wipe(ks, sizeof(ks));
+  unpack(ks, q);
+  xor_bytes(out, in, ks, 16 * n);
 }
 
 #define CT_SSE2_KERNEL(op) op
@@ -209,5 +180,5 @@ const struct aes_impl aes_ct_sse2 = {
     .usable = aes_ct_sse2_usable,
     .set_encrypt_key = CT_SSE2_KERNEL(bitsliced_set_encrypt_key),
     .encrypt_block = CT_SSE2_KERNEL(bitsliced_encrypt_block),
-    .ctr32 = CT_SSE2_KERNEL(aes_ct_sse2_ctr32),
+    .ctr32 = CT_SSE2_KERNEL(bitsliced_ctr32),
 };
