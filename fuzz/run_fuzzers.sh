@@ -16,7 +16,8 @@
 # 2. Builds the targets and the seed corpora (fuzz/make_corpus.py, from the
 #    test vectors).
 # 3. Replays every seed and fuzz/corpus/<target> input (ctest -R fuzz.replay).
-# 4. Fuzzes each target for LIBGCM_FUZZ_SECONDS seconds with -max_total_time,
+# 4. Fuzzes each target for LIBGCM_FUZZ_SECONDS seconds with -max_total_time
+#    (LIBGCM_FUZZ_JOBS targets at a time),
 #    starting from the seeds, the regression corpus and what earlier runs in
 #    the same build directory found (<build>/fuzz/live/<target>; new inputs
 #    go there, never into the source tree).
@@ -35,7 +36,8 @@
 #   LIBGCM_FUZZ_SECONDS    seconds of fuzzing per target (default 60)
 #   LIBGCM_FUZZ_BUILD_DIR  build directory when no BUILD_ROOT is given
 #                          (default build-fuzzers, relative to the checkout)
-#   LIBGCM_FUZZ_JOBS       parallel build jobs (default: LIBGCM_JOBS, else 2)
+#   LIBGCM_FUZZ_JOBS       parallel build jobs, and targets fuzzed at once
+#                          (default: LIBGCM_JOBS, else 2)
 #   LIBGCM_FUZZ_EXTRA_FLAGS
 #                          extra compile flags after the sanitizer flags
 #                          (default none; set anew at every configure, so a
@@ -120,25 +122,23 @@ echo "== replay seeds and regression corpus"
 regex="^fuzz\\.replay\\.($(IFS='|'; echo "${targets[*]}"))\$"
 ctest --test-dir "$build" -R "$regex" --output-on-failure
 
-echo "== fuzz, ${seconds} s per target"
+echo "== fuzz, ${seconds} s per target, $jobs at a time"
 fuzz_dir="$build/fuzz"
 mkdir -p "$fuzz_dir/logs"
-failed=0
-summary=()
-for t in "${targets[@]}"; do
-  work="$fuzz_dir/live/$t"
-  artifacts="$fuzz_dir/artifacts/$t"
-  log="$fuzz_dir/logs/$t.log"
+# Fuzzes one target; writes its summary line to logs/<target>.result and
+# exits non-zero when it found anything.
+fuzz_one() {
+  local t=$1
+  local work="$fuzz_dir/live/$t" artifacts="$fuzz_dir/artifacts/$t"
+  local log="$fuzz_dir/logs/$t.log" marker="$fuzz_dir/logs/$t.start"
   mkdir -p "$work" "$artifacts"
-  marker="$fuzz_dir/logs/$t.start"
   touch "$marker"
   sleep 1  # so artifacts of this run are strictly newer than the marker
-  rc=0
+  local rc=0
   "$fuzz_dir/$t" -max_total_time="$seconds" -timeout=30 -print_final_stats=1 \
     -artifact_prefix="$artifacts/" \
     "$work" "$fuzz_dir/seeds/$t" "fuzz/corpus/$t" >"$log" 2>&1 || rc=$?
-  # The last status line ("#N DONE ..." or the last "#N pulse/NEW ...").
-  grep -E '^#[0-9]+' "$log" | tail -n 1 | sed "s/^/  $t: /" || true
+  local execs findings
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
   if [ -z "$execs" ]; then
     execs=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$log" | tail -n 1)
@@ -146,14 +146,37 @@ for t in "${targets[@]}"; do
   # Every input libFuzzer saved this run (crash-, leak-, timeout-, oom-...).
   findings=$(find "$artifacts" -type f -newer "$marker" | wc -l)
   if [ "$rc" -ne 0 ] && [ "$findings" -eq 0 ]; then findings=1; fi
-  line="$t: ${execs:-0} execs, $findings findings"
+  echo "$t: ${execs:-0} execs, $findings findings" >"$fuzz_dir/logs/$t.result"
+  [ "$findings" -eq 0 ]
+}
+# The targets run side by side, $jobs at a time (each is one process).
+pids=()
+for t in "${targets[@]}"; do
+  fuzz_one "$t" &
+  pids+=("$!")
+  if [ "${#pids[@]}" -ge "$jobs" ]; then
+    wait "${pids[0]}" || true
+    pids=("${pids[@]:1}")
+  fi
+done
+for p in "${pids[@]}"; do wait "$p" || true; done
+failed=0
+summary=()
+for t in "${targets[@]}"; do
+  log="$fuzz_dir/logs/$t.log"
+  line=$(cat "$fuzz_dir/logs/$t.result" 2>/dev/null || echo "$t: did not finish, 1 findings")
+  # The last status line ("#N DONE ..." or the last "#N pulse/NEW ...").
+  grep -E '^#[0-9]+' "$log" 2>/dev/null | tail -n 1 | sed "s/^/  $t: /" || true
   summary+=("$line")
   echo "$line"
-  if [ "$findings" -ne 0 ]; then
-    failed=1
-    echo "  report: $log; inputs: $artifacts/" >&2
-    grep -E 'ERROR: |runtime error|==== libgcm fuzz check failed' "$log" | head -n 5 | sed 's/^/  /' >&2 || true
-  fi
+  case "$line" in
+    *" 0 findings") ;;
+    *)
+      failed=1
+      echo "  report: $log; inputs: $fuzz_dir/artifacts/$t/" >&2
+      grep -E 'ERROR: |runtime error|==== libgcm fuzz check failed' "$log" | head -n 5 | sed 's/^/  /' >&2 || true
+      ;;
+  esac
 done
 
 echo "== summary"

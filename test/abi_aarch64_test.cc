@@ -24,6 +24,8 @@
 
 // The kernels are reached through their descriptors, whose hooks point
 // at them directly.
+#include "abi_util.h"
+
 extern "C" {
 #include "../crypto/aes/aes.h"
 #include "../crypto/ghash/ghash.h"
@@ -176,15 +178,8 @@ TEST(AbiAarch64, GhashKernels) {
 
 // Counts the failures CheckedCall reports for fn.
 int Violations(void (*fn)(void)) {
-  ::testing::TestPartResultArray results;
-  {
-    ::testing::ScopedFakeTestPartResultReporter reporter(
-        ::testing::ScopedFakeTestPartResultReporter::
-            INTERCEPT_ONLY_CURRENT_THREAD,
-        &results);
-    CheckedCall(reinterpret_cast<const void *>(fn), "bad");
-  }
-  return results.size();
+  return gcmtest::CountFailures(
+      [&] { CheckedCall(reinterpret_cast<const void *>(fn), "bad"); });
 }
 
 TEST(AbiAarch64Checker, CatchesViolations) {

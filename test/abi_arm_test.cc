@@ -29,6 +29,7 @@
 #if defined(__arm__) && defined(LIBGCM_ASM_ARM) && \
     defined(LIBGCM_ABI_TEST_TRAMPOLINES_ARM)
 
+#include "abi_util.h"
 #include "../crypto/aes/aes.h"
 // cpu.h has no C++ linkage block of its own.
 extern "C" {
@@ -162,15 +163,8 @@ TEST(AbiArm, NeonGhashKernels) {
 
 // Counts the failures CheckedCall reports for fn.
 int Violations(void (*fn)(void)) {
-  ::testing::TestPartResultArray results;
-  {
-    ::testing::ScopedFakeTestPartResultReporter reporter(
-        ::testing::ScopedFakeTestPartResultReporter::
-            INTERCEPT_ONLY_CURRENT_THREAD,
-        &results);
-    CheckedCall(reinterpret_cast<const void *>(fn), "bad");
-  }
-  return results.size();
+  return gcmtest::CountFailures(
+      [&] { CheckedCall(reinterpret_cast<const void *>(fn), "bad"); });
 }
 
 TEST(AbiArmChecker, CatchesViolations) {

@@ -39,6 +39,8 @@
 
 #include <gcm/gcm.h>
 
+#include "abi_util.h"
+
 // The kernels are reached through their descriptors, whose hooks point
 // at them directly.
 extern "C" {
@@ -508,15 +510,9 @@ __attribute__((naked)) void abi_test_good_upper(void) {
 // Counts the failures CheckedCall reports for fn.
 int Violations(Abi abi, void (*fn)(void)) {
   uint64_t args[6] = {0, 0, 0, 0, 0, 0};
-  ::testing::TestPartResultArray results;
-  {
-    ::testing::ScopedFakeTestPartResultReporter reporter(
-        ::testing::ScopedFakeTestPartResultReporter::
-            INTERCEPT_ONLY_CURRENT_THREAD,
-        &results);
+  return gcmtest::CountFailures([&] {
     CheckedCall(abi, reinterpret_cast<const void *>(fn), args, "bad");
-  }
-  return results.size();
+  });
 }
 
 TEST(AbiChecker, CatchesViolations) {

@@ -28,6 +28,8 @@
 
 // The kernels are reached through their descriptors, whose hooks point
 // at them directly.
+#include "abi_util.h"
+
 extern "C" {
 #include "../crypto/aes/aes.h"
 #include "../crypto/ghash/ghash.h"
@@ -251,17 +253,11 @@ __attribute__((naked)) void abi_x86_ok_ecx(void) {
   __asm__(ABI_TEST_ENDBR "xorl %ecx, %ecx\n xorl %edx, %edx\n ret\n");
 }
 
+// Counts the failures CheckedCall reports for fn.
 int Violations(void (*fn)(void)) {
   uint32_t args[6] = {0, 0, 0, 0, 0, 0};
-  ::testing::TestPartResultArray results;
-  {
-    ::testing::ScopedFakeTestPartResultReporter reporter(
-        ::testing::ScopedFakeTestPartResultReporter::
-            INTERCEPT_ONLY_CURRENT_THREAD,
-        &results);
-    CheckedCall(reinterpret_cast<const void *>(fn), args, "bad");
-  }
-  return results.size();
+  return gcmtest::CountFailures(
+      [&] { CheckedCall(reinterpret_cast<const void *>(fn), args, "bad"); });
 }
 
 TEST(AbiCheckerX86, CatchesViolations) {
