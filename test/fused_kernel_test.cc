@@ -42,6 +42,9 @@ std::vector<const fused_impl *> FusedImpls() {
   v.push_back(&fused_vaes_avx2);
   v.push_back(&fused_aesni_avx);
 #endif
+#if defined(LIBGCM_ASM_AARCH64)
+  v.push_back(&fused_armv8_pmull);
+#endif
   return v;
 }
 

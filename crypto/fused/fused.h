@@ -102,6 +102,10 @@ extern GCM_HIDDEN const struct fused_impl fused_vaes_avx2;
 /* AES-NI + PCLMULQDQ stitched, VEX-encoded, pair (aesni, clmul). */
 extern GCM_HIDDEN const struct fused_impl fused_aesni_avx;
 #endif
+#if defined(LIBGCM_ASM_AARCH64)
+/* AESE/AESMC + PMULL/PMULL2 interleaved, pair (armv8, pmull). */
+extern GCM_HIDDEN const struct fused_impl fused_armv8_pmull;
+#endif
 /* The portable C loop, any pair; by name only (named_only). */
 extern GCM_HIDDEN const struct fused_impl fused_c;
 

@@ -49,6 +49,26 @@ GCM_HIDDEN void aes_gcm_x86_64_aesni_avx_open(const struct fused_keys *k,
                                               uint8_t Xi[16]);
 #endif
 
+#if defined(LIBGCM_ASM_AARCH64)
+/* asm/aarch64/aes-gcm-armv8-pmull-aarch64.pl: AESE/AESMC + PMULL/PMULL2
+ * fused ("armv8_pmull"), for the pair (armv8, pmull). Reads k->aes_key and
+ * k->ghash_key at the offsets below; eight blocks in flight. */
+#define FUSED_KEYS_AES_KEY_OFFSET 8
+#define FUSED_KEYS_GHASH_KEY_OFFSET 24
+GCM_HIDDEN void aes_gcm_aarch64_armv8_pmull_seal(const struct fused_keys *k,
+                                                 uint8_t *out,
+                                                 const uint8_t *in,
+                                                 size_t blocks,
+                                                 const uint8_t ctr[16],
+                                                 uint8_t Xi[16]);
+GCM_HIDDEN void aes_gcm_aarch64_armv8_pmull_open(const struct fused_keys *k,
+                                                 uint8_t *out,
+                                                 const uint8_t *in,
+                                                 size_t blocks,
+                                                 const uint8_t ctr[16],
+                                                 uint8_t Xi[16]);
+#endif
+
 #if defined(__cplusplus)
 }
 #endif

@@ -87,6 +87,9 @@ const struct fused_impl *const dispatch_fused_impls[] = {
     &fused_vaes_avx2, /* VAES + VPCLMULQDQ on ymm: (aesni, vpclmul_avx2) */
     &fused_aesni_avx, /* AES-NI + PCLMULQDQ, AVX encoding: (aesni, clmul) */
 #endif
+#if defined(LIBGCM_ASM_AARCH64)
+    &fused_armv8_pmull, /* AESE + PMULL interleaved: (armv8, pmull) */
+#endif
     &fused_c, /* portable; named_only, see crypto/fused/fused_c.c */
     NULL,
 };
