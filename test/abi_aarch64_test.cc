@@ -9,7 +9,8 @@
 // (below, in assembly) and expects exactly one reported violation each,
 // and none for a function that only clobbers what it may.
 //
-// Adding a kernel: add a call to the lists in AesKernels / GhashKernels.
+// Adding a kernel: add a call to the lists in AesKernels / GhashKernels /
+// FusedKernels.
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
@@ -29,6 +30,7 @@
 extern "C" {
 #include "../crypto/aes/aes.h"
 #include "../crypto/ghash/ghash.h"
+#include "../crypto/fused/fused.h"
 }
 
 namespace {
@@ -173,6 +175,32 @@ TEST(AbiAarch64, GhashKernels) {
   for (size_t blocks : {0, 1, 8, 19}) {
     CheckedCall(Fn(ghash_neon_aarch64.update), "neon blocks", P(xi), P(&k),
                 P(buf), blocks);
+  }
+}
+
+TEST(AbiAarch64, FusedKernels) {
+  if (!fused_armv8_pmull.usable()) {
+    GTEST_SKIP() << "armv8_pmull needs " << fused_armv8_pmull.requires;
+  }
+  uint8_t key[32], h[16], ctr[16], xi[16] = {0}, buf[16 * 19], out[16 * 19];
+  for (size_t i = 0; i < sizeof(key); i++) key[i] = (uint8_t)(5 * i + 2);
+  for (size_t i = 0; i < sizeof(buf); i++) buf[i] = (uint8_t)(i ^ 0x5a);
+  memset(ctr, 0xfd, sizeof(ctr));
+  for (size_t len : {16, 24, 32}) {
+    struct aes_schedule s;
+    struct ghash_key gk;
+    aes_armv8.set_encrypt_key(&s, key, len);
+    const uint8_t zero[16] = {0};
+    aes_armv8.encrypt_block(&s, h, zero);
+    ghash_pmull.init(&gk, h);
+    struct fused_keys k = {&aes_armv8, &s, &ghash_pmull, &gk, nullptr};
+    std::string n = "armv8_pmull (" + std::to_string(len * 8) + "-bit key) ";
+    for (size_t blocks : {0, 1, 7, 8, 9, 16, 19}) {
+      CheckedCall(Fn(fused_armv8_pmull.seal), n + "seal", P(&k), P(out),
+                  P(buf), blocks, P(ctr), P(xi));
+      CheckedCall(Fn(fused_armv8_pmull.open), n + "open", P(&k),
+                  P(out), P(buf), blocks, P(ctr), P(xi));
+    }
   }
 }
 

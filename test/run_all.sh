@@ -18,14 +18,16 @@
 #      check (qemu-i386 -cpu Westmere) and the disassembly scan over the
 #      32-bit build.
 #   3. aarch64 cross build (gcc-aarch64-linux-gnu; the asm/aarch64 kernels)
-#      under qemu-aarch64: the whole test binary with -cpu cortex-a53
-#      expecting armv8/pmull, then under -cpu max the Dispatch, ABI and
-#      backend suites with a vector sample, unmasked and with LIBGCM_ARMCAP
-#      hiding PMULL (armv8/neon), AES+PMULL (the NEON tier,
-#      vpaes-neon/neon) and AES+PMULL+ASIMD (ct/ct64); then libgcm built
-#      with -mbranch-protection=standard in a BTI-enforced process
-#      (test/bti/bti_check.c) under -cpu max; the trace check and the
-#      disassembly scan (test/ct) over the aarch64 build.
+#      under qemu-aarch64, through that build's ctest (label qemu-aarch64,
+#      test/CMakeLists.txt): the whole test binary with -cpu cortex-a53
+#      expecting armv8/pmull/armv8_pmull, under -cpu max the tier check,
+#      ABI and fused suites unmasked, and the Dispatch, ABI and backend
+#      suites with a vector sample with LIBGCM_ARMCAP hiding PMULL
+#      (armv8/neon), AES+PMULL (the NEON tier, vpaes-neon/neon) and
+#      AES+PMULL+ASIMD (ct/ct64), and the trace check (test/ct) under
+#      -cpu max; then the disassembly scan over the aarch64 build and
+#      libgcm built with -mbranch-protection=standard in a BTI-enforced
+#      process (test/bti/bti_check.c) under -cpu max.
 #   3b. 32-bit ARM cross builds (gcc-arm-linux-gnueabihf: ARMv7-A hard
 #      float with the asm/armv4 kernels, as A32 and as Thumb-2;
 #      gcc-arm-linux-gnueabi: ARMv5TE soft float, portable C only) under
@@ -130,31 +132,16 @@ if command -v aarch64-linux-gnu-g++ >/dev/null && command -v qemu-aarch64 >/dev/
     -DLIBGCM_WERROR=ON
   cmake --build "$out/aarch64" -j"$jobs" --target gcm_tests ct_trace_workload
   a64=(qemu-aarch64 -L /usr/aarch64-linux-gnu)
-  bin=$out/aarch64/test/gcm_tests
-  # The pair each CPU (and LIBGCM_ARMCAP mask) must get.
-  aes64=armv8 ghash64=pmull aesneon=vpaes-neon ghneon=neon
+  # The tiers (each asserting its pick; the expectations follow from the
+  # aarch64 kernels the build has) and the trace check, two at a time: the
+  # cortex-a53 whole-binary run is the long one, the others run beside it.
   # The vector sample (as in the qemu-x86_64 tiers): every backend still
   # meets every NIST case beside the preferred backend of the other kind,
-  # the other cross pairs every 8th; with the NEON tier's two backends the
-  # full grid would nearly double this run.
-  echo "-- whole test binary under qemu-aarch64 -cpu cortex-a53, expecting $aes64/$ghash64"
-  LIBGCM_EXPECT_PAIR=$aes64/$ghash64 LIBGCM_VECTORS_SAMPLE=1 \
-    "${a64[@]}" -cpu cortex-a53 "$bin" --gtest_brief=1
-  subset='Dispatch.*:AllUsable/*:SpecCases/*:AbiAarch64*:Vectors/*wycheproof*:Vectors/*boringssl*:Vectors/*openssl_generated*'
-  # LIBGCM_ARMCAP bits: 0x2 ASIMD, 0x8 AES, 0x10 PMULL (README).
-  for mask_expect in "=$aes64/$ghash64" "~0x10=$aes64/$ghneon" \
-                     "~0x18=$aesneon/$ghneon" "~0x1a=ct/ct64"; do
-    mask=${mask_expect%%=*} expect=${mask_expect#*=}
-    echo "-- qemu-aarch64 -cpu max, LIBGCM_ARMCAP='$mask', expecting $expect"
-    LIBGCM_ARMCAP=$mask LIBGCM_EXPECT_PAIR=$expect LIBGCM_VECTORS_SAMPLE=1 \
-      "${a64[@]}" -cpu max "$bin" --gtest_brief=1 --gtest_filter="$subset"
-  done
-  # Constant time where valgrind cannot run at all: the executed path of
-  # every pair -cpu max runs (the armv8/pmull kernels and the C), compared
-  # for different keys and data, and the compiler's output for the C.
-  echo "-- aarch64 trace check under qemu-aarch64 -cpu max"
-  test/ct/ct_trace.sh --work "$out/aarch64/ct-trace" -- qemu-aarch64 -cpu max \
-    -- "$out/aarch64/test/ct/ct_trace_workload"
+  # the other cross pairs every 8th.
+  echo "-- ctest -L qemu-aarch64 (qemu-aarch64 tiers and trace check)"
+  ctest --test-dir "$out/aarch64" -L qemu-aarch64 --output-on-failure -j"$jobs"
+  # Constant time in the compiler's output for the C (the trace check of
+  # the executed path ran above).
   python3 test/ct/ct_disasm_scan.py aarch64-linux-gnu-objdump aarch64-linux-gnu-nm \
     "$out/aarch64/libgcm.a"
   # BTI: libgcm (the library only) and test/bti/bti_check.c built with

@@ -124,6 +124,8 @@ struct fused_impl {
 extern GCM_HIDDEN const struct fused_impl fused_vaes_avx2;
 /* AES-NI + PCLMULQDQ stitched, VEX-encoded, pair (aesni, clmul); x86_64. */
 extern GCM_HIDDEN const struct fused_impl fused_aesni_avx;
+/* AESE/AESMC + PMULL/PMULL2 interleaved, pair (armv8, pmull); aarch64. */
+extern GCM_HIDDEN const struct fused_impl fused_armv8_pmull;
 /* The portable C loop, any pair; by name only (named_only). */
 extern GCM_HIDDEN const struct fused_impl fused_c;
 

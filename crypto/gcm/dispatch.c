@@ -115,6 +115,7 @@
 #define FUSED_BACKENDS(X)                                                   \
   X(fused_vaes_avx2) /* x86_64: VAES + VPCLMULQDQ, (aesni, vpclmul_avx2) */ \
   X(fused_aesni_avx) /* x86_64: AES-NI + PCLMULQDQ, AVX, (aesni, clmul) */  \
+  X(fused_armv8_pmull) /* aarch64: AESE/AESMC + PMULL, (armv8, pmull) */    \
   X(fused_c)         /* portable; named_only, see crypto/fused/fused_c.c */
 
 #define DECLARE_AES(d) extern GCM_HIDDEN const struct aes_impl d;
