@@ -200,15 +200,31 @@ TEST(FusedSlot, OneShotAndLongChunksUseTheKernel) {
                         aad.data(), aad.size()));
   EXPECT_EQ(a, b);
   EXPECT_EQ(0, memcmp(ta, tb, 16));
-  EXPECT_EQ(1u, Counting::calls);  // one run: everything after the first batch
-  EXPECT_GE(Counting::blocks, 4096u / 16 - 16);
+  // Two runs: the AAD block (its hash and the tag mask), then every whole
+  // block in one call.
+  EXPECT_EQ(2u, Counting::calls);
+  EXPECT_EQ(1u + 4096u / 16, Counting::blocks);
 
   Counting::calls = 0;
   Bytes back(pt.size());
   ASSERT_EQ(1, gcm_open(&fk, back.data(), nonce.data(), 12, a.data(), a.size(), ta, 16,
                         aad.data(), aad.size()));
   EXPECT_EQ(pt, back);
+  EXPECT_EQ(2u, Counting::calls);
+
+  // More than a block of AAD: the stream, one run after the first batch.
+  Counting::calls = Counting::blocks = 0;
+  Bytes aad20 = RandomBytes(rng, 20);
+  ASSERT_EQ(1, gcm_seal(&fk, a.data(), ta, 16, nonce.data(), 12, pt.data(), pt.size(),
+                        aad20.data(), aad20.size()));
+  ASSERT_EQ(1, gcm_seal(&pk, b.data(), tb, 16, nonce.data(), 12, pt.data(), pt.size(),
+                        aad20.data(), aad20.size()));
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(0, memcmp(ta, tb, 16));
   EXPECT_EQ(1u, Counting::calls);
+  EXPECT_GE(Counting::blocks, 4096u / 16 - 16);
+  ASSERT_EQ(1, gcm_seal(&fk, a.data(), ta, 16, nonce.data(), 12, pt.data(), pt.size(),
+                        aad.data(), aad.size()));
 
   // Streaming: 512-byte chunks reach the kernel, 16-byte ones never do.
   Counting::calls = 0;
@@ -220,10 +236,14 @@ TEST(FusedSlot, OneShotAndLongChunksUseTheKernel) {
   StreamSealChunks(&fk, nonce, aad, pt, {16}, &b, tb);
   EXPECT_EQ(a, b);
   EXPECT_EQ(0u, Counting::calls);
-  // Short one-shot messages never reach it either.
-  ASSERT_EQ(1, gcm_seal(&fk, a.data(), ta, 16, nonce.data(), 12, pt.data(), 256,
+  // Short one-shot messages (below GCM_SHORT_FUSED_MIN, 160 bytes) never
+  // reach it either; from there on they take the two runs.
+  ASSERT_EQ(1, gcm_seal(&fk, a.data(), ta, 16, nonce.data(), 12, pt.data(), 128,
                         aad.data(), aad.size()));
   EXPECT_EQ(0u, Counting::calls);
+  ASSERT_EQ(1, gcm_seal(&fk, a.data(), ta, 16, nonce.data(), 12, pt.data(), 256,
+                        aad.data(), aad.size()));
+  EXPECT_EQ(2u, Counting::calls);
   gcm_key_cleanup(&fk);
   gcm_key_cleanup(&pk);
 }

@@ -39,6 +39,12 @@
  * block are hashed in one GHASH call, so a kernel that aggregates blocks
  * reduces once per message.
  *
+ * One-shot messages on a key with a fused kernel (96-bit nonce, at most
+ * one block of AAD, from GCM_SHORT_FUSED_MIN bytes on) skip the stream
+ * too: one kernel call on the AAD block gives its hash and the tag mask,
+ * one takes every whole block straight from in to out, and one GHASH call
+ * hashes the partial last block with the length block (one_shot_fused).
+ *
  * Hashing. The key stream buffer is also the hash buffer: an update
  * writes each ciphertext byte over the key stream byte that made it (the
  * input when decrypting, read before out is written, so out == in works),
@@ -66,6 +72,15 @@
 #define GCM_SHORT_BLOCKS 16
 #define GCM_SHORT_MAX (GCM_SHORT_BLOCKS * 16)
 #define GCM_SHORT_AAD 96
+/* With a fused kernel, one-shot messages of at least this many bytes (with
+ * a 96-bit nonce and at most one block of AAD) take one_shot_fused rather
+ * than one_shot_short or the stream. Below it one_shot_short's two calls
+ * beat one_shot_fused's three (measured with the vaes_avx2 kernel: about
+ * even at 128 bytes, one_shot_fused 15-35% faster from 200 bytes to 1350,
+ * no different at 16 KiB). */
+#ifndef GCM_SHORT_FUSED_MIN
+#define GCM_SHORT_FUSED_MIN 160
+#endif
 
 /* Adds n to the big-endian 32-bit counter in ctr[12..15], modulo 2^32. */
 static void ctr32_add(uint8_t ctr[16], uint32_t n) {
@@ -212,6 +227,13 @@ void gcm_mode_start(struct gcm_stream_st *s, const struct gcm_key_st *k,
   if (expected_len != UINT64_MAX) {
     uint64_t need = 1 + (expected_len + 15) / 16;
     if (need < blocks) blocks = (unsigned)need;
+    /* With a fused kernel every whole block of a one-shot message goes to
+     * it: make only the tag mask, not key stream the kernel would have
+     * to wait behind (those blocks would take the slower two-pass
+     * route). */
+    if (k->fused != NULL && expected_len / 16 >= k->fused->min_blocks) {
+      blocks = 1;
+    }
   }
   refill_key_stream(s, blocks);
   memcpy(s->tag_mask, s->ks, 16);
@@ -454,6 +476,28 @@ void gcm_mode_tag(struct gcm_stream_st *s, uint8_t tag[16]) {
   s->phase = GCM_PHASE_DONE;
 }
 
+/* Copies n bytes (n <= GCM_SHORT_MAX) as 16-byte steps and at most one
+ * 8-, 4-, 2- and 1-byte step: fixed-size moves the compiler inlines, where
+ * a memcpy of a variable length is a library call that costs more than
+ * the copy at these sizes. */
+static inline void copy_short(uint8_t *dst, const uint8_t *src, size_t n) {
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16) memcpy(dst + i, src + i, 16);
+  if (n & 8) {
+    memcpy(dst + i, src + i, 8);
+    i += 8;
+  }
+  if (n & 4) {
+    memcpy(dst + i, src + i, 4);
+    i += 4;
+  }
+  if (n & 2) {
+    memcpy(dst + i, src + i, 2);
+    i += 2;
+  }
+  if (n & 1) dst[i] = src[i];
+}
+
 /* The short path of gcm_mode_one_shot: nonce_len == 12,
  * in_len <= GCM_SHORT_MAX, aad_len <= GCM_SHORT_AAD. */
 static void one_shot_short(const struct gcm_key_st *k, int encrypt,
@@ -471,29 +515,105 @@ static void one_shot_short(const struct gcm_key_st *k, int encrypt,
   const size_t c = (in_len + 15) / 16, a = (aad_len + 15) / 16;
   uint8_t *hc = hb + a * 16; /* where the ciphertext goes in hb */
 
+  /* Zero padding: the last block of each piece is zeroed whole (a fixed
+   * 16-byte store) before the piece is copied over it. */
   memcpy(ctr, nonce, 12);
   store_be32(ctr + 12, 1);
   memset(ks, 0, 16);
-  if (in_len > 0) memcpy(ks + 16, in, in_len);
-  memset(ks + 16 + in_len, 0, c * 16 - in_len);
-  if (aad_len > 0) memcpy(hb, aad, aad_len);
-  memset(hb + aad_len, 0, a * 16 - aad_len);
+  memset(ks + c * 16, 0, 16);
+  copy_short(ks + 16, in, in_len);
+  if (a > 0) memset(hb + (a - 1) * 16, 0, 16);
+  copy_short(hb, aad, aad_len);
+  if (c > 0) memset(hc + (c - 1) * 16, 0, 16);
   /* Opening hashes the ciphertext as given, before out (maybe == in) is
    * written. */
-  if (!encrypt && in_len > 0) memcpy(hc, in, in_len);
+  if (!encrypt) copy_short(hc, in, in_len);
 
   k->aes->ctr32(&k->aes_schedule, ks, ks, 1 + c, ctr);
 
-  if (encrypt && in_len > 0) memcpy(hc, ks + 16, in_len);
-  memset(hc + in_len, 0, c * 16 - in_len);
+  if (encrypt) copy_short(hc, ks + 16, in_len);
   store_be64(hc + c * 16, (uint64_t)aad_len * 8);
   store_be64(hc + c * 16 + 8, (uint64_t)in_len * 8);
   k->ghash->update(Xi, &k->ghash_key, hb, a + c + 1);
 
-  if (in_len > 0) memcpy(out, ks + 16, in_len);
+  copy_short(out, ks + 16, in_len);
   xor_bytes(tag, Xi, ks, 16);
   /* The key stream (the padding's too), the tag mask and the hash value. */
   secure_wipe(ks, (1 + c) * 16);
+  secure_wipe(Xi, sizeof(Xi));
+}
+
+/* The one-shot path for a key with a fused kernel (crypto/fused/fused.h):
+ * a 96-bit nonce, at most one block of AAD and at least
+ * GCM_SHORT_FUSED_MIN bytes of data, any length above that (it needs no
+ * buffer that grows with the data). Three calls, each with its inputs
+ * (the counter blocks among them) written before the first call, so that
+ * no kernel's first load waits for a store still in flight:
+ *   - the kernel's open on the zero-padded AAD block A from J0: it folds
+ *     A into Xi (Xi = A * H) and writes A ^ E(K, J0), from which the tag
+ *     mask E(K, J0) is A xored back out (with no AAD, one block of ctr32);
+ *   - the kernel on every whole block, straight from in to out, from
+ *     J0 + 1;
+ *   - GHASH of the zero-padded partial last block of ciphertext (its key
+ *     stream is one more block of ctr32) and the length block.
+ * The whole blocks get the kernel's wide AES instead of the two passes
+ * over a stack copy of one_shot_short. */
+static void one_shot_fused(const struct gcm_key_st *k, int encrypt,
+                           const uint8_t nonce[12], const uint8_t *in,
+                           size_t in_len, const uint8_t *aad, size_t aad_len,
+                           uint8_t *out, uint8_t tag[16]) {
+  /* ks: E(K, J0) (first A ^ E(K, J0)), then the partial last block's key
+   * stream and output. */
+  _Alignas(16) uint8_t ks[32];
+  /* ab: the zero-padded AAD block; hb: the zero-padded partial last block
+   * of ciphertext and the length block. Public data only. */
+  _Alignas(16) uint8_t ab[16];
+  _Alignas(16) uint8_t hb[32];
+  /* The counter blocks J0, J0 + 1 and that of the partial block. */
+  _Alignas(16) uint8_t ctr[3][16];
+  _Alignas(16) uint8_t Xi[16] = {0};
+  const size_t whole = in_len / 16, rest = in_len % 16;
+  const uint8_t *tin = in + whole * 16;
+  const struct fused_keys fk = {k->aes, &k->aes_schedule, k->ghash,
+                                &k->ghash_key, &k->fused_key};
+
+  for (int i = 0; i < 3; i++) memcpy(ctr[i], nonce, 12);
+  store_be32(ctr[0] + 12, 1);
+  store_be32(ctr[1] + 12, 2);
+  store_be32(ctr[2] + 12, (uint32_t)(2 + whole));
+  memset(ab, 0, 16);
+  copy_short(ab, aad, aad_len);
+  memset(ks, 0, 32);
+  copy_short(ks + 16, tin, rest);
+  memset(hb, 0, 16);
+  /* Opening hashes the ciphertext as given, before out (maybe == in) is
+   * written. */
+  if (!encrypt) copy_short(hb, tin, rest);
+  const size_t h = rest > 0 ? 16 : 0;
+  store_be64(hb + h, (uint64_t)aad_len * 8);
+  store_be64(hb + h + 8, (uint64_t)in_len * 8);
+
+  if (aad_len > 0) {
+    k->fused->open(&fk, ks, ab, 1, ctr[0], Xi);
+    xor_bytes(ks, ks, ab, 16);
+  } else {
+    k->aes->ctr32(&k->aes_schedule, ks, ks, 1, ctr[0]);
+  }
+  if (rest > 0) k->aes->ctr32(&k->aes_schedule, ks + 16, ks + 16, 1, ctr[2]);
+  /* whole >= 1 here: GCM_SHORT_FUSED_MIN is at least a block. The counter
+   * of the partial block, 2 + whole, wraps modulo 2^32 as inc32 does. */
+  if (encrypt) {
+    k->fused->seal(&fk, out, in, whole, ctr[1], Xi);
+  } else {
+    k->fused->open(&fk, out, in, whole, ctr[1], Xi);
+  }
+  if (rest > 0) {
+    if (encrypt) copy_short(hb, ks + 16, rest);
+    copy_short(out + whole * 16, ks + 16, rest);
+  }
+  k->ghash->ghash(Xi, &k->ghash_key, hb, h / 16 + 1);
+  xor_bytes(tag, Xi, ks, 16);
+  secure_wipe(ks, sizeof(ks));
   secure_wipe(Xi, sizeof(Xi));
 }
 
@@ -501,6 +621,11 @@ void gcm_mode_one_shot(const struct gcm_key_st *k, int encrypt,
                        const uint8_t *nonce, size_t nonce_len,
                        const uint8_t *in, size_t in_len, const uint8_t *aad,
                        size_t aad_len, uint8_t *out, uint8_t tag[16]) {
+  if (nonce_len == 12 && aad_len <= 16 && k->fused != NULL &&
+      in_len >= GCM_SHORT_FUSED_MIN && in_len / 16 >= k->fused->min_blocks) {
+    one_shot_fused(k, encrypt, nonce, in, in_len, aad, aad_len, out, tag);
+    return;
+  }
   if (nonce_len == 12 && in_len <= GCM_SHORT_MAX && aad_len <= GCM_SHORT_AAD) {
     one_shot_short(k, encrypt, nonce, in, in_len, aad, aad_len, out, tag);
     return;
