@@ -611,7 +611,7 @@ static void one_shot_fused(const struct gcm_key_st *k, int encrypt,
     if (encrypt) copy_short(hb, ks + 16, rest);
     copy_short(out + whole * 16, ks + 16, rest);
   }
-  k->ghash->ghash(Xi, &k->ghash_key, hb, h / 16 + 1);
+  k->ghash->update(Xi, &k->ghash_key, hb, h / 16 + 1);
   xor_bytes(tag, Xi, ks, 16);
   secure_wipe(ks, sizeof(ks));
   secure_wipe(Xi, sizeof(Xi));
