@@ -16,11 +16,16 @@
  * the rest is the first key stream. Key stream that a short update does not
  * use stays in the stream and is handed out first by the next update.
  * Updates are served from that buffer, refilled GCM_KS_MAX_BLOCKS blocks
- * (whole batches) at a time, unless no key stream is buffered and at least
- * a batch of whole blocks is at hand: only such runs take the bulk path
- * (CTR over the caller's memory, GHASH straight after). So a whole-block
- * chunk shorter than a batch costs what an odd-sized one does, not a batch
- * of AES and a GHASH reduction of its own, and streaming speed does not
+ * (whole batches) at a time, unless no key stream is buffered and a long
+ * enough run of whole blocks is at hand: only such runs take the direct
+ * path (the fused kernel, or CTR over the caller's memory with GHASH
+ * straight after). For a stream "long enough" is run_min blocks, at least
+ * a batch, the fused kernel's min_blocks and GCM_STREAM_RUN_MIN, and the
+ * run is cut down to whole batches (the rest is served from the buffer):
+ * a direct call of a few blocks pays the kernels' per-call costs (loop
+ * set-up, a GHASH reduction, a partly used batch) on few bytes, where the
+ * buffer pays them once per GCM_KS_MAX_BLOCKS blocks. So a whole-block
+ * chunk costs what an odd-sized one does, and streaming speed does not
  * depend on where the caller cuts the data. When a streamed chunk brings a
  * batch of whole blocks while the buffer ends on a block boundary, the
  * buffered blocks are given back (the counter steps back over them) so the
@@ -67,6 +72,15 @@
  * amortise call overhead, small enough that the data is still in L1 when
  * GHASH reads what CTR just wrote. */
 #define GCM_BULK_BLOCKS 256
+
+/* Streams: the shortest whole-block run (in blocks) that skips the key
+ * stream buffer; shorter runs are served from the buffer, whose CTR and
+ * GHASH calls cover GCM_KS_MAX_BLOCKS blocks each. Measured with
+ * gcm-cycles --chunks on ct, vpaes, aesni (two-pass and fused): below
+ * this, direct calls lose to the buffer on every pair. */
+#ifndef GCM_STREAM_RUN_MIN
+#define GCM_STREAM_RUN_MIN 16
+#endif
 
 /* The short one-shot path: data blocks and AAD bytes it takes. */
 #define GCM_SHORT_BLOCKS 16
@@ -237,6 +251,13 @@ void gcm_mode_start(struct gcm_stream_st *s, const struct gcm_key_st *k,
   }
   refill_key_stream(s, blocks);
   memcpy(s->tag_mask, s->ks, 16);
+  /* The direct-run threshold of a stream (see the top of the file). */
+  unsigned run_min = batch_blocks(k);
+  if (k->fused != NULL && k->fused->min_blocks > run_min)
+    run_min = k->fused->min_blocks;
+  if (run_min < GCM_STREAM_RUN_MIN) run_min = GCM_STREAM_RUN_MIN;
+  s->run_min = (uint16_t)run_min;
+  s->batch = (uint16_t)batch_blocks(k);
   s->ks_pos = 16;
   s->magic = GCM_STREAM_MAGIC;
 }
@@ -334,6 +355,20 @@ static inline void crypt_buffered(struct gcm_stream_st *s, uint8_t *out,
 
 static void crypt_slow(struct gcm_stream_st *s, uint8_t *out,
                        const uint8_t *in, size_t len);
+static void bulk_run(struct gcm_stream_st *s, uint8_t *out, const uint8_t *in,
+                     size_t blocks);
+
+/* A stream's direct run of `blocks` whole blocks (nothing buffered, the
+ * collected ciphertext hashed): the fused kernel when the key has one,
+ * else the two passes. */
+static inline void direct_run(struct gcm_stream_st *s, uint8_t *out,
+                              const uint8_t *in, size_t blocks) {
+  if (s->key->fused != NULL) {
+    fused_run(s, out, in, blocks);
+  } else {
+    bulk_run(s, out, in, blocks);
+  }
+}
 
 /* The two-pass bulk path over `blocks` whole blocks (the collected
  * ciphertext has been hashed): CTR over the caller's memory, GHASH of the
@@ -357,14 +392,14 @@ void gcm_mode_crypt(struct gcm_stream_st *s, uint8_t *out, const uint8_t *in,
       s->data_len += len;
       return;
     }
-    /* The other common streamed update, straight to the bulk path: whole
-     * blocks, at least a batch and at most one bulk call, with the buffer
-     * used up and hashed (the steady state of block-aligned chunks). */
-    const struct gcm_key_st *k = s->key;
+    /* The other common streamed update, straight to the direct path:
+     * whole batches, at least run_min blocks and at most one bulk call,
+     * with the buffer used up and hashed (the steady state of long
+     * block-aligned chunks). */
     if (s->ks_pos == s->ks_len && s->hash_len == 0 && (len & 15) == 0 &&
-        len <= GCM_BULK_BLOCKS * 16 && k->fused == NULL &&
-        len / 16 >= batch_blocks(k)) {
-      bulk_run(s, out, in, len / 16);
+        len <= GCM_BULK_BLOCKS * 16 && len / 16 >= s->run_min &&
+        !s->one_shot && (len / 16) % s->batch == 0) {
+      direct_run(s, out, in, len / 16);
       s->data_len += len;
       return;
     }
@@ -393,9 +428,7 @@ static void crypt_slow(struct gcm_stream_st *s, uint8_t *out,
    * call; it happens at most once per change of chunk size. One-shot
    * messages start with exactly the key stream they use and skip this. */
   if (!s->one_shot && s->ks_pos < s->ks_len && (s->ks_pos & 15u) == 0 &&
-      len / 16 >= (k->fused != NULL && k->fused->min_blocks < batch
-                       ? k->fused->min_blocks
-                       : batch)) {
+      len / 16 >= s->run_min) {
     flush_hash(s);
     ctr32_add(s->ctr, 0u - (s->ks_len - s->ks_pos) / 16u);
     s->ks_pos = s->ks_len = 0;
@@ -416,6 +449,27 @@ static void crypt_slow(struct gcm_stream_st *s, uint8_t *out,
     /* The buffer is used up (ks_pos == ks_len, a block boundary): hash
      * what it collected before any other ciphertext. */
     flush_hash(s);
+    if (!s->one_shot) {
+      /* A stream: whole batches of a run of at least run_min blocks go
+       * direct (the two passes at most GCM_BULK_BLOCKS per call), anything
+       * shorter is served from a full buffer. */
+      size_t blocks = len / 16;
+      if (blocks >= s->run_min) {
+        if (k->fused == NULL && blocks > GCM_BULK_BLOCKS)
+          blocks = GCM_BULK_BLOCKS;
+        blocks -= blocks % s->batch;
+        n = blocks * 16;
+        direct_run(s, out, in, blocks);
+        in += n;
+        out += n;
+        len -= n;
+      } else {
+        refill_key_stream(s, (GCM_KS_MAX_BLOCKS / batch) * batch);
+      }
+      continue;
+    }
+    /* A one-shot message: every whole block direct, the tail from exactly
+     * the key stream it needs. */
     if (k->fused != NULL && len / 16 >= k->fused->min_blocks) {
       /* The fused kernel takes every whole block in one call. */
       size_t blocks = len / 16;
@@ -428,16 +482,10 @@ static void crypt_slow(struct gcm_stream_st *s, uint8_t *out,
       n = blocks * 16;
       bulk_run(s, out, in, blocks);
     } else {
-      /* Less than a batch of whole blocks, or a tail: make key stream and
-       * keep what this call does not use for the next ones; a stream
-       * fills the whole buffer, so short updates refill rarely. A
-       * one-shot message has no next call, so it makes only what is
-       * left. */
-      unsigned blocks = (GCM_KS_MAX_BLOCKS / batch) * batch;
-      if (s->one_shot) {
-        blocks = batch;
-        if ((len + 15) / 16 < blocks) blocks = (unsigned)((len + 15) / 16);
-      }
+      /* Less than a batch of whole blocks, or a tail: a one-shot message
+       * has no next call, so it makes only what is left. */
+      unsigned blocks = batch;
+      if ((len + 15) / 16 < blocks) blocks = (unsigned)((len + 15) / 16);
       refill_key_stream(s, blocks);
       continue;
     }

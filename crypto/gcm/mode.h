@@ -61,6 +61,12 @@ struct gcm_stream_st {
    * written over the key stream it used (and maybe, first, the AAD's last
    * block); the run starts on a block boundary. */
   uint32_t hash_len;
+  /* Streams (not one-shot): the fewest whole blocks an update must bring,
+   * with nothing buffered, to skip the buffer and go straight to the fused
+   * kernel or the two-pass bulk path (set by gcm_mode_start; see gcm.c),
+   * and the AES backend's batch, to which such runs are rounded down. */
+  uint16_t run_min;
+  uint16_t batch;
   GCM_ALIGNED(16) uint8_t Xi[16];       /* running GHASH value */
   GCM_ALIGNED(16) uint8_t tag_mask[16]; /* E(K, J0) */
   GCM_ALIGNED(16) uint8_t ctr[16];      /* next counter block for key stream */

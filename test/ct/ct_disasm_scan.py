@@ -66,7 +66,8 @@ ALLOWED = [
      "key length in words (4, 6 or 8) are public"),
     (r"gcm\.c\.o", r"gcm_mode_crypt|crypt_slow", "division",
      "(GCM_KS_MAX_BLOCKS / batch) * batch: the buffered key-stream size in "
-     "whole batches of the AES backend's ctr_batch_blocks, both public"),
+     "whole batches of the AES backend's ctr_batch_blocks, both public; "
+     "blocks % batch: a direct run's length (public) cut to whole batches"),
 ]
 
 
