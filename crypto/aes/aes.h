@@ -75,6 +75,7 @@ extern GCM_HIDDEN const struct aes_impl aes_vpaes_neon;
 #endif
 #if defined(LIBGCM_ASM_ARM)
 extern GCM_HIDDEN const struct aes_impl aes_armv8_32;
+extern GCM_HIDDEN const struct aes_impl aes_bsaes_neon;
 #endif
 
 #endif /* LIBGCM_CRYPTO_AES_AES_H */

@@ -130,6 +130,17 @@ GCM_HIDDEN void aes_armv4_armv8_encrypt_block(const struct aes_schedule *s,
 GCM_HIDDEN void aes_armv4_armv8_ctr32(const struct aes_schedule *s,
                                       const uint8_t *in, uint8_t *out,
                                       size_t blocks, const uint8_t ctr[16]);
+
+/* asm/armv4/aes-bsaes-neon-armv4.pl: bitsliced AES on NEON ("bsaes-neon").
+ * Only counter mode is assembly: the schedule (eight 16-byte bit planes per
+ * round key, Nr at AES_BSAES_NEON_ROUNDS_OFFSET) and encrypt_block are C in
+ * crypto/aes/aes_bsaes_neon.c; ctr32 runs eight blocks per pass and reads
+ * ctr completely before writing out. */
+#define AES_BSAES_NEON_ROUNDS_OFFSET 1920
+GCM_HIDDEN void aes_armv4_bsaes_neon_ctr32(const struct aes_schedule *s,
+                                           const uint8_t *in, uint8_t *out,
+                                           size_t blocks,
+                                           const uint8_t ctr[16]);
 #endif
 
 #if defined(__cplusplus)

@@ -41,7 +41,7 @@ const struct aes_impl *const dispatch_aes_impls[] = {
 #endif
 #if defined(LIBGCM_ASM_ARM)
     &aes_armv8_32, /* Armv8 Cryptographic Extension in AArch32 (AES) */
-    /* (bitsliced NEON AES, for NEON cores without it, goes here) */
+    &aes_bsaes_neon, /* NEON only: bitsliced AES, eight blocks per pass */
 #endif
     &aes_ct,
     NULL,

@@ -1,0 +1,91 @@
+/*
+ * crypto/aes/aes_bsaes_neon.c: bitsliced AES on NEON for 32-bit ARM
+ * ("bsaes-neon"), for NEON cores without the AES instructions
+ * (Cortex-A7/A8/A9/A15 class).
+ *
+ * Counter mode is asm/armv4/aes-bsaes-neon-armv4.pl, whose opening comment
+ * explains it: the bitsliced rounds of crypto/aes/aes_bitsliced_rounds.h
+ * (Boyar-Peralta S-box circuit, fixsliced ShiftRows) on eight blocks held
+ * as eight 128-bit NEON bit planes.
+ *
+ * Key set-up, here in C, once per key: the portable "ct" key schedule
+ * (crypto/aes/aes_ct.c) expands the key and stores every round key already
+ * permuted (SR^-j), with the S-box constant folded in and bitsliced for
+ * four blocks: in its 64-bit plane i, nibble k is 0x0 or 0xf, bit i of
+ * round-key byte k. The kernel's planes are the same for eight blocks:
+ * byte k of its 128-bit plane i is 0x00 or 0xff. So the conversion widens
+ * every nibble to a byte, with masks, not branches.
+ *
+ * encrypt_block (H and the tag mask) is the counter-mode kernel over one
+ * zero block with the input block as the counter: AES(K, in + 0) ^ 0. The
+ * kernel reads the counter block before it writes anything, so in == out
+ * works.
+ *
+ * Constant time: the conversion is shifts, ANDs and negations of key bits;
+ * the ct key schedule and the kernel have no table and no branch on a
+ * secret (see their comments; the secret-register check proves it for the
+ * kernel).
+ */
+#include "aes.h"
+
+#if defined(LIBGCM_ASM_ARM)
+
+#include <stddef.h>
+#include <string.h>
+
+#include "../cpu/cpu.h"
+#include "aes_asm.h"
+
+/* 15 round keys of eight 16-byte planes fill the opaque storage exactly. */
+_Static_assert(15 * 8 * 16 <= AES_SCHEDULE_BYTES,
+               "bsaes-neon round keys must fit in struct aes_schedule");
+_Static_assert(offsetof(struct aes_schedule, rounds) ==
+                   AES_BSAES_NEON_ROUNDS_OFFSET,
+               "the bsaes-neon kernel reads rounds at this offset");
+_Static_assert(sizeof(((struct aes_schedule *)0)->rounds) == 4,
+               "the bsaes-neon kernel reads rounds as a 32-bit word");
+
+static int bsaes_neon_usable(void) { return cpu_arm_has_neon(); }
+
+static void bsaes_neon_set_encrypt_key(struct aes_schedule *s,
+                                       const uint8_t *key, size_t key_len) {
+  struct aes_schedule ct;
+  aes_ct.set_encrypt_key(&ct, key, key_len);
+  /* ct: round key j, plane i is the 64-bit word at bytes[64 j + 8 i]. */
+  for (unsigned j = 0; j <= ct.rounds; j++) {
+    for (unsigned i = 0; i < 8; i++) {
+      uint64_t w;
+      memcpy(&w, ct.bytes + 64 * j + 8 * i, sizeof(w));
+      uint8_t *plane = s->bytes + 128 * j + 16 * i;
+      for (unsigned k = 0; k < 16; k++) {
+        plane[k] = (uint8_t)(0u - (unsigned)((w >> (4 * k)) & 1));
+      }
+    }
+  }
+  s->rounds = ct.rounds;
+  secure_wipe(&ct, sizeof(ct));
+}
+
+static void bsaes_neon_encrypt_block(const struct aes_schedule *s,
+                                     const uint8_t in[16], uint8_t out[16]) {
+  static const uint8_t zero[16] = {0};
+  aes_armv4_bsaes_neon_ctr32(s, zero, out, 1, in);
+}
+
+const struct aes_impl aes_bsaes_neon = {
+    .name = "bsaes-neon",
+    .constant_time = 1,
+    .requires = "NEON (HWCAP_NEON)",
+    .ctr_batch_blocks = 8,
+    .usable = bsaes_neon_usable,
+    .set_encrypt_key = bsaes_neon_set_encrypt_key,
+    .encrypt_block = bsaes_neon_encrypt_block,
+    .ctr32 = aes_armv4_bsaes_neon_ctr32,
+};
+
+#else
+
+/* ISO C forbids an empty translation unit. */
+typedef int aes_bsaes_neon_not_built;
+
+#endif
