@@ -148,39 +148,43 @@ sub sbox_prog {
     return @p;
 }
 
-# MixColumns of round j (mod 4) of planes "$in<i>" into "$out<i>".
-sub mix_prog {
+# MixColumns of round j (mod 4) of planes "$in<i>" into "$out<i>", each
+# output plane followed by its AddRoundKey (the key planes load in order).
+# Output by output, so few values are live at once: out_i needs t_{i-1}
+# (xtime), t7, r_i and rot2(t_i).
+sub mix_ark_prog {
     my ($in, $out, $j) = @_;
     my @p;
-    for my $i (0 .. 7) {
+    my $rt = sub {       # r_i and t_i
+        my ($i) = @_;
         if ($j % 4) {
             push @p, ['rr1', "mx_a$i", "$in$i"], ['rc' . ($j % 4), "mx_r$i", "mx_a$i"];
         } else {
             push @p, ['rr1', "mx_r$i", "$in$i"];
         }
         push @p, ['xor', "mx_t$i", "$in$i", "mx_r$i"];
-    }
-    my $rot2 = sub {
-        my ($i) = @_;
-        return "mx_b$i" unless ($j % 2);
-        return "mx_c$i";
     };
-    for my $i (0 .. 7) {
-        push @p, ['rr2', "mx_b$i", "mx_t$i"];
-        push @p, ['rc2', "mx_c$i", "mx_b$i"] if $j % 2;
-    }
     # out_i = xtime(t)_i ^ r_i ^ rot2(t)_i; t7 feeds planes 0, 1, 3, 4.
     my %xt = (0 => ['mx_t7'], 1 => ['mx_t0', 'mx_t7'], 2 => ['mx_t1'],
               3 => ['mx_t2', 'mx_t7'], 4 => ['mx_t3', 'mx_t7'], 5 => ['mx_t4'],
               6 => ['mx_t5'], 7 => ['mx_t6']);
+    $rt->(7);
     for my $i (0 .. 7) {
-        my @terms = (@{ $xt{$i} }, "mx_r$i", $rot2->($i));
+        $rt->($i) if $i < 7;
+        push @p, ['rr2', "mx_b$i", "mx_t$i"];
+        my $rot2 = "mx_b$i";
+        if ($j % 2) {
+            push @p, ['rc2', "mx_c$i", "mx_b$i"];
+            $rot2 = "mx_c$i";
+        }
+        my @terms = ("mx_r$i", $rot2, @{ $xt{$i} });
         my $acc = shift @terms;
         for my $k (0 .. $#terms) {
-            my $d = $k == $#terms ? "$out$i" : "mx_s${i}_$k";
+            my $d = "mx_s${i}_$k";
             push @p, ['xor', $d, $acc, $terms[$k]];
             $acc = $d;
         }
+        push @p, ['ldk', "rk$i"], ['xor', "$out$i", $acc, "rk$i"];
     }
     return @p;
 }
@@ -329,9 +333,45 @@ sub allocate {
     return ($code, $nslots);
 }
 
+# Reorders a program (a valid topological order) to keep fewer values
+# live: among the operations whose inputs exist, the one that ends the most
+# values' lives goes first, then the earliest; the key-plane loads keep
+# their order (they post-increment r12).
+sub schedule {
+    my (@prog) = @_;
+    my (%remaining, %defined);
+    for my $op (@prog) {
+        my (undef, undef, @s) = @$op;
+        $remaining{$_}++ for @s;
+    }
+    $defined{$_} = 1 for grep { !/^(s_|mx_|rk|sb|o)/ } keys %remaining;
+    my @out;
+    my @todo = @prog;
+    while (@todo) {
+        my ($best, $bestk);
+        my $seen_ldk = 0;
+        for my $i (0 .. $#todo) {
+            my ($op, undef, @s) = @{ $todo[$i] };
+            if ($op eq 'ldk') { next if $seen_ldk++; }
+            next if grep { !$defined{$_} } @s;
+            my %u;
+            $u{$_}++ for @s;
+            my $k = grep { $remaining{$_} == $u{$_} } keys %u;
+            if (!defined $best || $k > $bestk) { ($best, $bestk) = ($i, $k); }
+        }
+        my ($op) = splice @todo, $best, 1;
+        my (undef, $d, @s) = @$op;
+        $remaining{$_}-- for @s;
+        $defined{$d} = 1;
+        push @out, $op;
+    }
+    return @out;
+}
+
 my $max_slots = 0;
 sub round_code {
     my (@prog) = @_;
+    @prog = schedule(@prog) if $ENV{BSAES_SCHED} // 1;
     my ($c, $ns) = allocate(\@prog, 'p', 'o');
     $max_slots = $ns if $ns > $max_slots;
     return $c;
@@ -340,8 +380,7 @@ sub round_code {
 # One full round j: SubBytes, MixColumns, AddRoundKey.
 sub full_round {
     my ($j) = @_;
-    return round_code(sbox_prog('p', 'sb', "s_"), mix_prog('sb', 'mc', $j),
-                      ark_prog('mc', 'o'));
+    return round_code(sbox_prog('p', 'sb', "s_"), mix_ark_prog('sb', 'o', $j));
 }
 
 # The 8x8 bit transposition of q0-q7 in every byte position.
