@@ -42,11 +42,14 @@
 # broadcast to the eight blocks), 128 bytes per round key.
 #
 # The 113 gates need more than the 16 q registers: the circuit is written
-# here in single-assignment form and a small register allocator in this
-# file (allocate(), furthest-next-use eviction) places every value in
-# q0-q15, spilling to fixed slots of the stack frame (VSTR/VLDR at sp +
-# constant) and finally moving the round's eight outputs back into q0-q7,
-# where every round starts.
+# here in single-assignment form (a whole round: S-box, then MixColumns
+# output by output, each followed by its AddRoundKey); schedule() reorders
+# it to keep fewer values live (greedily, the operation that ends the most
+# lives first), and a small register allocator in this file (allocate(),
+# furthest-next-use eviction) places every value in q0-q15, spilling to
+# fixed slots of the stack frame (VSTR/VLDR at sp + constant) and finally
+# moving the round's eight outputs back into q0-q7, where every round
+# starts. Both run when the .pl is translated; the result is fixed code.
 #
 # Counter mode (ctr32): eight counter blocks per pass; the 32-bit
 # big-endian counter word is kept byte-reversed in r6 (host order): block
