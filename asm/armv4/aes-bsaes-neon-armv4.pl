@@ -66,7 +66,9 @@
 # Schedule layout (struct aes_schedule): bytes[128*j + 16*i] is plane i of
 # round key j (j = 0 .. Nr; 15 * 128 = 1920 bytes, all of the opaque
 # storage), Nr is the 32-bit word at offset 1920 (the descriptor asserts
-# both).
+# both). The loads carry no alignment qualifier: a key in memory from
+# malloc on 32-bit ARM is only 8-byte aligned, and a [r12:128] load of it
+# would fault.
 #
 # Register plan (AAPCS: r4-r11 and d8-d15 are saved by the prologue when
 # touched)
@@ -293,7 +295,7 @@ sub allocate {
         } elsif ($op =~ /^rc([123])$/) {
             $code .= "    vext.8  q$q, q$src[0], q$src[0], " . (4 * $1) . "\n";
         } elsif ($op eq 'ldk') {
-            $code .= "    vld1.64 {d" . (2 * $q) . "-d" . (2 * $q + 1) . "}, [r12:128]!\n";
+            $code .= "    vld1.64 {d" . (2 * $q) . "-d" . (2 * $q + 1) . "}, [r12]!\n";
         } else {
             die "allocator: unknown op $op\n";
         }
