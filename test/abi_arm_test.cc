@@ -135,6 +135,24 @@ TEST(AbiArm, AesKernels) {
   }
 }
 
+TEST(AbiArm, BsaesNeonKernels) {
+  if (!cpu_arm_has_neon()) GTEST_SKIP() << "no NEON on this CPU";
+  uint8_t key[32], ctr[16], buf[16 * 19], out[16 * 19];
+  for (size_t i = 0; i < sizeof(key); i++) key[i] = (uint8_t)(5 * i + 2);
+  for (size_t i = 0; i < sizeof(buf); i++) buf[i] = (uint8_t)(i * 3);
+  memset(ctr, 0xfd, sizeof(ctr));
+  for (uint32_t len : {16u, 24u, 32u}) {
+    struct aes_schedule s;
+    // The schedule is C (crypto/aes/aes_bsaes_neon.c); the kernel is ctr32.
+    aes_bsaes_neon.set_encrypt_key(&s, key, len);
+    std::string n = "bsaes-neon (" + std::to_string(len * 8) + "-bit key) ";
+    for (uint32_t blocks : {0u, 1u, 7u, 8u, 19u}) {
+      CheckedCall(Fn(aes_bsaes_neon.ctr32), n + "ctr32", P(&s), P(out),
+                  P(buf), blocks, P(ctr));
+    }
+  }
+}
+
 TEST(AbiArm, GhashKernels) {
   if (!cpu_arm_has_pmull()) GTEST_SKIP() << "no PMULL instruction on this CPU";
   uint8_t h[16], xi[16] = {0}, buf[16 * 19];

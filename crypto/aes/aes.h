@@ -79,5 +79,6 @@ extern GCM_HIDDEN const struct aes_impl aes_vpaes;  /* x86, x86_64 */
 extern GCM_HIDDEN const struct aes_impl aes_armv8;  /* aarch64 */
 extern GCM_HIDDEN const struct aes_impl aes_vpaes_neon; /* aarch64 */
 extern GCM_HIDDEN const struct aes_impl aes_armv8_32; /* 32-bit ARM */
+extern GCM_HIDDEN const struct aes_impl aes_bsaes_neon; /* 32-bit ARM */
 
 #endif /* LIBGCM_CRYPTO_AES_AES_H */

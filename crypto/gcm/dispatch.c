@@ -96,6 +96,7 @@
   X(aes_armv8)      /* aarch64: Armv8 Cryptographic Extension (AES) */  \
   X(aes_vpaes_neon) /* aarch64: NEON only, vector permutes with TBL */  \
   X(aes_armv8_32)   /* 32-bit ARM: the Armv8 AES instructions */        \
+  X(aes_bsaes_neon) /* 32-bit ARM: NEON only, bitsliced, 8 blocks */    \
   X(aes_ct)         /* portable */
 
 #define GHASH_BACKENDS(X)                                                   \

@@ -1,0 +1,103 @@
+/*
+ * crypto/aes/aes_bsaes_neon.c: bitsliced AES on NEON for 32-bit ARM
+ * ("bsaes-neon"), for NEON cores without the AES instructions
+ * (Cortex-A7/A8/A9/A15 class).
+ *
+ * Counter mode is asm/armv4/aes-bsaes-neon-armv4.pl, whose opening comment
+ * explains it: the bitsliced rounds of crypto/aes/aes_bitsliced_rounds.h
+ * (Boyar-Peralta S-box circuit, fixsliced ShiftRows) on eight blocks held
+ * as eight 128-bit NEON bit planes.
+ *
+ * Key set-up, here in C, once per key: the portable "ct" key schedule
+ * (crypto/aes/aes_ct.c) expands the key and stores every round key already
+ * permuted (SR^-j), with the S-box constant folded in and bitsliced for
+ * four blocks: in its 64-bit plane i, nibble k is 0x0 or 0xf, bit i of
+ * round-key byte k. The kernel's planes are the same for eight blocks:
+ * byte k of its 128-bit plane i is 0x00 or 0xff. So the conversion widens
+ * every nibble to a byte, with masks, not branches.
+ *
+ * encrypt_block (H and the tag mask) is the counter-mode kernel over one
+ * zero block with the input block as the counter: AES(K, in + 0) ^ 0. The
+ * kernel reads the counter block before it writes anything, so in == out
+ * works.
+ *
+ * Constant time: the conversion is shifts, ANDs and negations of key bits;
+ * the ct key schedule and the kernel have no table and no branch on a
+ * secret (see their comments; the secret-register check proves it for the
+ * kernel).
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "../cpu/cpu.h"
+#include "aes.h"
+
+/* The kernel reads `rounds` at this offset, as a 32-bit word. */
+#define BSAES_NEON_ROUNDS_OFFSET 1920
+
+#if defined(LIBGCM_ASM_ARM)
+/* asm/armv4/aes-bsaes-neon-armv4.pl: counter mode only, eight blocks per
+ * pass; it reads ctr completely before it writes out. The schedule and
+ * encrypt_block are C, below. */
+#define BSAES_NEON_CTR32 aes_armv4_bsaes_neon_ctr32
+GCM_HIDDEN aes_ctr32_fn BSAES_NEON_CTR32;
+#define BSAES_NEON_BUILT 1
+#else
+#define BSAES_NEON_BUILT 0
+#endif
+
+/* 15 round keys of eight 16-byte planes fill the opaque storage exactly. */
+_Static_assert(15 * 8 * 16 <= AES_SCHEDULE_BYTES,
+               "bsaes-neon round keys must fit in struct aes_schedule");
+_Static_assert(offsetof(struct aes_schedule, rounds) ==
+                   BSAES_NEON_ROUNDS_OFFSET,
+               "the bsaes-neon kernel reads rounds at this offset");
+_Static_assert(sizeof(((struct aes_schedule *)0)->rounds) == 4,
+               "the bsaes-neon kernel reads rounds as a 32-bit word");
+
+static int bsaes_neon_usable(void) {
+  return BSAES_NEON_BUILT && cpu_arm_has_neon();
+}
+
+static void bsaes_neon_set_encrypt_key(struct aes_schedule *s,
+                                       const uint8_t *key, size_t key_len) {
+  struct aes_schedule ct;
+  aes_ct.set_encrypt_key(&ct, key, key_len);
+  /* ct: round key j, plane i is the 64-bit word at bytes[64 j + 8 i]. */
+  for (unsigned j = 0; j <= ct.rounds; j++) {
+    for (unsigned i = 0; i < 8; i++) {
+      uint64_t w;
+      memcpy(&w, ct.bytes + 64 * j + 8 * i, sizeof(w));
+      uint8_t *plane = s->bytes + 128 * j + 16 * i;
+      for (unsigned k = 0; k < 16; k++) {
+        plane[k] = (uint8_t)(0u - (unsigned)((w >> (4 * k)) & 1));
+      }
+    }
+  }
+  s->rounds = ct.rounds;
+  secure_wipe(&ct, sizeof(ct));
+}
+
+#if BSAES_NEON_BUILT
+/* One block: counter mode over a zero block, with the input as the
+ * counter block (the kernel reads it before writing, so in == out works). */
+static void bsaes_neon_encrypt_block(const struct aes_schedule *s,
+                                     uint8_t out[16], const uint8_t in[16]) {
+  static const uint8_t zero[16] = {0};
+  BSAES_NEON_CTR32(s, out, zero, 1, in);
+}
+#define BSAES_NEON_KERNEL(fn) fn
+#else
+#define BSAES_NEON_KERNEL(fn) NULL
+#endif
+
+const struct aes_impl aes_bsaes_neon = {
+    .name = "bsaes-neon",
+    .constant_time = 1,
+    .requires = "NEON (HWCAP_NEON)",
+    .ctr_batch_blocks = 8,
+    .usable = bsaes_neon_usable,
+    .set_encrypt_key = bsaes_neon_set_encrypt_key, /* C, on every build */
+    .encrypt_block = BSAES_NEON_KERNEL(bsaes_neon_encrypt_block),
+    .ctr32 = BSAES_NEON_KERNEL(BSAES_NEON_CTR32),
+};
