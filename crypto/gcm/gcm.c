@@ -454,47 +454,98 @@ void gcm_mode_tag(struct gcm_stream_st *s, uint8_t tag[16]) {
   s->phase = GCM_PHASE_DONE;
 }
 
+/* Short copies and paddings of public lengths for the short path, without
+ * a library call: under 32 bytes (every padding, and the data and AAD of
+ * the shortest messages) a few fixed-size moves chosen by the bits of n;
+ * longer copies go to memcpy, which is faster there. No loop, so the
+ * compiler cannot turn one back into a call. */
+static inline void copy_short(uint8_t *d, const uint8_t *s, size_t n) {
+  if (n >= 32) {
+    memcpy(d, s, n);
+    return;
+  }
+  if (n & 16) memcpy(d, s, 16), d += 16, s += 16;
+  if (n & 8) memcpy(d, s, 8), d += 8, s += 8;
+  if (n & 4) memcpy(d, s, 4), d += 4, s += 4;
+  if (n & 2) memcpy(d, s, 2), d += 2, s += 2;
+  if (n & 1) *d = *s;
+}
+/* Zeroes the n < 16 bytes that pad a block. */
+static inline void zero_pad(uint8_t *d, size_t n) {
+  static const uint8_t zeros[16];
+  copy_short(d, zeros, n & 15u);
+}
+/* secure_wipe of one 16-byte block, inlined (see crypto/util.c). */
+static inline void wipe_block(uint8_t b[16]) {
+#if defined(__GNUC__) || defined(__clang__)
+  memset(b, 0, 16);
+  __asm__ __volatile__("" : : "r"(b) : "memory");
+#else
+  secure_wipe(b, 16);
+#endif
+}
+
 /* The short path of gcm_mode_one_shot: nonce_len == 12,
- * in_len <= GCM_SHORT_MAX, aad_len <= GCM_SHORT_AAD. */
+ * in_len <= GCM_SHORT_MAX, aad_len <= GCM_SHORT_AAD.
+ *
+ * hb holds the whole GHASH input behind one spare block: AAD, ciphertext
+ * (each zero-padded) and the length block, hashed in one call. One ctr32
+ * call from J0 over a zero block followed by the input (zero-padded)
+ * makes E(K, J0) followed by the output. Sealing writes that straight
+ * into hb, so the ciphertext lands where it is hashed and the tag mask in
+ * the block before it (the last AAD block, or the spare one), which is
+ * read out before the AAD is copied over it. Opening copies the
+ * ciphertext into hb first and runs ctr32 from there, the block before it
+ * zeroed for the tag mask, into ks, before the AAD goes in. Either way
+ * the data is copied in once and out once. */
 static void one_shot_short(const struct gcm_key_st *k, int encrypt,
                            const uint8_t nonce[12], const uint8_t *in,
                            size_t in_len, const uint8_t *aad, size_t aad_len,
                            uint8_t *out, uint8_t tag[16]) {
-  /* ks: a zero block, then the input zero-padded to whole blocks; one
-   * ctr32 call from J0 makes it E(K, J0) followed by the output. */
+  /* Sealing: the zero block and the plaintext, ctr32's input. Opening:
+   * E(K, J0) and the plaintext, ctr32's output. */
   _Alignas(16) uint8_t ks[(1 + GCM_SHORT_BLOCKS) * 16];
-  /* hb: AAD, ciphertext (each zero-padded) and the length block: the whole
-   * GHASH input, hashed in one call. Public data only. */
-  _Alignas(16) uint8_t hb[(GCM_SHORT_AAD / 16 + GCM_SHORT_BLOCKS + 1) * 16];
+  _Alignas(16) uint8_t hb[(1 + GCM_SHORT_AAD / 16 + GCM_SHORT_BLOCKS + 1) * 16];
   _Alignas(16) uint8_t ctr[16];
+  _Alignas(16) uint8_t mask[16];
   _Alignas(16) uint8_t Xi[16] = {0};
   const size_t c = (in_len + 15) / 16, a = (aad_len + 15) / 16;
-  uint8_t *hc = hb + a * 16; /* where the ciphertext goes in hb */
+  uint8_t *ha = hb + 16;     /* the AAD in hb */
+  uint8_t *hc = ha + a * 16; /* the ciphertext in hb */
 
   memcpy(ctr, nonce, 12);
   store_be32(ctr + 12, 1);
-  memset(ks, 0, 16);
-  if (in_len > 0) memcpy(ks + 16, in, in_len);
-  memset(ks + 16 + in_len, 0, c * 16 - in_len);
-  if (aad_len > 0) memcpy(hb, aad, aad_len);
-  memset(hb + aad_len, 0, a * 16 - aad_len);
-  /* Opening hashes the ciphertext as given, before out (maybe == in) is
-   * written. */
-  if (!encrypt && in_len > 0) memcpy(hc, in, in_len);
-
-  k->aes->ctr32(&k->aes_schedule, ks, ks, 1 + c, ctr);
-
-  if (encrypt && in_len > 0) memcpy(hc, ks + 16, in_len);
-  memset(hc + in_len, 0, c * 16 - in_len);
+  if (encrypt) {
+    memset(ks, 0, 16);
+    copy_short(ks + 16, in, in_len);
+    zero_pad(ks + 16 + in_len, c * 16 - in_len);
+    k->aes->ctr32(&k->aes_schedule, ks, hc - 16, 1 + c, ctr);
+    memcpy(mask, hc - 16, 16);
+  } else {
+    /* The ciphertext as given, before out (maybe == in) is written. */
+    memset(hc - 16, 0, 16);
+    copy_short(hc, in, in_len);
+    zero_pad(hc + in_len, c * 16 - in_len);
+    k->aes->ctr32(&k->aes_schedule, hc - 16, ks, 1 + c, ctr);
+    memcpy(mask, ks, 16);
+  }
+  copy_short(ha, aad, aad_len);
+  zero_pad(ha + aad_len, a * 16 - aad_len);
+  /* Sealing leaves key stream in the ciphertext's padding. */
+  if (encrypt) zero_pad(hc + in_len, c * 16 - in_len);
   store_be64(hc + c * 16, (uint64_t)aad_len * 8);
   store_be64(hc + c * 16 + 8, (uint64_t)in_len * 8);
-  k->ghash->ghash(Xi, &k->ghash_key, hb, a + c + 1);
+  k->ghash->ghash(Xi, &k->ghash_key, ha, a + c + 1);
 
-  if (in_len > 0) memcpy(out, ks + 16, in_len);
-  xor_bytes(tag, Xi, ks, 16);
-  /* The key stream (the padding's too), the tag mask and the hash value. */
+  copy_short(out, encrypt ? hc : ks + 16, in_len);
+  xor_bytes(tag, Xi, mask, 16);
+  /* Without AAD, sealing left the tag mask in the spare block. */
+  if (encrypt && a == 0) wipe_block(hb);
+  /* The plaintext copy or the key stream (its padding's too), the tag mask
+   * and the hash value. */
   secure_wipe(ks, (1 + c) * 16);
-  secure_wipe(Xi, sizeof(Xi));
+  wipe_block(mask);
+  wipe_block(Xi);
 }
 
 void gcm_mode_one_shot(const struct gcm_key_st *k, int encrypt,
