@@ -488,62 +488,65 @@ static inline void wipe_block(uint8_t b[16]) {
 /* The short path of gcm_mode_one_shot: nonce_len == 12,
  * in_len <= GCM_SHORT_MAX, aad_len <= GCM_SHORT_AAD.
  *
- * hb holds the whole GHASH input behind one spare block: AAD, ciphertext
- * (each zero-padded) and the length block, hashed in one call. One ctr32
- * call from J0 over a zero block followed by the input (zero-padded)
- * makes E(K, J0) followed by the output. Sealing writes that straight
- * into hb, so the ciphertext lands where it is hashed and the tag mask in
- * the block before it (the last AAD block, or the spare one), which is
- * read out before the AAD is copied over it. Opening copies the
- * ciphertext into hb first and runs ctr32 from there, the block before it
- * zeroed for the tag mask, into ks, before the AAD goes in. Either way
- * the data is copied in once and out once. */
+ * hb holds the whole GHASH input: AAD, ciphertext (each zero-padded) and
+ * the length block, hashed in one call. The tag mask E(K, J0) is one
+ * block of its own; the whole blocks of data go through one ctr32 call
+ * straight between the caller's buffer and hb (sealing: plaintext to the
+ * ciphertext's place in hb, then one copy out; opening: the ciphertext is
+ * copied into hb first, before out (maybe == in) is written, and ctr32
+ * runs from there to out); a last partial block goes through a block of
+ * its own. So the data is copied once and no buffer of key stream or
+ * plaintext is left to wipe but one block. */
 static void one_shot_short(const struct gcm_key_st *k, int encrypt,
                            const uint8_t nonce[12], const uint8_t *in,
                            size_t in_len, const uint8_t *aad, size_t aad_len,
                            uint8_t *out, uint8_t tag[16]) {
-  /* Sealing: the zero block and the plaintext, ctr32's input. Opening:
-   * E(K, J0) and the plaintext, ctr32's output. */
-  _Alignas(16) uint8_t ks[(1 + GCM_SHORT_BLOCKS) * 16];
-  _Alignas(16) uint8_t hb[(1 + GCM_SHORT_AAD / 16 + GCM_SHORT_BLOCKS + 1) * 16];
+  _Alignas(16) uint8_t hb[(GCM_SHORT_AAD / 16 + GCM_SHORT_BLOCKS + 1) * 16];
   _Alignas(16) uint8_t ctr[16];
   _Alignas(16) uint8_t mask[16];
+  _Alignas(16) uint8_t last[16];
   _Alignas(16) uint8_t Xi[16] = {0};
-  const size_t c = (in_len + 15) / 16, a = (aad_len + 15) / 16;
-  uint8_t *ha = hb + 16;     /* the AAD in hb */
-  uint8_t *hc = ha + a * 16; /* the ciphertext in hb */
+  const size_t whole = in_len / 16, rem = in_len % 16;
+  const size_t c = whole + (rem != 0), a = (aad_len + 15) / 16;
+  uint8_t *hc = hb + a * 16; /* the ciphertext in hb */
 
   memcpy(ctr, nonce, 12);
   store_be32(ctr + 12, 1);
-  if (encrypt) {
-    memset(ks, 0, 16);
-    copy_short(ks + 16, in, in_len);
-    zero_pad(ks + 16 + in_len, c * 16 - in_len);
-    k->aes->ctr32(&k->aes_schedule, ks, hc - 16, 1 + c, ctr);
-    memcpy(mask, hc - 16, 16);
-  } else {
-    /* The ciphertext as given, before out (maybe == in) is written. */
-    memset(hc - 16, 0, 16);
+  k->aes->encrypt_block(&k->aes_schedule, ctr, mask);
+  store_be32(ctr + 12, 2);
+  if (!encrypt) {
     copy_short(hc, in, in_len);
     zero_pad(hc + in_len, c * 16 - in_len);
-    k->aes->ctr32(&k->aes_schedule, hc - 16, ks, 1 + c, ctr);
-    memcpy(mask, ks, 16);
   }
-  copy_short(ha, aad, aad_len);
-  zero_pad(ha + aad_len, a * 16 - aad_len);
-  /* Sealing leaves key stream in the ciphertext's padding. */
-  if (encrypt) zero_pad(hc + in_len, c * 16 - in_len);
+  if (whole > 0) {
+    k->aes->ctr32(&k->aes_schedule, encrypt ? in : hc, encrypt ? hc : out,
+                  whole, ctr);
+  }
+  if (rem != 0) {
+    store_be32(ctr + 12, (uint32_t)(2 + whole));
+    if (encrypt) {
+      copy_short(last, in + whole * 16, rem);
+      zero_pad(last + rem, 16 - rem);
+    } else {
+      memcpy(last, hc + whole * 16, 16);
+    }
+    k->aes->ctr32(&k->aes_schedule, last, last, 1, ctr);
+    if (encrypt) {
+      copy_short(hc + whole * 16, last, rem);
+      zero_pad(hc + in_len, 16 - rem); /* key stream there, not ciphertext */
+    } else {
+      copy_short(out + whole * 16, last, rem);
+    }
+    wipe_block(last);
+  }
+  copy_short(hb, aad, aad_len);
+  zero_pad(hb + aad_len, a * 16 - aad_len);
   store_be64(hc + c * 16, (uint64_t)aad_len * 8);
   store_be64(hc + c * 16 + 8, (uint64_t)in_len * 8);
-  k->ghash->ghash(Xi, &k->ghash_key, ha, a + c + 1);
+  k->ghash->ghash(Xi, &k->ghash_key, hb, a + c + 1);
 
-  copy_short(out, encrypt ? hc : ks + 16, in_len);
+  if (encrypt) copy_short(out, hc, in_len);
   xor_bytes(tag, Xi, mask, 16);
-  /* Without AAD, sealing left the tag mask in the spare block. */
-  if (encrypt && a == 0) wipe_block(hb);
-  /* The plaintext copy or the key stream (its padding's too), the tag mask
-   * and the hash value. */
-  secure_wipe(ks, (1 + c) * 16);
   wipe_block(mask);
   wipe_block(Xi);
 }
