@@ -33,11 +33,12 @@
  * streaming calls alike; everything else stays as described here.
  *
  * Short one-shot messages (96-bit nonce, at most GCM_SHORT_MAX bytes of
- * data and GCM_SHORT_AAD of AAD) skip the stream altogether: the data is
- * laid out behind a zero block, one ctr32 call from J0 turns that into
- * E(K, J0) followed by the output, and AAD, ciphertext and the length
- * block are hashed in one GHASH call, so a kernel that aggregates blocks
- * reduces once per message.
+ * data and GCM_SHORT_AAD of AAD) skip the stream altogether: E(K, J0) is
+ * one block of its own, the whole blocks of data take one ctr32 call
+ * between the caller's buffer and the hash buffer, a last partial block
+ * another, and AAD, ciphertext and the length block are hashed in one
+ * GHASH call, so a kernel that aggregates blocks reduces once per
+ * message.
  *
  * Hashing. The key stream buffer is also the hash buffer: an update
  * writes each ciphertext byte over the key stream byte that made it (the
