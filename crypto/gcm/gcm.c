@@ -490,8 +490,10 @@ static inline void wipe_block(uint8_t b[16]) {
  * in_len <= GCM_SHORT_MAX, aad_len <= GCM_SHORT_AAD.
  *
  * hb holds the whole GHASH input: AAD, ciphertext (each zero-padded) and
- * the length block, hashed in one call. The tag mask E(K, J0) is one
- * block of its own; the whole blocks of data go through one ctr32 call
+ * the length block, hashed in one call. When the tag mask and the data fit
+ * in one batch of the AES backend, one ctr32 call from J0 over a zero
+ * block and a copy of the data makes both. Otherwise the tag mask
+ * E(K, J0) is one block of its own; the whole blocks of data go through one ctr32 call
  * straight between the caller's buffer and hb (sealing: plaintext to the
  * ciphertext's place in hb, then one copy out; opening: the ciphertext is
  * copied into hb first, before out (maybe == in) is written, and ctr32
@@ -513,32 +515,51 @@ static void one_shot_short(const struct gcm_key_st *k, int encrypt,
 
   memcpy(ctr, nonce, 12);
   store_be32(ctr + 12, 1);
-  k->aes->encrypt_block(&k->aes_schedule, ctr, mask);
-  store_be32(ctr + 12, 2);
   if (!encrypt) {
     copy_short(hc, in, in_len);
     zero_pad(hc + in_len, c * 16 - in_len);
   }
-  if (whole > 0) {
-    k->aes->ctr32(&k->aes_schedule, encrypt ? in : hc, encrypt ? hc : out,
-                  whole, ctr);
-  }
-  if (rem != 0) {
-    store_be32(ctr + 12, (uint32_t)(2 + whole));
+  if (1 + c <= batch_blocks(k)) {
+    /* The tag mask and the data fit in one batch of the AES backend (a
+     * bitsliced core computes a batch for the price of a block): one ctr32
+     * call from J0 over a zero block and the data, zero-padded. */
+    _Alignas(16) uint8_t ks[GCM_KS_MAX_BLOCKS * 16];
+    memset(ks, 0, 16);
+    copy_short(ks + 16, in, in_len);
+    zero_pad(ks + 16 + in_len, c * 16 - in_len);
+    k->aes->ctr32(&k->aes_schedule, ks, ks, 1 + c, ctr);
+    memcpy(mask, ks, 16);
     if (encrypt) {
-      copy_short(last, in + whole * 16, rem);
-      zero_pad(last + rem, 16 - rem);
-    } else {
-      memcpy(last, hc + whole * 16, 16);
+      copy_short(hc, ks + 16, in_len);
+      zero_pad(hc + in_len, c * 16 - in_len);
     }
-    k->aes->ctr32(&k->aes_schedule, last, last, 1, ctr);
-    if (encrypt) {
-      copy_short(hc + whole * 16, last, rem);
-      zero_pad(hc + in_len, 16 - rem); /* key stream there, not ciphertext */
-    } else {
-      copy_short(out + whole * 16, last, rem);
+    copy_short(out, ks + 16, in_len);
+    secure_wipe(ks, (1 + c) * 16);
+  } else {
+    k->aes->encrypt_block(&k->aes_schedule, ctr, mask);
+    store_be32(ctr + 12, 2);
+    if (whole > 0) {
+      k->aes->ctr32(&k->aes_schedule, encrypt ? in : hc, encrypt ? hc : out,
+                    whole, ctr);
     }
-    wipe_block(last);
+    if (rem != 0) {
+      store_be32(ctr + 12, (uint32_t)(2 + whole));
+      if (encrypt) {
+        copy_short(last, in + whole * 16, rem);
+        zero_pad(last + rem, 16 - rem);
+      } else {
+        memcpy(last, hc + whole * 16, 16);
+      }
+      k->aes->ctr32(&k->aes_schedule, last, last, 1, ctr);
+      if (encrypt) {
+        copy_short(hc + whole * 16, last, rem);
+        zero_pad(hc + in_len, 16 - rem); /* key stream there, not ciphertext */
+      } else {
+        copy_short(out + whole * 16, last, rem);
+      }
+      wipe_block(last);
+    }
+    if (encrypt) copy_short(out, hc, in_len);
   }
   copy_short(hb, aad, aad_len);
   zero_pad(hb + aad_len, a * 16 - aad_len);
@@ -546,7 +567,6 @@ static void one_shot_short(const struct gcm_key_st *k, int encrypt,
   store_be64(hc + c * 16 + 8, (uint64_t)in_len * 8);
   k->ghash->ghash(Xi, &k->ghash_key, hb, a + c + 1);
 
-  if (encrypt) copy_short(out, hc, in_len);
   xor_bytes(tag, Xi, mask, 16);
   wipe_block(mask);
   wipe_block(Xi);
