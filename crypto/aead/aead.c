@@ -237,6 +237,11 @@ void aead_seal_checked(const struct gcm_key_st *ks, uint8_t *out, uint8_t *tag,
                        const uint8_t *in, size_t in_len, const uint8_t *aad,
                        size_t aad_len) {
   _Alignas(16) uint8_t full_tag[16];
+  if (tag_len == 16) { /* the common case: no copy, nothing to wipe */
+    gcm_mode_one_shot(ks, 1, nonce, nonce_len, in, in_len, aad, aad_len, out,
+                      tag);
+    return;
+  }
   gcm_mode_one_shot(ks, 1, nonce, nonce_len, in, in_len, aad, aad_len, out,
                     full_tag);
   memcpy(tag, full_tag, tag_len);

@@ -38,11 +38,12 @@
  * streaming calls alike; everything else stays as described here.
  *
  * Short one-shot messages (96-bit nonce, at most GCM_SHORT_MAX bytes of
- * data and GCM_SHORT_AAD of AAD) skip the stream altogether: the data is
- * laid out behind a zero block, one ctr32 call from J0 turns that into
- * E(K, J0) followed by the output, and AAD, ciphertext and the length
- * block are hashed in one GHASH call, so a kernel that aggregates blocks
- * reduces once per message.
+ * data and GCM_SHORT_AAD of AAD) skip the stream altogether: E(K, J0) is
+ * one block of its own, the whole blocks of data take one ctr32 call
+ * between the caller's buffer and the hash buffer, a last partial block
+ * another, and AAD, ciphertext and the length block are hashed in one
+ * GHASH call, so a kernel that aggregates blocks reduces once per
+ * message.
  *
  * One-shot messages on a key with a fused kernel (96-bit nonce, at most
  * one block of AAD, from GCM_SHORT_FUSED_MIN bytes on) skip the stream
@@ -524,71 +525,123 @@ void gcm_mode_tag(struct gcm_stream_st *s, uint8_t tag[16]) {
   s->phase = GCM_PHASE_DONE;
 }
 
-/* Copies n bytes (n <= GCM_SHORT_MAX) as 16-byte steps and at most one
- * 8-, 4-, 2- and 1-byte step: fixed-size moves the compiler inlines, where
- * a memcpy of a variable length is a library call that costs more than
- * the copy at these sizes. */
-static inline void copy_short(uint8_t *dst, const uint8_t *src, size_t n) {
-  size_t i = 0;
-  for (; i + 16 <= n; i += 16) memcpy(dst + i, src + i, 16);
-  if (n & 8) {
-    memcpy(dst + i, src + i, 8);
-    i += 8;
+/* Short copies and paddings of public lengths for the short path, without
+ * a library call: under 32 bytes (every padding, and the data and AAD of
+ * the shortest messages) a few fixed-size moves chosen by the bits of n;
+ * longer copies go to memcpy, which is faster there. No loop, so the
+ * compiler cannot turn one back into a call. */
+static inline void copy_short(uint8_t *d, const uint8_t *s, size_t n) {
+  if (n >= 32) {
+    memcpy(d, s, n);
+    return;
   }
-  if (n & 4) {
-    memcpy(dst + i, src + i, 4);
-    i += 4;
-  }
-  if (n & 2) {
-    memcpy(dst + i, src + i, 2);
-    i += 2;
-  }
-  if (n & 1) dst[i] = src[i];
+  if (n & 16) memcpy(d, s, 16), d += 16, s += 16;
+  if (n & 8) memcpy(d, s, 8), d += 8, s += 8;
+  if (n & 4) memcpy(d, s, 4), d += 4, s += 4;
+  if (n & 2) memcpy(d, s, 2), d += 2, s += 2;
+  if (n & 1) *d = *s;
+}
+/* Zeroes the n < 16 bytes that pad a block. */
+static inline void zero_pad(uint8_t *d, size_t n) {
+  static const uint8_t zeros[16];
+  copy_short(d, zeros, n & 15u);
+}
+/* secure_wipe of one 16-byte block, inlined (see crypto/util.c). */
+static inline void wipe_block(uint8_t b[16]) {
+#if defined(__GNUC__) || defined(__clang__)
+  memset(b, 0, 16);
+  __asm__ __volatile__("" : : "r"(b) : "memory");
+#else
+  secure_wipe(b, 16);
+#endif
 }
 
 /* The short path of gcm_mode_one_shot: nonce_len == 12,
- * in_len <= GCM_SHORT_MAX, aad_len <= GCM_SHORT_AAD. */
+ * in_len <= GCM_SHORT_MAX, aad_len <= GCM_SHORT_AAD.
+ *
+ * hb holds the whole GHASH input: AAD, ciphertext (each zero-padded) and
+ * the length block, hashed in one call. When the tag mask and the data fit
+ * in one batch of the AES backend, one ctr32 call from J0 over a zero
+ * block and a copy of the data makes both. Otherwise the tag mask
+ * E(K, J0) is one block of its own; the whole blocks of data go through one ctr32 call
+ * straight between the caller's buffer and hb (sealing: plaintext to the
+ * ciphertext's place in hb, then one copy out; opening: the ciphertext is
+ * copied into hb first, before out (maybe == in) is written, and ctr32
+ * runs from there to out); a last partial block goes through a block of
+ * its own. So the data is copied once and no buffer of key stream or
+ * plaintext is left to wipe but one block. */
 static void one_shot_short(const struct gcm_key_st *k, int encrypt,
                            const uint8_t nonce[12], const uint8_t *in,
                            size_t in_len, const uint8_t *aad, size_t aad_len,
                            uint8_t *out, uint8_t tag[16]) {
-  /* ks: a zero block, then the input zero-padded to whole blocks; one
-   * ctr32 call from J0 makes it E(K, J0) followed by the output. */
-  _Alignas(16) uint8_t ks[(1 + GCM_SHORT_BLOCKS) * 16];
-  /* hb: AAD, ciphertext (each zero-padded) and the length block: the whole
-   * GHASH input, hashed in one call. Public data only. */
   _Alignas(16) uint8_t hb[(GCM_SHORT_AAD / 16 + GCM_SHORT_BLOCKS + 1) * 16];
   _Alignas(16) uint8_t ctr[16];
+  _Alignas(16) uint8_t mask[16];
+  _Alignas(16) uint8_t last[16];
   _Alignas(16) uint8_t Xi[16] = {0};
-  const size_t c = (in_len + 15) / 16, a = (aad_len + 15) / 16;
-  uint8_t *hc = hb + a * 16; /* where the ciphertext goes in hb */
+  const size_t whole = in_len / 16, rem = in_len % 16;
+  const size_t c = whole + (rem != 0), a = (aad_len + 15) / 16;
+  uint8_t *hc = hb + a * 16; /* the ciphertext in hb */
 
   /* Zero padding: the last block of each piece is zeroed whole (a fixed
    * 16-byte store) before the piece is copied over it. */
   memcpy(ctr, nonce, 12);
   store_be32(ctr + 12, 1);
-  memset(ks, 0, 16);
-  memset(ks + c * 16, 0, 16);
-  copy_short(ks + 16, in, in_len);
-  if (a > 0) memset(hb + (a - 1) * 16, 0, 16);
+  if (!encrypt) {
+    copy_short(hc, in, in_len);
+    zero_pad(hc + in_len, c * 16 - in_len);
+  }
+  if (1 + c <= batch_blocks(k)) {
+    /* The tag mask and the data fit in one batch of the AES backend (a
+     * bitsliced core computes a batch for the price of a block): one ctr32
+     * call from J0 over a zero block and the data, zero-padded. */
+    _Alignas(16) uint8_t ks[GCM_KS_MAX_BLOCKS * 16];
+    memset(ks, 0, 16);
+    copy_short(ks + 16, in, in_len);
+    zero_pad(ks + 16 + in_len, c * 16 - in_len);
+    k->aes->ctr32(&k->aes_schedule, ks, ks, 1 + c, ctr);
+    memcpy(mask, ks, 16);
+    if (encrypt) {
+      copy_short(hc, ks + 16, in_len);
+      zero_pad(hc + in_len, c * 16 - in_len);
+    }
+    copy_short(out, ks + 16, in_len);
+    secure_wipe(ks, (1 + c) * 16);
+  } else {
+    k->aes->encrypt_block(&k->aes_schedule, mask, ctr);
+    store_be32(ctr + 12, 2);
+    if (whole > 0) {
+      k->aes->ctr32(&k->aes_schedule, encrypt ? hc : out, encrypt ? in : hc,
+                    whole, ctr);
+    }
+    if (rem != 0) {
+      store_be32(ctr + 12, (uint32_t)(2 + whole));
+      if (encrypt) {
+        copy_short(last, in + whole * 16, rem);
+        zero_pad(last + rem, 16 - rem);
+      } else {
+        memcpy(last, hc + whole * 16, 16);
+      }
+      k->aes->ctr32(&k->aes_schedule, last, last, 1, ctr);
+      if (encrypt) {
+        copy_short(hc + whole * 16, last, rem);
+        zero_pad(hc + in_len, 16 - rem); /* key stream there, not ciphertext */
+      } else {
+        copy_short(out + whole * 16, last, rem);
+      }
+      wipe_block(last);
+    }
+    if (encrypt) copy_short(out, hc, in_len);
+  }
   copy_short(hb, aad, aad_len);
-  if (c > 0) memset(hc + (c - 1) * 16, 0, 16);
-  /* Opening hashes the ciphertext as given, before out (maybe == in) is
-   * written. */
-  if (!encrypt) copy_short(hc, in, in_len);
-
-  k->aes->ctr32(&k->aes_schedule, ks, ks, 1 + c, ctr);
-
-  if (encrypt) copy_short(hc, ks + 16, in_len);
+  zero_pad(hb + aad_len, a * 16 - aad_len);
   store_be64(hc + c * 16, (uint64_t)aad_len * 8);
   store_be64(hc + c * 16 + 8, (uint64_t)in_len * 8);
   k->ghash->update(Xi, &k->ghash_key, hb, a + c + 1);
 
-  copy_short(out, ks + 16, in_len);
-  xor_bytes(tag, Xi, ks, 16);
-  /* The key stream (the padding's too), the tag mask and the hash value. */
-  secure_wipe(ks, (1 + c) * 16);
-  secure_wipe(Xi, sizeof(Xi));
+  xor_bytes(tag, Xi, mask, 16);
+  wipe_block(mask);
+  wipe_block(Xi);
 }
 
 /* The one-shot path for a key with a fused kernel (crypto/fused/fused.h):
