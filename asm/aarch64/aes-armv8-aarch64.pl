@@ -81,6 +81,7 @@ use warnings;
 use FindBin;
 use lib "$FindBin::Bin/..";
 use perlasm::driver;
+use perlasm::armv8_aes_common;
 
 my $ROUNDS = 1920;    # offsetof(struct aes_schedule, rounds)
 
@@ -122,17 +123,8 @@ ___
     return $c;
 }
 
-# Counter blocks for v0 .. v(n-1) from w11, then w11 += n.
-sub counters {
-    my ($n) = @_;
-    my $c = '';
-    for my $i (0 .. $n - 1) {
-        $c .= $i ? "    add     w12, w11, $i\n" : "    mov     w12, w11\n";
-        $c .= "    rev     w12, w12\n    mov     v$i.16b, v31.16b\n    mov     v$i.s[3], w12\n";
-    }
-    $c .= "    add     w11, w11, $n\n";
-    return $c;
-}
+# counters(n): perlasm/armv8_aes_common.pm.
+*counters = \&perlasm::armv8_aes_common::counters;
 
 my $code = <<___;
 .rodata

@@ -98,6 +98,7 @@ use warnings;
 use FindBin;
 use lib "$FindBin::Bin/..";
 use perlasm::driver;
+use perlasm::armv8_aes_common;
 
 # Offsets in struct fused_keys (crypto/fused/fused.h; asserted in
 # crypto/fused/fused_armv8_pmull.c) and struct aes_schedule.
@@ -180,17 +181,8 @@ sub ghash_rounds {
 # ---------------------------------------------------------------------------
 # AES pieces.
 
-# Counter blocks for v0 .. v(n-1) from w11, then w11 += n.
-sub counters {
-    my ($n) = @_;
-    my $c = '';
-    for my $i (0 .. $n - 1) {
-        $c .= $i ? "    add     w12, w11, $i\n" : "    mov     w12, w11\n";
-        $c .= "    rev     w12, w12\n    mov     v$i.16b, v31.16b\n    mov     v$i.s[3], w12\n";
-    }
-    $c .= "    add     w11, w11, $n\n";
-    return $c;
-}
+# counters(n): perlasm/armv8_aes_common.pm.
+*counters = \&perlasm::armv8_aes_common::counters;
 
 # Spreads the instructions of @$g between the units of @$a (each a string
 # of one or more instructions), keeping the order within each list.
