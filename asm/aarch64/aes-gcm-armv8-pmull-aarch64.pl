@@ -100,8 +100,8 @@ use lib "$FindBin::Bin/..";
 use perlasm::driver;
 use perlasm::armv8_aes_common;
 
-# Offsets in struct fused_keys (crypto/fused/fused.h; asserted in
-# crypto/fused/fused_armv8_pmull.c) and struct aes_schedule.
+# Offsets in struct fused_keys (asserted in crypto/fused/fused.h) and in
+# struct aes_schedule (asserted in crypto/fused/fused_armv8_pmull.c).
 my $K_AES_KEY = 8;
 my $K_GHASH_KEY = 24;
 my $ROUNDS = 1920;

@@ -104,8 +104,8 @@ use FindBin;
 use lib "$FindBin::Bin/..";
 use perlasm::driver;
 
-# Offsets in struct fused_keys (crypto/fused/fused.h; asserted in
-# crypto/fused/fused_aesni_avx.c) and struct aes_schedule.
+# Offsets in struct fused_keys (asserted in crypto/fused/fused.h) and in
+# struct aes_schedule (asserted in crypto/fused/fused_aesni_avx.c).
 my $K_AES_KEY = 8;
 my $K_GHASH_KEY = 24;
 my $ROUNDS = 1920;

@@ -99,8 +99,8 @@ use FindBin;
 use lib "$FindBin::Bin/..";
 use perlasm::driver;
 
-# Offsets in struct fused_keys (crypto/fused/fused.h; asserted in
-# crypto/fused/fused_vaes_avx2.c) and struct aes_schedule.
+# Offsets in struct fused_keys (asserted in crypto/fused/fused.h) and in
+# struct aes_schedule (asserted in crypto/fused/fused_vaes_avx2.c).
 my $K_AES_KEY = 8;
 my $K_GHASH_KEY = 24;
 my $ROUNDS = 1920;

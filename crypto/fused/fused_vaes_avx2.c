@@ -16,7 +16,7 @@
  *
  * It keeps nothing of its own (init is NULL): the round keys come from the
  * aesni schedule and the powers of H from the vpclmul_avx2 GHASH key, both
- * read through struct fused_keys at the offsets asserted below.
+ * read through struct fused_keys (fused.h asserts its offsets).
  *
  * Constant time: AES rounds, carry-less multiplies, XORs and constant
  * shuffles only; branches and addresses depend on the block count and the
