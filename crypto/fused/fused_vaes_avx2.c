@@ -32,8 +32,8 @@
 #include "fused.h"
 
 /* What the kernel reads, where: the two key pointers of struct fused_keys
- * (fused.h), the aesni schedule's `rounds`, and the vpclmul_avx2 key's 512 bytes of
- * powers. */
+ * (fused.h), the aesni schedule's `rounds`, and the vpclmul_avx2 key's 512
+ * bytes of powers. */
 #define VAES_AVX2_ROUNDS_OFFSET 1920
 #define VAES_AVX2_GHASH_KEY_BYTES 512
 
