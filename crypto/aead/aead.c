@@ -278,7 +278,7 @@ int aead_open_checked(const struct gcm_key_st *ks, uint8_t *out,
   gcm_mode_one_shot(ks, 0, nonce, nonce_len, in, in_len, aad, aad_len, out,
                     expected);
   int ok = ct_memeq(expected, tag, tag_len);
-  secure_wipe(expected, sizeof(expected));
+  secure_wipe_block(expected);
   if (!ok) {
     if (in_len > 0) secure_wipe(out, in_len);
     return error_set(GCM_ERR_AUTH);
@@ -452,7 +452,7 @@ int gcm_stream_finish_open(gcm_stream *s, const uint8_t *tag,
   _Alignas(16) uint8_t expected[16];
   gcm_mode_tag(st, expected);
   int ok = ct_memeq(expected, tag, tag_len);
-  secure_wipe(expected, sizeof(expected));
+  secure_wipe_block(expected);
   stream_end(st);
   return ok ? 1 : error_set(GCM_ERR_AUTH);
 }

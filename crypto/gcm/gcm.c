@@ -38,12 +38,12 @@
  * streaming calls alike; everything else stays as described here.
  *
  * Short one-shot messages (96-bit nonce, at most GCM_SHORT_MAX bytes of
- * data and GCM_SHORT_AAD of AAD) skip the stream altogether: E(K, J0) is
- * one block of its own, the whole blocks of data take one ctr32 call
- * between the caller's buffer and the hash buffer, a last partial block
- * another, and AAD, ciphertext and the length block are hashed in one
- * GHASH call, so a kernel that aggregates blocks reduces once per
- * message.
+ * data and GCM_SHORT_AAD of AAD) skip the stream altogether: E(K, J0) and
+ * the key stream come from one ctr32 call when they fit in a batch (else
+ * E(K, J0) is a block of its own and the whole blocks take one ctr32 call
+ * between the caller's buffer and the hash buffer), and AAD, ciphertext
+ * and the length block are hashed in one GHASH call, so a kernel that
+ * aggregates blocks reduces once per message (one_shot_short).
  *
  * One-shot messages on a key with a fused kernel (96-bit nonce, at most
  * one block of AAD, from GCM_SHORT_FUSED_MIN bytes on) skip the stream
@@ -67,6 +67,7 @@
  * are public, the secrets (key, H, key stream, plaintext) only flow through
  * the backends and xor.
  */
+#include "block.h"
 #include "mode.h"
 
 /* Whole blocks processed per backend call in the bulk path: large enough to
@@ -525,9 +526,9 @@ void gcm_mode_tag(struct gcm_stream_st *s, uint8_t tag[16]) {
   s->phase = GCM_PHASE_DONE;
 }
 
-/* Short copies and paddings of public lengths for the short path, without
- * a library call: under 32 bytes (every padding, and the data and AAD of
- * the shortest messages) a few fixed-size moves chosen by the bits of n;
+/* Short copies and paddings of public lengths for the short path's AAD
+ * over one block, without a library call: under 32 bytes a few
+ * fixed-size moves chosen by the bits of n;
  * longer copies go to memcpy, which is faster there. No loop, so the
  * compiler cannot turn one back into a call. */
 static inline void copy_short(uint8_t *d, const uint8_t *s, size_t n) {
@@ -546,110 +547,129 @@ static inline void zero_pad(uint8_t *d, size_t n) {
   static const uint8_t zeros[16];
   copy_short(d, zeros, n & 15u);
 }
-/* secure_wipe of one 16-byte block, inlined (see crypto/util.c). */
-static inline void wipe_block(uint8_t b[16]) {
+/* Wipes `blocks` 16-byte blocks at p, inlined (see crypto/util.c). */
+static inline void wipe_blocks(uint8_t *p, size_t blocks) {
 #if defined(__GNUC__) || defined(__clang__)
-  memset(b, 0, 16);
-  __asm__ __volatile__("" : : "r"(b) : "memory");
+  for (size_t i = 0; i < blocks; i++) memset(p + 16 * i, 0, 16);
+  __asm__ __volatile__("" : : "r"(p) : "memory");
 #else
-  secure_wipe(b, 16);
+  secure_wipe(p, blocks * 16);
 #endif
+}
+
+/* Copies the public GHASH input of a short message into hb: the AAD,
+ * zero-padded, from hb, and the length block after `c` blocks of
+ * ciphertext (which the caller writes) from hb + a * 16. A single AAD
+ * block is built in registers and written whole (crypto/gcm/block.h);
+ * longer AAD is copied before any kernel runs, so its narrow stores have
+ * reached the cache when GHASH reads them. */
+static inline void short_public_input(uint8_t *hb, const uint8_t *aad,
+                                      size_t aad_len, size_t a, size_t c,
+                                      size_t in_len) {
+  if (aad_len <= 16) {
+    if (aad_len > 0) block_store(hb, block_load_partial(aad, aad_len));
+  } else {
+    copy_short(hb, aad, aad_len);
+    zero_pad(hb + aad_len, a * 16 - aad_len);
+  }
+  block_store(hb + (a + c) * 16, block_lengths(aad_len, in_len));
 }
 
 /* The short path of gcm_mode_one_shot: nonce_len == 12,
  * in_len <= GCM_SHORT_MAX, aad_len <= GCM_SHORT_AAD.
  *
  * hb holds the whole GHASH input: AAD, ciphertext (each zero-padded) and
- * the length block, hashed in one call. When the tag mask and the data fit
- * in one batch of the AES backend, one ctr32 call from J0 over a zero
- * block and a copy of the data makes both. Otherwise the tag mask
- * E(K, J0) is one block of its own; the whole blocks of data go through one ctr32 call
- * straight between the caller's buffer and hb (sealing: plaintext to the
- * ciphertext's place in hb, then one copy out; opening: the ciphertext is
- * copied into hb first, before out (maybe == in) is written, and ctr32
- * runs from there to out); a last partial block goes through a block of
- * its own. So the data is copied once and no buffer of key stream or
- * plaintext is left to wipe but one block. */
+ * the length block, hashed in one call. Its public parts (the AAD, the
+ * length block and, opening, the ciphertext) are written first, before
+ * any kernel runs. Then:
+ *   - When the tag mask and the data fit in one batch of the AES backend
+ *     (a bitsliced core computes a batch for the price of a block), one
+ *     ctr32 call from J0 over constant zeros makes E(K, J0) and the key
+ *     stream, and the data is xored with it block by block in registers.
+ *   - Otherwise the tag mask E(K, J0) is one block of its own, the whole
+ *     blocks go through one ctr32 call straight between the caller's
+ *     buffer and hb (sealing: plaintext to the ciphertext's place in hb,
+ *     then one copy out; opening: from the copy in hb to out), and a last
+ *     partial block takes one more block of key stream.
+ * The partial last block is xored in registers; sealing writes it to hb
+ * masked to its length (the zero padding) with one store. Every block a
+ * kernel or GHASH loads soon after it is written is written whole
+ * (crypto/gcm/block.h explains why). Opening reads only the copy in hb,
+ * so out may equal in. The key stream left on the stack is wiped. */
 static void one_shot_short(const struct gcm_key_st *k, int encrypt,
                            const uint8_t nonce[12], const uint8_t *in,
                            size_t in_len, const uint8_t *aad, size_t aad_len,
                            uint8_t *out, uint8_t tag[16]) {
   _Alignas(16) uint8_t hb[(GCM_SHORT_AAD / 16 + GCM_SHORT_BLOCKS + 1) * 16];
+  /* ks: E(K, J0), then the key stream (the whole of it, or only the
+   * partial block's, at ks + 16). */
+  _Alignas(16) uint8_t ks[GCM_KS_MAX_BLOCKS * 16];
   _Alignas(16) uint8_t ctr[16];
-  _Alignas(16) uint8_t mask[16];
-  _Alignas(16) uint8_t last[16];
   _Alignas(16) uint8_t Xi[16] = {0};
   const size_t whole = in_len / 16, rem = in_len % 16;
   const size_t c = whole + (rem != 0), a = (aad_len + 15) / 16;
   uint8_t *hc = hb + a * 16; /* the ciphertext in hb */
+  const uint8_t *src = encrypt ? in : hc; /* read before out is written */
+  const uint8_t *tail_ks;                 /* the partial block's key stream */
+  size_t ks_blocks;
 
-  /* Zero padding: the last block of each piece is zeroed whole (a fixed
-   * 16-byte store) before the piece is copied over it. */
-  memcpy(ctr, nonce, 12);
-  store_be32(ctr + 12, 1);
+  short_public_input(hb, aad, aad_len, a, c, in_len);
   if (!encrypt) {
-    copy_short(hc, in, in_len);
-    zero_pad(hc + in_len, c * 16 - in_len);
-  }
-  if (1 + c <= batch_blocks(k)) {
-    /* The tag mask and the data fit in one batch of the AES backend (a
-     * bitsliced core computes a batch for the price of a block): one ctr32
-     * call from J0 over a zero block and the data, zero-padded. */
-    _Alignas(16) uint8_t ks[GCM_KS_MAX_BLOCKS * 16];
-    memset(ks, 0, 16);
-    copy_short(ks + 16, in, in_len);
-    zero_pad(ks + 16 + in_len, c * 16 - in_len);
-    k->aes->ctr32(&k->aes_schedule, ks, ks, 1 + c, ctr);
-    memcpy(mask, ks, 16);
-    if (encrypt) {
-      copy_short(hc, ks + 16, in_len);
-      zero_pad(hc + in_len, c * 16 - in_len);
-    }
-    copy_short(out, ks + 16, in_len);
-    secure_wipe(ks, (1 + c) * 16);
-  } else {
-    k->aes->encrypt_block(&k->aes_schedule, mask, ctr);
-    store_be32(ctr + 12, 2);
-    if (whole > 0) {
-      k->aes->ctr32(&k->aes_schedule, encrypt ? hc : out, encrypt ? in : hc,
-                    whole, ctr);
+    for (size_t i = 0; i < whole; i++) {
+      block_store(hc + 16 * i, block_load(in + 16 * i));
     }
     if (rem != 0) {
-      store_be32(ctr + 12, (uint32_t)(2 + whole));
-      if (encrypt) {
-        copy_short(last, in + whole * 16, rem);
-        zero_pad(last + rem, 16 - rem);
-      } else {
-        memcpy(last, hc + whole * 16, 16);
-      }
-      k->aes->ctr32(&k->aes_schedule, last, last, 1, ctr);
-      if (encrypt) {
-        copy_short(hc + whole * 16, last, rem);
-        zero_pad(hc + in_len, 16 - rem); /* key stream there, not ciphertext */
-      } else {
-        copy_short(out + whole * 16, last, rem);
-      }
-      wipe_block(last);
+      block_store(hc + whole * 16, block_load_partial(in + whole * 16, rem));
     }
-    if (encrypt) copy_short(out, hc, in_len);
   }
-  copy_short(hb, aad, aad_len);
-  zero_pad(hb + aad_len, a * 16 - aad_len);
-  store_be64(hc + c * 16, (uint64_t)aad_len * 8);
-  store_be64(hc + c * 16 + 8, (uint64_t)in_len * 8);
+  block_store(ctr, block_counter(nonce, 1));
+  if (1 + c <= batch_blocks(k)) {
+    ks_blocks = 1 + c;
+    k->aes->ctr32(&k->aes_schedule, ks, ks_zeros, ks_blocks, ctr);
+    for (size_t i = 0; i < whole; i++) {
+      gcm_block y = block_xor(block_load(src + 16 * i),
+                              block_load(ks + 16 + 16 * i));
+      if (encrypt) block_store(hc + 16 * i, y);
+      block_store(out + 16 * i, y);
+    }
+    tail_ks = ks + 16 + whole * 16;
+  } else {
+    ks_blocks = 2;
+    k->aes->encrypt_block(&k->aes_schedule, ks, ctr);
+    block_store(ctr, block_counter(nonce, 2));
+    if (whole > 0) {
+      k->aes->ctr32(&k->aes_schedule, encrypt ? hc : out, src, whole, ctr);
+      if (encrypt) memcpy(out, hc, whole * 16);
+    }
+    if (rem != 0) {
+      block_store(ctr, block_counter(nonce, (uint32_t)(2 + whole)));
+      k->aes->ctr32(&k->aes_schedule, ks + 16, ks_zeros, 1, ctr);
+    }
+    tail_ks = ks + 16;
+  }
+  if (rem != 0) {
+    const uint8_t *tin = src + whole * 16;
+    gcm_block x = encrypt ? block_load_partial(tin, rem) : block_load(tin);
+    gcm_block y = block_xor(x, block_load(tail_ks));
+    if (encrypt) {
+      block_store(hc + whole * 16, block_and(y, block_prefix_mask(rem)));
+    }
+    block_store_partial(out + whole * 16, y, rem);
+  }
   k->ghash->update(Xi, &k->ghash_key, hb, a + c + 1);
 
-  xor_bytes(tag, Xi, mask, 16);
-  wipe_block(mask);
-  wipe_block(Xi);
+  xor_bytes(tag, Xi, ks, 16);
+  wipe_blocks(ks, ks_blocks);
+  secure_wipe_block(Xi);
 }
 
 /* The one-shot path for a key with a fused kernel (crypto/fused/fused.h):
  * a 96-bit nonce, at most one block of AAD and at least
  * GCM_SHORT_FUSED_MIN bytes of data, any length above that (it needs no
- * buffer that grows with the data). Three calls, each with its inputs
- * (the counter blocks among them) written before the first call, so that
- * no kernel's first load waits for a store still in flight:
+ * buffer that grows with the data). Three kernel calls and one GHASH
+ * call; every block they load (the counter blocks, the AAD block, the
+ * tail) is written whole before the first call (crypto/gcm/block.h says
+ * why):
  *   - the kernel's open on the zero-padded AAD block A from J0: it folds
  *     A into Xi (Xi = A * H) and writes A ^ E(K, J0), from which the tag
  *     mask E(K, J0) is A xored back out (with no AAD, one block of ctr32);
@@ -664,7 +684,7 @@ static void one_shot_fused(const struct gcm_key_st *k, int encrypt,
                            size_t in_len, const uint8_t *aad, size_t aad_len,
                            uint8_t *out, uint8_t tag[16]) {
   /* ks: E(K, J0) (first A ^ E(K, J0)), then the partial last block's key
-   * stream and output. */
+   * stream. */
   _Alignas(16) uint8_t ks[32];
   /* ab: the zero-padded AAD block; hb: the zero-padded partial last block
    * of ciphertext and the length block. Public data only. */
@@ -678,44 +698,42 @@ static void one_shot_fused(const struct gcm_key_st *k, int encrypt,
   const struct fused_keys fk = {k->aes, &k->aes_schedule, k->ghash,
                                 &k->ghash_key, &k->fused_key};
 
-  for (int i = 0; i < 3; i++) memcpy(ctr[i], nonce, 12);
-  store_be32(ctr[0] + 12, 1);
-  store_be32(ctr[1] + 12, 2);
-  store_be32(ctr[2] + 12, (uint32_t)(2 + whole));
-  memset(ab, 0, 16);
-  copy_short(ab, aad, aad_len);
-  memset(ks, 0, 32);
-  copy_short(ks + 16, tin, rest);
-  memset(hb, 0, 16);
-  /* Opening hashes the ciphertext as given, before out (maybe == in) is
-   * written. */
-  if (!encrypt) copy_short(hb, tin, rest);
+  /* Every block a kernel loads is written whole (crypto/gcm/block.h). The
+   * partial block's input is read now: opening hashes the ciphertext as
+   * given, before out (maybe == in) is written. */
+  block_store(ctr[0], block_counter(nonce, 1));
+  block_store(ctr[1], block_counter(nonce, 2));
+  /* The counter of the partial block, 2 + whole, wraps modulo 2^32 as
+   * inc32 does. */
+  block_store(ctr[2], block_counter(nonce, (uint32_t)(2 + whole)));
+  block_store(ab, block_load_partial(aad, aad_len));
+  const gcm_block tail_in = block_load_partial(tin, rest);
   const size_t h = rest > 0 ? 16 : 0;
-  store_be64(hb + h, (uint64_t)aad_len * 8);
-  store_be64(hb + h + 8, (uint64_t)in_len * 8);
+  if (!encrypt) block_store(hb, tail_in);
+  block_store(hb + h, block_lengths(aad_len, in_len));
 
   if (aad_len > 0) {
     k->fused->open(&fk, ks, ab, 1, ctr[0], Xi);
     xor_bytes(ks, ks, ab, 16);
   } else {
-    k->aes->ctr32(&k->aes_schedule, ks, ks, 1, ctr[0]);
+    k->aes->ctr32(&k->aes_schedule, ks, ks_zeros, 1, ctr[0]);
   }
-  if (rest > 0) k->aes->ctr32(&k->aes_schedule, ks + 16, ks + 16, 1, ctr[2]);
-  /* whole >= 1 here: GCM_SHORT_FUSED_MIN is at least a block. The counter
-   * of the partial block, 2 + whole, wraps modulo 2^32 as inc32 does. */
+  if (rest > 0) k->aes->ctr32(&k->aes_schedule, ks + 16, ks_zeros, 1, ctr[2]);
+  /* whole >= 1 here: GCM_SHORT_FUSED_MIN is at least a block. */
   if (encrypt) {
     k->fused->seal(&fk, out, in, whole, ctr[1], Xi);
   } else {
     k->fused->open(&fk, out, in, whole, ctr[1], Xi);
   }
   if (rest > 0) {
-    if (encrypt) copy_short(hb, ks + 16, rest);
-    copy_short(out + whole * 16, ks + 16, rest);
+    gcm_block y = block_xor(tail_in, block_load(ks + 16));
+    if (encrypt) block_store(hb, block_and(y, block_prefix_mask(rest)));
+    block_store_partial(out + whole * 16, y, rest);
   }
   k->ghash->update(Xi, &k->ghash_key, hb, h / 16 + 1);
   xor_bytes(tag, Xi, ks, 16);
-  secure_wipe(ks, sizeof(ks));
-  secure_wipe(Xi, sizeof(Xi));
+  wipe_blocks(ks, 2);
+  secure_wipe_block(Xi);
 }
 
 void gcm_mode_one_shot(const struct gcm_key_st *k, int encrypt,
