@@ -28,18 +28,7 @@
 
 #include "gcm/gcm.h"
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <x86intrin.h>
-static uint64_t ticks(void) { return __rdtsc(); }
-#define TICKS_NAME "rdtsc ticks"
-#else
-static uint64_t ticks(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-#define TICKS_NAME "ns"
-#endif
+#include "ticks.h"
 
 #define MAX_SIZE (1u << 20)
 
