@@ -216,6 +216,25 @@ static unsigned batch_blocks(const struct gcm_key_st *k) {
   return b;
 }
 
+/* A batch fits s->batch and no power-of-two batch's mask is the marker. */
+_Static_assert(GCM_KS_MAX_BLOCKS < GCM_BATCH_NOT_POW2,
+               "a batch must fit gcm_stream_st's batch and batch_mask");
+
+/* Whether `blocks` is a whole number of the stream's AES batches, and
+ * `blocks` rounded down to one: a mask when the batch is a power of two,
+ * the division otherwise (batch_mask in mode.h). */
+static inline int whole_batches(const struct gcm_stream_st *s, size_t blocks) {
+  if (GCM_LIKELY(s->batch_mask != GCM_BATCH_NOT_POW2))
+    return (blocks & s->batch_mask) == 0;
+  return blocks % s->batch == 0;
+}
+static inline size_t round_to_batches(const struct gcm_stream_st *s,
+                                      size_t blocks) {
+  if (GCM_LIKELY(s->batch_mask != GCM_BATCH_NOT_POW2))
+    return blocks & ~(size_t)s->batch_mask;
+  return blocks - blocks % s->batch;
+}
+
 void gcm_mode_start(struct gcm_stream_st *s, const struct gcm_key_st *k,
                     int encrypt, const uint8_t *nonce, size_t nonce_len,
                     uint64_t expected_len) {
@@ -258,7 +277,10 @@ void gcm_mode_start(struct gcm_stream_st *s, const struct gcm_key_st *k,
     run_min = k->fused->min_blocks;
   if (run_min < GCM_STREAM_RUN_MIN) run_min = GCM_STREAM_RUN_MIN;
   s->run_min = (uint16_t)run_min;
-  s->batch = (uint16_t)batch_blocks(k);
+  const unsigned batch = batch_blocks(k);
+  s->batch = (uint8_t)batch;
+  s->batch_mask = (batch & (batch - 1)) == 0 ? (uint8_t)(batch - 1)
+                                             : (uint8_t)GCM_BATCH_NOT_POW2;
   s->ks_pos = 16;
   s->magic = GCM_STREAM_MAGIC;
 }
@@ -271,6 +293,9 @@ void gcm_mode_aad(struct gcm_stream_st *s, const uint8_t *aad, size_t len) {
 /* Runs `blocks` whole blocks through the key's fused kernel. The caller
  * has flushed the collected ciphertext, so the kernel folds into an
  * up-to-date Xi. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
 static void fused_run(struct gcm_stream_st *s, uint8_t *out, const uint8_t *in,
                       size_t blocks) {
   const struct gcm_key_st *k = s->key;
@@ -284,29 +309,11 @@ static void fused_run(struct gcm_stream_st *s, uint8_t *out, const uint8_t *in,
   ctr32_add(s->ctr, (uint32_t)blocks);
 }
 
-/* The common short update in one pass: n bytes of `in` xor the key stream
- * at ks go to out, and the ciphertext (out when encrypting, in when
- * decrypting, read before out is written) goes back over the key stream
- * at ks, to be hashed from there. Each step loads its input and key
- * stream before it stores, so out == in works; `encrypt` is a constant at
- * every call, so each direction gets its own loop. */
-static inline void crypt_collect(uint8_t *out, const uint8_t *in, uint8_t *ks,
+/* The last n < 16 bytes of crypt_collect: at most one 8-, 4-, 2- and
+ * 1-byte step. */
+static inline void collect_steps(uint8_t *out, const uint8_t *in, uint8_t *ks,
                                  size_t n, const int encrypt) {
   size_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    uint64_t x0, x1, y0, y1;
-    memcpy(&x0, in + i, 8);
-    memcpy(&x1, in + i + 8, 8);
-    memcpy(&y0, ks + i, 8);
-    memcpy(&y1, ks + i + 8, 8);
-    y0 ^= x0;
-    y1 ^= x1;
-    memcpy(ks + i, encrypt ? &y0 : &x0, 8);
-    memcpy(ks + i + 8, encrypt ? &y1 : &x1, 8);
-    memcpy(out + i, &y0, 8);
-    memcpy(out + i + 8, &y1, 8);
-  }
-  /* The last 0..15 bytes as at most one 8-, 4-, 2- and 1-byte step. */
   if (n & 8) {
     uint64_t x, y;
     memcpy(&x, in + i, 8);
@@ -339,6 +346,48 @@ static inline void crypt_collect(uint8_t *out, const uint8_t *in, uint8_t *ks,
     ks[i] = encrypt ? y : x;
     out[i] = y;
   }
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+/* A block as one value: a vector register where the target has one, so
+ * each block is one load, xor and store per operand, written as such
+ * rather than left to the vectoriser (whose run-time alias checks and
+ * unrolled copies cost more than a short update's work). */
+typedef uint64_t collect_block __attribute__((vector_size(16)));
+#endif
+
+/* The common short update in one pass: n bytes of `in` xor the key stream
+ * at ks go to out, and the ciphertext (out when encrypting, in when
+ * decrypting, read before out is written) goes back over the key stream
+ * at ks, to be hashed from there. Each step loads its input and key
+ * stream before it stores, so out == in works; `encrypt` is a constant at
+ * every call, so each direction gets its own loop. */
+static inline void crypt_collect(uint8_t *out, const uint8_t *in, uint8_t *ks,
+                                 size_t n, const int encrypt) {
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+#if defined(__GNUC__) || defined(__clang__)
+    collect_block x, y;
+    memcpy(&x, in + i, 16);
+    memcpy(&y, ks + i, 16);
+    y ^= x;
+    memcpy(ks + i, encrypt ? &y : &x, 16);
+    memcpy(out + i, &y, 16);
+#else
+    uint64_t x0, x1, y0, y1;
+    memcpy(&x0, in + i, 8);
+    memcpy(&x1, in + i + 8, 8);
+    memcpy(&y0, ks + i, 8);
+    memcpy(&y1, ks + i + 8, 8);
+    y0 ^= x0;
+    y1 ^= x1;
+    memcpy(ks + i, encrypt ? &y0 : &x0, 8);
+    memcpy(ks + i + 8, encrypt ? &y1 : &x1, 8);
+    memcpy(out + i, &y0, 8);
+    memcpy(out + i + 8, &y1, 8);
+#endif
+  }
+  if (n & 15u) collect_steps(out + i, in + i, ks + i, n & 15u, encrypt);
 }
 
 /* n bytes (at most what is buffered) on buffered key stream. */
@@ -374,6 +423,9 @@ static inline void direct_run(struct gcm_stream_st *s, uint8_t *out,
 /* The two-pass bulk path over `blocks` whole blocks (the collected
  * ciphertext has been hashed): CTR over the caller's memory, GHASH of the
  * ciphertext (before it is overwritten when opening). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline)) /* keeps gcm_mode_crypt's fast paths frameless */
+#endif
 static void bulk_run(struct gcm_stream_st *s, uint8_t *out, const uint8_t *in,
                      size_t blocks) {
   const struct gcm_key_st *k = s->key;
@@ -399,9 +451,9 @@ void gcm_mode_crypt(struct gcm_stream_st *s, uint8_t *out, const uint8_t *in,
      * block-aligned chunks). */
     if (s->ks_pos == s->ks_len && s->hash_len == 0 && (len & 15) == 0 &&
         len <= GCM_BULK_BLOCKS * 16 && len / 16 >= s->run_min &&
-        !s->one_shot && (len / 16) % s->batch == 0) {
-      direct_run(s, out, in, len / 16);
+        !s->one_shot && whole_batches(s, len / 16)) {
       s->data_len += len;
+      direct_run(s, out, in, len / 16); /* a tail call: no stack frame */
       return;
     }
   }
@@ -458,7 +510,7 @@ static void crypt_slow(struct gcm_stream_st *s, uint8_t *out,
       if (blocks >= s->run_min) {
         if (k->fused == NULL && blocks > GCM_BULK_BLOCKS)
           blocks = GCM_BULK_BLOCKS;
-        blocks -= blocks % s->batch;
+        blocks = round_to_batches(s, blocks);
         n = blocks * 16;
         direct_run(s, out, in, blocks);
         in += n;
