@@ -384,6 +384,29 @@ typedef uint64_t collect_block __attribute__((vector_size(16)));
 static inline void crypt_collect(uint8_t *out, const uint8_t *in, uint8_t *ks,
                                  size_t n, const int encrypt) {
   size_t i = 0;
+#if defined(__GNUC__) || defined(__clang__)
+  if (n > 16 && (n & 15u) != 0) {
+    /* The last 1..15 bytes as one block, the last 16 bytes of the update:
+     * its input and key stream are loaded before anything is stored
+     * (out may be in), and the bytes it shares with the last whole block
+     * get the same values twice. One step in place of up to four. */
+    collect_block xl, yl;
+    memcpy(&xl, in + n - 16, 16);
+    memcpy(&yl, ks + n - 16, 16);
+    for (; i + 16 <= n; i += 16) {
+      collect_block x, y;
+      memcpy(&x, in + i, 16);
+      memcpy(&y, ks + i, 16);
+      y ^= x;
+      memcpy(ks + i, encrypt ? &y : &x, 16);
+      memcpy(out + i, &y, 16);
+    }
+    yl ^= xl;
+    memcpy(ks + n - 16, encrypt ? &yl : &xl, 16);
+    memcpy(out + n - 16, &yl, 16);
+    return;
+  }
+#endif
   for (; i + 16 <= n; i += 16) {
 #if defined(__GNUC__) || defined(__clang__)
     collect_block x, y;
