@@ -328,44 +328,42 @@ static void fused_run(struct gcm_stream_st *s, uint8_t *out, const uint8_t *in,
   ctr32_add(s->ctr, (uint32_t)blocks);
 }
 
-/* The last n < 16 bytes of crypt_collect: at most one 8-, 4-, 2- and
- * 1-byte step. */
+/* The last n < 16 bytes of crypt_collect (or a whole update that short):
+ * two steps of the widest size w in 8, 4, 2 with w <= n, over the first w
+ * and the last w bytes, which overlap unless n == 2w; both load before
+ * either stores (out may be in), and the shared bytes get the same values
+ * twice. One branch on n and two steps, where single steps of 8, 4, 2
+ * and 1 bytes would take four of each. */
+#define COLLECT_STEP2(T)                             \
+  do {                                               \
+    T x0, x1, y0, y1;                                \
+    memcpy(&x0, in, sizeof(T));                      \
+    memcpy(&x1, in + n - sizeof(T), sizeof(T));      \
+    memcpy(&y0, ks, sizeof(T));                      \
+    memcpy(&y1, ks + n - sizeof(T), sizeof(T));      \
+    y0 ^= x0;                                        \
+    y1 ^= x1;                                        \
+    memcpy(ks, encrypt ? &y0 : &x0, sizeof(T));      \
+    memcpy(ks + n - sizeof(T), encrypt ? &y1 : &x1,  \
+           sizeof(T));                               \
+    memcpy(out, &y0, sizeof(T));                     \
+    memcpy(out + n - sizeof(T), &y1, sizeof(T));     \
+  } while (0)
 static inline void collect_steps(uint8_t *out, const uint8_t *in, uint8_t *ks,
                                  size_t n, const int encrypt) {
-  size_t i = 0;
-  if (n & 8) {
-    uint64_t x, y;
-    memcpy(&x, in + i, 8);
-    memcpy(&y, ks + i, 8);
-    y ^= x;
-    memcpy(ks + i, encrypt ? &y : &x, 8);
-    memcpy(out + i, &y, 8);
-    i += 8;
-  }
-  if (n & 4) {
-    uint32_t x, y;
-    memcpy(&x, in + i, 4);
-    memcpy(&y, ks + i, 4);
-    y ^= x;
-    memcpy(ks + i, encrypt ? &y : &x, 4);
-    memcpy(out + i, &y, 4);
-    i += 4;
-  }
-  if (n & 2) {
-    uint16_t x, y;
-    memcpy(&x, in + i, 2);
-    memcpy(&y, ks + i, 2);
-    y ^= x;
-    memcpy(ks + i, encrypt ? &y : &x, 2);
-    memcpy(out + i, &y, 2);
-    i += 2;
-  }
-  if (n & 1) {
-    uint8_t x = in[i], y = (uint8_t)(x ^ ks[i]);
-    ks[i] = encrypt ? y : x;
-    out[i] = y;
+  if (n >= 8) {
+    COLLECT_STEP2(uint64_t);
+  } else if (n >= 4) {
+    COLLECT_STEP2(uint32_t);
+  } else if (n >= 2) {
+    COLLECT_STEP2(uint16_t);
+  } else if (n == 1) {
+    uint8_t x = in[0], y = (uint8_t)(x ^ ks[0]);
+    ks[0] = encrypt ? y : x;
+    out[0] = y;
   }
 }
+#undef COLLECT_STEP2
 
 #if defined(__GNUC__) || defined(__clang__)
 /* A block as one value: a vector register where the target has one, so
