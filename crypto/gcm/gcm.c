@@ -383,15 +383,17 @@ static inline void crypt_collect(uint8_t *out, const uint8_t *in, uint8_t *ks,
                                  size_t n, const int encrypt) {
   size_t i = 0;
 #if defined(__GNUC__) || defined(__clang__)
-  if (n > 16 && (n & 15u) != 0) {
-    /* The last 1..15 bytes as one block, the last 16 bytes of the update:
-     * its input and key stream are loaded before anything is stored
-     * (out may be in), and the bytes it shares with the last whole block
-     * get the same values twice. One step in place of up to four. */
+  if (n > 16) {
+    /* The last 16 bytes of the update as one block, loaded before anything
+     * is stored (out may be in): a partial last block then costs one step
+     * in place of up to four, the bytes it shares with the last whole
+     * block getting the same values twice. Block-aligned updates take the
+     * same shape (the window is their last block), so they are never
+     * slower than the update a byte shorter. */
     collect_block xl, yl;
     memcpy(&xl, in + n - 16, 16);
     memcpy(&yl, ks + n - 16, 16);
-    for (; i + 16 <= n; i += 16) {
+    for (; i + 16 < n; i += 16) {
       collect_block x, y;
       memcpy(&x, in + i, 16);
       memcpy(&y, ks + i, 16);
