@@ -329,6 +329,111 @@ TEST(FusedSlot, StreamsSkipTheKernelForShortRunsAndCutRunsToBatches) {
   gcm_key_cleanup(&pk);
 }
 
+// An AES backend whose batch is not a power of two (32-bit AES-NI's is 6):
+// the stream rounds runs to whole batches by division there, by a mask
+// otherwise (batch_mask in crypto/gcm/mode.h). The key's AES descriptor is
+// swapped for a copy that claims the batch under test and counts the
+// ctr32 calls that are not a whole number of batches: a stream makes none
+// (its start, its refills and its direct runs are whole batches), and its
+// output equals the one-shot output of an untouched key for chunkings
+// that cross every batch position, sealing and opening. With a fused
+// kernel (the portable loop, min_blocks 16) its runs are counted instead
+// of the loop's own ctr32 calls.
+struct BatchAes {
+  static const struct aes_impl *real;
+  static unsigned batch;
+  static size_t calls, off_batch;
+  static bool in_fused;  // ctr32 calls of the fused loop's own pieces
+  static void Ctr32(const struct aes_schedule *k, uint8_t *out, const uint8_t *in,
+                    size_t blocks, const uint8_t ctr[16]) {
+    if (!in_fused) Count(blocks);
+    real->ctr32(k, out, in, blocks, ctr);
+  }
+  static void Count(size_t blocks) {
+    calls++;
+    if (blocks % batch != 0) off_batch++;
+  }
+  // The portable fused loop, its runs counted like ctr32 calls.
+  static void Seal(const struct fused_keys *k, uint8_t *out, const uint8_t *in, size_t n,
+                   const uint8_t ctr[16], uint8_t Xi[16]) {
+    Count(n);
+    in_fused = true;
+    fused_c.seal(k, out, in, n, ctr, Xi);
+    in_fused = false;
+  }
+  static void Open(const struct fused_keys *k, uint8_t *out, const uint8_t *in, size_t n,
+                   const uint8_t ctr[16], uint8_t Xi[16]) {
+    Count(n);
+    in_fused = true;
+    fused_c.open(k, out, in, n, ctr, Xi);
+    in_fused = false;
+  }
+};
+const struct aes_impl *BatchAes::real;
+unsigned BatchAes::batch;
+size_t BatchAes::calls, BatchAes::off_batch;
+bool BatchAes::in_fused;
+
+const struct fused_impl kBatchFused = {
+    "batch_fused", 1, "none", nullptr, nullptr, 16, [] { return 1; }, nullptr,
+    BatchAes::Seal, BatchAes::Open, 1};
+
+TEST(ModeBatches, StreamsCutRunsToBatchesOfAnySize) {
+  uint8_t raw[16] = {3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3};
+  std::mt19937_64 rng(12);
+  Bytes nonce = RandomBytes(rng, 12), aad = RandomBytes(rng, 13), pt = RandomBytes(rng, 6000);
+  for (const char *fused : {"none", "c"}) {
+    for (unsigned batch : {1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u, 12u, 24u}) {
+      gcm_key bk, pk;
+      ASSERT_EQ(1, gcm_key_init_with_fused(&bk, raw, 16, nullptr, nullptr, fused));
+      ASSERT_EQ(1, gcm_key_init_with_fused(&pk, raw, 16, nullptr, nullptr, "none"));
+      struct aes_impl fake = *KeySt(&bk)->aes;
+      fake.ctr_batch_blocks = batch;
+      fake.ctr32 = BatchAes::Ctr32;
+      BatchAes::real = KeySt(&bk)->aes;
+      BatchAes::batch = batch;
+      KeySt(&bk)->aes = &fake;
+      if (KeySt(&bk)->fused != nullptr) KeySt(&bk)->fused = &kBatchFused;
+      const std::string what = std::string(fused) + " batch " + std::to_string(batch);
+      Bytes want(pt.size()), got;
+      uint8_t twant[16], tgot[16];
+      ASSERT_EQ(1, gcm_seal(&pk, want.data(), twant, 16, nonce.data(), 12, pt.data(),
+                            pt.size(), aad.data(), aad.size()));
+      std::vector<std::vector<size_t>> chunkings = {{16},  {64},  {256},  {272},  {400},
+                                                    {1000}, {63}, {65}, {255}, {257},
+                                                    {1023}, {2000}, {6000}};
+      for (size_t b = 1; b <= 2 * batch + 1; b++) chunkings.push_back({16 * b});
+      for (size_t lead = 1; lead <= 24; lead++) chunkings.push_back({16 * lead, 16 * 40});
+      for (size_t lead = 1; lead < 16; lead++) chunkings.push_back({lead, 16 * 33});
+      for (const auto &c : chunkings) {
+        BatchAes::calls = BatchAes::off_batch = 0;
+        StreamSealChunks(&bk, nonce, aad, pt, c, &got, tgot);
+        std::string at = what + " chunks " + std::to_string(c[0]);
+        ASSERT_EQ(want, got) << at;
+        ASSERT_EQ(0, memcmp(twant, tgot, 16)) << at;
+        EXPECT_GE(BatchAes::calls, 1u) << at;
+        EXPECT_EQ(0u, BatchAes::off_batch) << at;
+        // Opening in place through the same chunks restores the plaintext.
+        gcm_stream s;
+        ASSERT_EQ(1, gcm_stream_init(&s, &bk, GCM_DECRYPT, nonce.data(), 12));
+        ASSERT_EQ(1, gcm_stream_aad(&s, aad.data(), aad.size()));
+        Bytes back(want);
+        size_t off = 0;
+        for (size_t i = 0; off < back.size(); i++) {
+          size_t n = std::min(back.size() - off, c[i % c.size()]);
+          ASSERT_EQ(1, gcm_stream_update(&s, back.data() + off, back.data() + off, n));
+          off += n;
+        }
+        ASSERT_EQ(1, gcm_stream_finish_open(&s, twant, 16)) << at;
+        ASSERT_EQ(pt, back) << at;
+        EXPECT_EQ(0u, BatchAes::off_batch) << at;
+      }
+      gcm_key_cleanup(&bk);
+      gcm_key_cleanup(&pk);
+    }
+  }
+}
+
 TEST(FusedSlot, AWrongKernelIsCaught) {
   gcm_key fk, pk;
   CountingKeys(&fk, &pk);

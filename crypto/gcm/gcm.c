@@ -98,10 +98,29 @@
 #define GCM_SHORT_FUSED_MIN 160
 #endif
 
-/* Adds n to the big-endian 32-bit counter in ctr[12..15], modulo 2^32. */
+/* Adds n to the big-endian 32-bit counter in ctr[12..15], modulo 2^32.
+ * The block is written back whole: the kernels load it as one 16-byte
+ * value at their start, and a load that a narrower store only partly
+ * covers cannot take its data from the store, so a 4-byte store of the
+ * last word would stall every kernel call of a stream (about 20 cycles
+ * per 256-byte chunk with AES-NI, measured with gcm-cycles). */
+#if defined(__GNUC__) || defined(__clang__)
+typedef uint32_t ctr_words __attribute__((vector_size(16)));
+static void ctr32_add(uint8_t ctr[16], uint32_t n) {
+  ctr_words w;
+  uint8_t last[4];
+  uint32_t word;
+  memcpy(&w, ctr, 16);
+  store_be32(last, load_be32(ctr + 12) + n);
+  memcpy(&word, last, 4);
+  w[3] = word;
+  memcpy(ctr, &w, 16);
+}
+#else
 static void ctr32_add(uint8_t ctr[16], uint32_t n) {
   store_be32(ctr + 12, load_be32(ctr + 12) + n);
 }
+#endif
 
 void gcm_mode_key_init(struct gcm_key_st *k, const struct aes_impl *aes,
                        const struct ghash_impl *ghash,
@@ -217,6 +236,25 @@ static unsigned batch_blocks(const struct gcm_key_st *k) {
   return b;
 }
 
+/* A batch fits s->batch and no power-of-two batch's mask is the marker. */
+_Static_assert(GCM_KS_MAX_BLOCKS < GCM_BATCH_NOT_POW2,
+               "a batch must fit gcm_stream_st's batch and batch_mask");
+
+/* Whether `blocks` is a whole number of the stream's AES batches, and
+ * `blocks` rounded down to one: a mask when the batch is a power of two,
+ * the division otherwise (batch_mask in mode.h). */
+static inline int whole_batches(const struct gcm_stream_st *s, size_t blocks) {
+  if (GCM_LIKELY(s->batch_mask != GCM_BATCH_NOT_POW2))
+    return (blocks & s->batch_mask) == 0;
+  return blocks % s->batch == 0;
+}
+static inline size_t round_to_batches(const struct gcm_stream_st *s,
+                                      size_t blocks) {
+  if (GCM_LIKELY(s->batch_mask != GCM_BATCH_NOT_POW2))
+    return blocks & ~(size_t)s->batch_mask;
+  return blocks - blocks % s->batch;
+}
+
 void gcm_mode_start(struct gcm_stream_st *s, const struct gcm_key_st *k,
                     int encrypt, const uint8_t *nonce, size_t nonce_len,
                     uint64_t expected_len) {
@@ -259,7 +297,10 @@ void gcm_mode_start(struct gcm_stream_st *s, const struct gcm_key_st *k,
     run_min = k->fused->min_blocks;
   if (run_min < GCM_STREAM_RUN_MIN) run_min = GCM_STREAM_RUN_MIN;
   s->run_min = (uint16_t)run_min;
-  s->batch = (uint16_t)batch_blocks(k);
+  const unsigned batch = batch_blocks(k);
+  s->batch = (uint8_t)batch;
+  s->batch_mask = (batch & (batch - 1)) == 0 ? (uint8_t)(batch - 1)
+                                             : (uint8_t)GCM_BATCH_NOT_POW2;
   s->ks_pos = 16;
   s->magic = GCM_STREAM_MAGIC;
 }
@@ -272,6 +313,9 @@ void gcm_mode_aad(struct gcm_stream_st *s, const uint8_t *aad, size_t len) {
 /* Runs `blocks` whole blocks through the key's fused kernel. The caller
  * has flushed the collected ciphertext, so the kernel folds into an
  * up-to-date Xi. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
 static void fused_run(struct gcm_stream_st *s, uint8_t *out, const uint8_t *in,
                       size_t blocks) {
   const struct gcm_key_st *k = s->key;
@@ -285,6 +329,51 @@ static void fused_run(struct gcm_stream_st *s, uint8_t *out, const uint8_t *in,
   ctr32_add(s->ctr, (uint32_t)blocks);
 }
 
+/* The last n < 16 bytes of crypt_collect (or a whole update that short):
+ * two steps of the widest size w in 8, 4, 2 with w <= n, over the first w
+ * and the last w bytes, which overlap unless n == 2w; both load before
+ * either stores (out may be in), and the shared bytes get the same values
+ * twice. One branch on n and two steps, where single steps of 8, 4, 2
+ * and 1 bytes would take four of each. */
+#define COLLECT_STEP2(T)                             \
+  do {                                               \
+    T x0, x1, y0, y1;                                \
+    memcpy(&x0, in, sizeof(T));                      \
+    memcpy(&x1, in + n - sizeof(T), sizeof(T));      \
+    memcpy(&y0, ks, sizeof(T));                      \
+    memcpy(&y1, ks + n - sizeof(T), sizeof(T));      \
+    y0 ^= x0;                                        \
+    y1 ^= x1;                                        \
+    memcpy(ks, encrypt ? &y0 : &x0, sizeof(T));      \
+    memcpy(ks + n - sizeof(T), encrypt ? &y1 : &x1,  \
+           sizeof(T));                               \
+    memcpy(out, &y0, sizeof(T));                     \
+    memcpy(out + n - sizeof(T), &y1, sizeof(T));     \
+  } while (0)
+static inline void collect_steps(uint8_t *out, const uint8_t *in, uint8_t *ks,
+                                 size_t n, const int encrypt) {
+  if (n >= 8) {
+    COLLECT_STEP2(uint64_t);
+  } else if (n >= 4) {
+    COLLECT_STEP2(uint32_t);
+  } else if (n >= 2) {
+    COLLECT_STEP2(uint16_t);
+  } else if (n == 1) {
+    uint8_t x = in[0], y = (uint8_t)(x ^ ks[0]);
+    ks[0] = encrypt ? y : x;
+    out[0] = y;
+  }
+}
+#undef COLLECT_STEP2
+
+#if defined(__GNUC__) || defined(__clang__)
+/* A block as one value: a vector register where the target has one, so
+ * each block is one load, xor and store per operand, written as such
+ * rather than left to the vectoriser (whose run-time alias checks and
+ * unrolled copies cost more than a short update's work). */
+typedef uint64_t collect_block __attribute__((vector_size(16)));
+#endif
+
 /* The common short update in one pass: n bytes of `in` xor the key stream
  * at ks go to out, and the ciphertext (out when encrypting, in when
  * decrypting, read before out is written) goes back over the key stream
@@ -294,7 +383,40 @@ static void fused_run(struct gcm_stream_st *s, uint8_t *out, const uint8_t *in,
 static inline void crypt_collect(uint8_t *out, const uint8_t *in, uint8_t *ks,
                                  size_t n, const int encrypt) {
   size_t i = 0;
+#if defined(__GNUC__) || defined(__clang__)
+  if (n > 16) {
+    /* The last 16 bytes of the update as one block, loaded before anything
+     * is stored (out may be in): a partial last block then costs one step
+     * in place of up to four, the bytes it shares with the last whole
+     * block getting the same values twice. Block-aligned updates take the
+     * same shape (the window is their last block), so they are never
+     * slower than the update a byte shorter. */
+    collect_block xl, yl;
+    memcpy(&xl, in + n - 16, 16);
+    memcpy(&yl, ks + n - 16, 16);
+    for (; i + 16 < n; i += 16) {
+      collect_block x, y;
+      memcpy(&x, in + i, 16);
+      memcpy(&y, ks + i, 16);
+      y ^= x;
+      memcpy(ks + i, encrypt ? &y : &x, 16);
+      memcpy(out + i, &y, 16);
+    }
+    yl ^= xl;
+    memcpy(ks + n - 16, encrypt ? &yl : &xl, 16);
+    memcpy(out + n - 16, &yl, 16);
+    return;
+  }
+#endif
   for (; i + 16 <= n; i += 16) {
+#if defined(__GNUC__) || defined(__clang__)
+    collect_block x, y;
+    memcpy(&x, in + i, 16);
+    memcpy(&y, ks + i, 16);
+    y ^= x;
+    memcpy(ks + i, encrypt ? &y : &x, 16);
+    memcpy(out + i, &y, 16);
+#else
     uint64_t x0, x1, y0, y1;
     memcpy(&x0, in + i, 8);
     memcpy(&x1, in + i + 8, 8);
@@ -306,40 +428,9 @@ static inline void crypt_collect(uint8_t *out, const uint8_t *in, uint8_t *ks,
     memcpy(ks + i + 8, encrypt ? &y1 : &x1, 8);
     memcpy(out + i, &y0, 8);
     memcpy(out + i + 8, &y1, 8);
+#endif
   }
-  /* The last 0..15 bytes as at most one 8-, 4-, 2- and 1-byte step. */
-  if (n & 8) {
-    uint64_t x, y;
-    memcpy(&x, in + i, 8);
-    memcpy(&y, ks + i, 8);
-    y ^= x;
-    memcpy(ks + i, encrypt ? &y : &x, 8);
-    memcpy(out + i, &y, 8);
-    i += 8;
-  }
-  if (n & 4) {
-    uint32_t x, y;
-    memcpy(&x, in + i, 4);
-    memcpy(&y, ks + i, 4);
-    y ^= x;
-    memcpy(ks + i, encrypt ? &y : &x, 4);
-    memcpy(out + i, &y, 4);
-    i += 4;
-  }
-  if (n & 2) {
-    uint16_t x, y;
-    memcpy(&x, in + i, 2);
-    memcpy(&y, ks + i, 2);
-    y ^= x;
-    memcpy(ks + i, encrypt ? &y : &x, 2);
-    memcpy(out + i, &y, 2);
-    i += 2;
-  }
-  if (n & 1) {
-    uint8_t x = in[i], y = (uint8_t)(x ^ ks[i]);
-    ks[i] = encrypt ? y : x;
-    out[i] = y;
-  }
+  if (n & 15u) collect_steps(out + i, in + i, ks + i, n & 15u, encrypt);
 }
 
 /* n bytes (at most what is buffered) on buffered key stream. */
@@ -375,6 +466,9 @@ static inline void direct_run(struct gcm_stream_st *s, uint8_t *out,
 /* The two-pass bulk path over `blocks` whole blocks (the collected
  * ciphertext has been hashed): CTR over the caller's memory, GHASH of the
  * ciphertext (before it is overwritten when opening). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline)) /* keeps gcm_mode_crypt's fast paths frameless */
+#endif
 static void bulk_run(struct gcm_stream_st *s, uint8_t *out, const uint8_t *in,
                      size_t blocks) {
   const struct gcm_key_st *k = s->key;
@@ -400,9 +494,9 @@ void gcm_mode_crypt(struct gcm_stream_st *s, uint8_t *out, const uint8_t *in,
      * block-aligned chunks). */
     if (s->ks_pos == s->ks_len && s->hash_len == 0 && (len & 15) == 0 &&
         len <= GCM_BULK_BLOCKS * 16 && len / 16 >= s->run_min &&
-        !s->one_shot && (len / 16) % s->batch == 0) {
-      direct_run(s, out, in, len / 16);
+        !s->one_shot && whole_batches(s, len / 16)) {
       s->data_len += len;
+      direct_run(s, out, in, len / 16); /* a tail call: no stack frame */
       return;
     }
   }
@@ -459,7 +553,7 @@ static void crypt_slow(struct gcm_stream_st *s, uint8_t *out,
       if (blocks >= s->run_min) {
         if (k->fused == NULL && blocks > GCM_BULK_BLOCKS)
           blocks = GCM_BULK_BLOCKS;
-        blocks -= blocks % s->batch;
+        blocks = round_to_batches(s, blocks);
         n = blocks * 16;
         direct_run(s, out, in, blocks);
         in += n;

@@ -43,6 +43,10 @@ struct gcm_key_st {
  * ciphertext is hashed from there in one GHASH call per refill. */
 #define GCM_KS_MAX_BLOCKS 24
 
+/* batch_mask of a stream whose batch is not a power of two (a batch is
+ * at most GCM_KS_MAX_BLOCKS, so no power of two has this mask). */
+#define GCM_BATCH_NOT_POW2 0xffu
+
 enum gcm_phase { GCM_PHASE_AAD = 0, GCM_PHASE_DATA, GCM_PHASE_DONE };
 
 /* What lives inside the public gcm_stream. */
@@ -66,7 +70,13 @@ struct gcm_stream_st {
    * kernel or the two-pass bulk path (set by gcm_mode_start; see gcm.c),
    * and the AES backend's batch, to which such runs are rounded down. */
   uint16_t run_min;
-  uint16_t batch;
+  uint8_t batch;
+  /* batch - 1 when the batch is a power of two, so a count of blocks is a
+   * whole number of batches when (blocks & batch_mask) == 0 and rounds
+   * down with & ~batch_mask, with no division on the update path;
+   * GCM_BATCH_NOT_POW2 for other batches (the 6 blocks of 32-bit AES-NI),
+   * which take the division. */
+  uint8_t batch_mask;
   GCM_ALIGNED(16) uint8_t Xi[16];       /* running GHASH value */
   GCM_ALIGNED(16) uint8_t tag_mask[16]; /* E(K, J0) */
   GCM_ALIGNED(16) uint8_t ctr[16];      /* next counter block for key stream */

@@ -67,7 +67,9 @@ ALLOWED = [
     (r"gcm\.c\.o", r"gcm_mode_crypt|crypt_slow|gcm_mode_one_shot", "division",
      "(GCM_KS_MAX_BLOCKS / batch) * batch: the buffered key-stream size in "
      "whole batches of the AES backend's ctr_batch_blocks, both public; "
-     "blocks % batch: a direct run's length (public) cut to whole batches "
+     "blocks % batch: a direct run's length (public) cut to whole batches, "
+     "by division only for a batch that is not a power of two (whole_batches, "
+     "round_to_batches; a mask otherwise) "
      "(gcm_mode_one_shot: its general case inlines gcm_mode_crypt)"),
 ]
 
