@@ -2,7 +2,7 @@
  * tool/gcm_ab.c: gcm-ab, two builds of libgcm timed side by side in one
  * process (not a test, not installed).
  *
- *   gcm-ab LIB_A LIB_B [--open] [--key-bits 128|192|256]
+ *   gcm-ab LIB_A LIB_B [--open] [--key-bits 128|192|256] [--chunk N]
  *          [--rounds R] [--batch B] SIZE...
  *
  * LIB_A and LIB_B are paths to two builds of libgcm.so (for instance main's
@@ -12,7 +12,9 @@
  * opens, with --open) a message of that size with 13 bytes of AAD and a
  * 96-bit nonce, B calls at a time, alternating A and B for R rounds, and
  * prints the median ticks per call of each and their ratio A/B (above 1:
- * B is faster). Timing two builds in turn in one process gives both the
+ * B is faster). With --chunk N each message goes through the streaming
+ * API instead (gcm_stream_init, the AAD in one call, N-byte updates,
+ * finish). Timing two builds in turn in one process gives both the
  * same machine load, which on a shared machine two separate runs do not.
  * Every result is checked: the two builds must produce the same
  * ciphertext and tag, and every open must succeed.
@@ -39,11 +41,23 @@ typedef int (*seal_fn)(const gcm_key *, uint8_t *, uint8_t *, size_t,
 typedef int (*open_fn)(const gcm_key *, uint8_t *, const uint8_t *, size_t,
                        const uint8_t *, size_t, const uint8_t *, size_t,
                        const uint8_t *, size_t);
+typedef int (*stream_init_fn)(gcm_stream *, const gcm_key *, gcm_direction,
+                              const uint8_t *, size_t);
+typedef int (*stream_aad_fn)(gcm_stream *, const uint8_t *, size_t);
+typedef int (*stream_update_fn)(gcm_stream *, uint8_t *, const uint8_t *,
+                                size_t);
+typedef int (*stream_finish_seal_fn)(gcm_stream *, uint8_t *, size_t);
+typedef int (*stream_finish_open_fn)(gcm_stream *, const uint8_t *, size_t);
 
 struct build {
   const char *path;
   seal_fn seal;
   open_fn open;
+  stream_init_fn stream_init;
+  stream_aad_fn stream_aad;
+  stream_update_fn stream_update;
+  stream_finish_seal_fn finish_seal;
+  stream_finish_open_fn finish_open;
   gcm_key key;
   uint8_t *ct; /* its sealed message, for --open */
   uint8_t tag[16];
@@ -59,7 +73,7 @@ static void die(const char *what, const char *detail) {
 static void usage(void) {
   fprintf(stderr,
           "Usage: gcm-ab LIB_A LIB_B [--open] [--key-bits 128|192|256] "
-          "[--rounds R] [--batch B] SIZE...\n");
+          "[--chunk N] [--rounds R] [--batch B] SIZE...\n");
   exit(2);
 }
 
@@ -73,19 +87,48 @@ static unsigned long number(const char *s, unsigned long max) {
   return v;
 }
 
-/* dlsym's result as a function pointer, through memcpy (ISO C has no cast
- * from void * to a function pointer). */
+/* dlsym's result stored into a function pointer through memcpy (ISO C has
+ * no cast from void * to a function pointer). */
+static void symbol(void *h, const char *path, const char *name, void *fn,
+                   size_t size) {
+  void *p = dlsym(h, name);
+  if (p == NULL) die("not a libgcm (no gcm_* symbols)", path);
+  memcpy(fn, &p, size);
+}
+#define SYMBOL(h, b, name, field) \
+  symbol(h, (b)->path, name, &(b)->field, sizeof((b)->field))
+
 static void load(struct build *b, const uint8_t *raw, size_t key_len) {
   void *h = dlopen(b->path, RTLD_NOW | RTLD_LOCAL);
   if (h == NULL) die("cannot load", dlerror());
-  void *ki = dlsym(h, "gcm_key_init"), *se = dlsym(h, "gcm_seal"),
-       *op = dlsym(h, "gcm_open");
-  if (ki == NULL || se == NULL || op == NULL) die("not a libgcm", b->path);
   key_init_fn init;
-  memcpy(&init, &ki, sizeof(init));
-  memcpy(&b->seal, &se, sizeof(b->seal));
-  memcpy(&b->open, &op, sizeof(b->open));
+  symbol(h, b->path, "gcm_key_init", &init, sizeof(init));
+  SYMBOL(h, b, "gcm_seal", seal);
+  SYMBOL(h, b, "gcm_open", open);
+  SYMBOL(h, b, "gcm_stream_init", stream_init);
+  SYMBOL(h, b, "gcm_stream_aad", stream_aad);
+  SYMBOL(h, b, "gcm_stream_update", stream_update);
+  SYMBOL(h, b, "gcm_stream_finish_seal", finish_seal);
+  SYMBOL(h, b, "gcm_stream_finish_open", finish_open);
   if (!init(&b->key, raw, key_len)) die("gcm_key_init failed in", b->path);
+}
+
+/* One message through the streaming API in `chunk`-byte updates: seals
+ * msg into out (writing tag), or opens in into out against tag. */
+static int streamed(const struct build *b, int open, size_t chunk,
+                    uint8_t *out, const uint8_t *in, size_t n,
+                    const uint8_t *nonce, const uint8_t *aad, size_t aad_len,
+                    uint8_t *tag) {
+  gcm_stream s;
+  int ok = b->stream_init(&s, &b->key, open ? GCM_DECRYPT : GCM_ENCRYPT,
+                          nonce, 12) &&
+           b->stream_aad(&s, aad, aad_len);
+  for (size_t off = 0; ok && off < n; off += chunk) {
+    ok = b->stream_update(&s, out + off, in + off,
+                          n - off < chunk ? n - off : chunk);
+  }
+  if (!ok) return 0;
+  return open ? b->finish_open(&s, tag, 16) : b->finish_seal(&s, tag, 16);
 }
 
 static int cmp_u64(const void *a, const void *b) {
@@ -97,7 +140,7 @@ int main(int argc, char **argv) {
   if (argc < 4) usage();
   struct build bs[2] = {{.path = argv[1]}, {.path = argv[2]}};
   int open = 0;
-  size_t key_len = 16, rounds = 400, batch = 200;
+  size_t key_len = 16, rounds = 400, batch = 200, chunk = 0;
   size_t sizes[64], nsizes = 0;
   for (int i = 3; i < argc; i++) {
     const char *a = argv[i];
@@ -107,6 +150,9 @@ int main(int argc, char **argv) {
       unsigned long bits = number(argv[++i], 256);
       if (bits != 128 && bits != 192 && bits != 256) usage();
       key_len = bits / 8;
+    } else if (strcmp(a, "--chunk") == 0 && i + 1 < argc) {
+      chunk = number(argv[++i], MAX_SIZE);
+      if (chunk == 0) usage();
     } else if (strcmp(a, "--rounds") == 0 && i + 1 < argc) {
       rounds = number(argv[++i], 100000);
     } else if (strcmp(a, "--batch") == 0 && i + 1 < argc) {
@@ -134,9 +180,11 @@ int main(int argc, char **argv) {
     if (bs[i].ct == NULL || bs[i].t == NULL) die("out of memory", NULL);
   }
 
-  printf("%s, AES-%zu, 13 bytes of AAD, median %s per call of %zu rounds "
-         "of %zu calls\n",
-         open ? "open" : "seal", key_len * 8, TICKS_NAME, rounds, batch);
+  printf("%s, AES-%zu, 13 bytes of AAD, ", open ? "open" : "seal",
+         key_len * 8);
+  if (chunk != 0) printf("streamed in %zu-byte updates, ", chunk);
+  printf("median %s per message of %zu rounds of %zu messages\n", TICKS_NAME,
+         rounds, batch);
   printf("%8s %10s %10s %7s\n", "size", "A", "B", "A/B");
   for (size_t s = 0; s < nsizes; s++) {
     const size_t n = sizes[s];
@@ -154,7 +202,10 @@ int main(int argc, char **argv) {
         int ok = 1;
         uint64_t t0 = ticks();
         for (size_t j = 0; j < batch; j++) {
-          if (open) {
+          if (chunk != 0) {
+            ok &= streamed(b, open, chunk, out, open ? b->ct : msg, n, nonce,
+                           aad, sizeof(aad), b->tag);
+          } else if (open) {
             ok &= b->open(&b->key, out, nonce, 12, b->ct, n, b->tag, 16, aad,
                           sizeof(aad));
           } else {
