@@ -103,19 +103,20 @@ static inline void xor_bytes(uint8_t *out, const uint8_t *a, const uint8_t *b,
   for (; i < n; i++) out[i] = a[i] ^ b[i];
 }
 
-/* Returns 1 when the n bytes at a and b are equal, 0 otherwise, in time that
- * depends on n only. Inline: every open compares a tag. */
-/* The differences of a and b are ORed together a word at a time (the
- * last n % 8 bytes one at a time); only the n public bytes' positions
- * decide what is loaded. The accumulator passes through an empty assembly
- * statement after each step, so the compiler cannot know its value and
- * cannot turn the loop into one that stops at the first difference. */
+/* An empty assembly statement the compiler must assume changes x: after
+ * it, the compiler cannot know x's value. */
 #if defined(__GNUC__) || defined(__clang__)
 #define CT_OPAQUE(x) __asm__("" : "+r"(x))
 #else
 #define CT_OPAQUE(x) ((void)0)
 #endif
 
+/* Returns 1 when the n bytes at a and b are equal, 0 otherwise, in time that
+ * depends on n only; inline, since every open compares a tag. The
+ * differences are ORed together a word at a time (the last n % 8 bytes one
+ * at a time), so only the public length decides what is loaded, and the
+ * accumulator passes through CT_OPAQUE after each step, so the compiler
+ * cannot turn the loop into one that stops at the first difference. */
 static inline int ct_memeq(const void *a, const void *b, size_t n) {
 #if !defined(__GNUC__) && !defined(__clang__)
   /* Without the assembly barrier, volatile loads keep the loop whole. */
@@ -150,7 +151,6 @@ static inline int ct_memeq(const void *a, const void *b, size_t n) {
 #endif
   return equal;
 }
-
 
 /* Overwrites n bytes at p with zeros in a way the compiler cannot elide. */
 GCM_HIDDEN void secure_wipe(void *p, size_t n);
