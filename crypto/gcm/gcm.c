@@ -374,6 +374,32 @@ static inline void collect_steps(uint8_t *out, const uint8_t *in, uint8_t *ks,
 typedef uint64_t collect_block __attribute__((vector_size(16)));
 #endif
 
+/* One whole block of crypt_collect: loaded (input and key stream) before
+ * it is stored. */
+static inline void collect_one(uint8_t *out, const uint8_t *in, uint8_t *ks,
+                               const int encrypt) {
+#if defined(__GNUC__) || defined(__clang__)
+  collect_block x, y;
+  memcpy(&x, in, 16);
+  memcpy(&y, ks, 16);
+  y ^= x;
+  memcpy(ks, encrypt ? &y : &x, 16);
+  memcpy(out, &y, 16);
+#else
+  uint64_t x0, x1, y0, y1;
+  memcpy(&x0, in, 8);
+  memcpy(&x1, in + 8, 8);
+  memcpy(&y0, ks, 8);
+  memcpy(&y1, ks + 8, 8);
+  y0 ^= x0;
+  y1 ^= x1;
+  memcpy(ks, encrypt ? &y0 : &x0, 8);
+  memcpy(ks + 8, encrypt ? &y1 : &x1, 8);
+  memcpy(out, &y0, 8);
+  memcpy(out + 8, &y1, 8);
+#endif
+}
+
 /* The common short update in one pass: n bytes of `in` xor the key stream
  * at ks go to out, and the ciphertext (out when encrypting, in when
  * decrypting, read before out is written) goes back over the key stream
@@ -394,42 +420,14 @@ static inline void crypt_collect(uint8_t *out, const uint8_t *in, uint8_t *ks,
     collect_block xl, yl;
     memcpy(&xl, in + n - 16, 16);
     memcpy(&yl, ks + n - 16, 16);
-    for (; i + 16 < n; i += 16) {
-      collect_block x, y;
-      memcpy(&x, in + i, 16);
-      memcpy(&y, ks + i, 16);
-      y ^= x;
-      memcpy(ks + i, encrypt ? &y : &x, 16);
-      memcpy(out + i, &y, 16);
-    }
+    for (; i + 16 < n; i += 16) collect_one(out + i, in + i, ks + i, encrypt);
     yl ^= xl;
     memcpy(ks + n - 16, encrypt ? &yl : &xl, 16);
     memcpy(out + n - 16, &yl, 16);
     return;
   }
 #endif
-  for (; i + 16 <= n; i += 16) {
-#if defined(__GNUC__) || defined(__clang__)
-    collect_block x, y;
-    memcpy(&x, in + i, 16);
-    memcpy(&y, ks + i, 16);
-    y ^= x;
-    memcpy(ks + i, encrypt ? &y : &x, 16);
-    memcpy(out + i, &y, 16);
-#else
-    uint64_t x0, x1, y0, y1;
-    memcpy(&x0, in + i, 8);
-    memcpy(&x1, in + i + 8, 8);
-    memcpy(&y0, ks + i, 8);
-    memcpy(&y1, ks + i + 8, 8);
-    y0 ^= x0;
-    y1 ^= x1;
-    memcpy(ks + i, encrypt ? &y0 : &x0, 8);
-    memcpy(ks + i + 8, encrypt ? &y1 : &x1, 8);
-    memcpy(out + i, &y0, 8);
-    memcpy(out + i + 8, &y1, 8);
-#endif
-  }
+  for (; i + 16 <= n; i += 16) collect_one(out + i, in + i, ks + i, encrypt);
   if (n & 15u) collect_steps(out + i, in + i, ks + i, n & 15u, encrypt);
 }
 
