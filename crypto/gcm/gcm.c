@@ -103,24 +103,11 @@
  * value at their start, and a load that a narrower store only partly
  * covers cannot take its data from the store, so a 4-byte store of the
  * last word would stall every kernel call of a stream (about 20 cycles
- * per 256-byte chunk with AES-NI, measured with gcm-cycles). */
-#if defined(__GNUC__) || defined(__clang__)
-typedef uint32_t ctr_words __attribute__((vector_size(16)));
+ * per 256-byte chunk with AES-NI, measured with gcm-cycles); block.h
+ * builds the new block in registers. */
 static void ctr32_add(uint8_t ctr[16], uint32_t n) {
-  ctr_words w;
-  uint8_t last[4];
-  uint32_t word;
-  memcpy(&w, ctr, 16);
-  store_be32(last, load_be32(ctr + 12) + n);
-  memcpy(&word, last, 4);
-  w[3] = word;
-  memcpy(ctr, &w, 16);
+  block_store(ctr, block_counter(ctr, load_be32(ctr + 12) + n));
 }
-#else
-static void ctr32_add(uint8_t ctr[16], uint32_t n) {
-  store_be32(ctr + 12, load_be32(ctr + 12) + n);
-}
-#endif
 
 void gcm_mode_key_init(struct gcm_key_st *k, const struct aes_impl *aes,
                        const struct ghash_impl *ghash,
@@ -366,38 +353,17 @@ static inline void collect_steps(uint8_t *out, const uint8_t *in, uint8_t *ks,
 }
 #undef COLLECT_STEP2
 
-#if defined(__GNUC__) || defined(__clang__)
-/* A block as one value: a vector register where the target has one, so
- * each block is one load, xor and store per operand, written as such
- * rather than left to the vectoriser (whose run-time alias checks and
- * unrolled copies cost more than a short update's work). */
-typedef uint64_t collect_block __attribute__((vector_size(16)));
-#endif
-
-/* One whole block of crypt_collect: loaded (input and key stream) before
- * it is stored. */
+/* One whole block of crypt_collect, loaded (input and key stream) before
+ * it is stored; a block is one value (crypto/gcm/block.h: a vector
+ * register where the target has one), written as such rather than left to
+ * the vectoriser, whose run-time alias checks and unrolled copies cost
+ * more than a short update's work. */
 static inline void collect_one(uint8_t *out, const uint8_t *in, uint8_t *ks,
                                const int encrypt) {
-#if defined(__GNUC__) || defined(__clang__)
-  collect_block x, y;
-  memcpy(&x, in, 16);
-  memcpy(&y, ks, 16);
-  y ^= x;
-  memcpy(ks, encrypt ? &y : &x, 16);
-  memcpy(out, &y, 16);
-#else
-  uint64_t x0, x1, y0, y1;
-  memcpy(&x0, in, 8);
-  memcpy(&x1, in + 8, 8);
-  memcpy(&y0, ks, 8);
-  memcpy(&y1, ks + 8, 8);
-  y0 ^= x0;
-  y1 ^= x1;
-  memcpy(ks, encrypt ? &y0 : &x0, 8);
-  memcpy(ks + 8, encrypt ? &y1 : &x1, 8);
-  memcpy(out, &y0, 8);
-  memcpy(out + 8, &y1, 8);
-#endif
+  const gcm_block x = block_load(in);
+  const gcm_block y = block_xor(x, block_load(ks));
+  block_store(ks, encrypt ? y : x);
+  block_store(out, y);
 }
 
 /* The common short update in one pass: n bytes of `in` xor the key stream
@@ -409,7 +375,6 @@ static inline void collect_one(uint8_t *out, const uint8_t *in, uint8_t *ks,
 static inline void crypt_collect(uint8_t *out, const uint8_t *in, uint8_t *ks,
                                  size_t n, const int encrypt) {
   size_t i = 0;
-#if defined(__GNUC__) || defined(__clang__)
   if (n > 16) {
     /* The last 16 bytes of the update as one block, loaded before anything
      * is stored (out may be in): a partial last block then costs one step
@@ -417,16 +382,14 @@ static inline void crypt_collect(uint8_t *out, const uint8_t *in, uint8_t *ks,
      * block getting the same values twice. Block-aligned updates take the
      * same shape (the window is their last block), so they are never
      * slower than the update a byte shorter. */
-    collect_block xl, yl;
-    memcpy(&xl, in + n - 16, 16);
-    memcpy(&yl, ks + n - 16, 16);
+    const gcm_block xl = block_load(in + n - 16);
+    const gcm_block kl = block_load(ks + n - 16);
     for (; i + 16 < n; i += 16) collect_one(out + i, in + i, ks + i, encrypt);
-    yl ^= xl;
-    memcpy(ks + n - 16, encrypt ? &yl : &xl, 16);
-    memcpy(out + n - 16, &yl, 16);
+    const gcm_block yl = block_xor(xl, kl);
+    block_store(ks + n - 16, encrypt ? yl : xl);
+    block_store(out + n - 16, yl);
     return;
   }
-#endif
   for (; i + 16 <= n; i += 16) collect_one(out + i, in + i, ks + i, encrypt);
   if (n & 15u) collect_steps(out + i, in + i, ks + i, n & 15u, encrypt);
 }
@@ -639,14 +602,9 @@ static inline void zero_pad(uint8_t *d, size_t n) {
   static const uint8_t zeros[16];
   copy_short(d, zeros, n & 15u);
 }
-/* Wipes `blocks` 16-byte blocks at p, inlined (see crypto/util.c). */
+/* Wipes `blocks` 16-byte blocks at p, inlined (crypto/internal.h). */
 static inline void wipe_blocks(uint8_t *p, size_t blocks) {
-#if defined(__GNUC__) || defined(__clang__)
-  for (size_t i = 0; i < blocks; i++) memset(p + 16 * i, 0, 16);
-  __asm__ __volatile__("" : : "r"(p) : "memory");
-#else
-  secure_wipe(p, blocks * 16);
-#endif
+  for (size_t i = 0; i < blocks; i++) secure_wipe_block(p + 16 * i);
 }
 
 /* Copies the public GHASH input of a short message into hb: the AAD,
@@ -775,8 +733,7 @@ static void one_shot_fused(const struct gcm_key_st *k, int encrypt,
                            const uint8_t nonce[12], const uint8_t *in,
                            size_t in_len, const uint8_t *aad, size_t aad_len,
                            uint8_t *out, uint8_t tag[16]) {
-  /* ks: E(K, J0), then the partial last block's key
-   * stream. */
+  /* ks: E(K, J0), then the partial last block's key stream. */
   _Alignas(16) uint8_t ks[32];
   /* ab: the zero-padded AAD block; hb: the zero-padded partial last block
    * of ciphertext and the length block. Public data only. */
