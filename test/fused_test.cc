@@ -248,97 +248,10 @@ TEST(FusedSlot, OneShotAndLongChunksUseTheKernel) {
   gcm_key_cleanup(&pk);
 }
 
-// A kernel the pair can use from one block on (min_blocks 1, as the x86_64
-// kernels declare): a stream still hands it only runs of at least run_min
-// blocks (GCM_STREAM_RUN_MIN, 16), cut down to whole AES batches, and serves
-// shorter whole-block chunks from the buffer; a one-shot message gives it
-// every whole block past the first batch.
-struct BatchCounting {
-  static size_t calls, off_batch;
-  static unsigned batch;
-  static void Seal(const struct fused_keys *k, uint8_t *out, const uint8_t *in, size_t n,
-                   const uint8_t ctr[16], uint8_t Xi[16]) {
-    calls++;
-    if (n % batch != 0) off_batch++;
-    fused_c.seal(k, out, in, n, ctr, Xi);
-  }
-  static void Open(const struct fused_keys *k, uint8_t *out, const uint8_t *in, size_t n,
-                   const uint8_t ctr[16], uint8_t Xi[16]) {
-    calls++;
-    if (n % batch != 0) off_batch++;
-    fused_c.open(k, out, in, n, ctr, Xi);
-  }
-};
-size_t BatchCounting::calls, BatchCounting::off_batch;
-unsigned BatchCounting::batch;
-
-const struct fused_impl kFromOneBlock = {
-    "from_one_block", 1, "none", nullptr, nullptr, 1, [] { return 1; }, nullptr,
-    BatchCounting::Seal, BatchCounting::Open, 1};
-
-TEST(FusedSlot, StreamsSkipTheKernelForShortRunsAndCutRunsToBatches) {
-  uint8_t raw[16] = {9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 1, 2, 3, 4, 5, 6};
-  gcm_key fk, pk;
-  ASSERT_EQ(1, gcm_key_init_with_fused(&fk, raw, 16, nullptr, nullptr, "c"));
-  ASSERT_EQ(1, gcm_key_init_with_fused(&pk, raw, 16, nullptr, nullptr, "none"));
-  KeySt(&fk)->fused = &kFromOneBlock;
-  unsigned batch = KeySt(&fk)->aes->ctr_batch_blocks;
-  BatchCounting::batch = batch < 1 ? 1 : batch;
-  std::mt19937_64 rng(8);
-  Bytes nonce = RandomBytes(rng, 12), aad = RandomBytes(rng, 13), pt = RandomBytes(rng, 5000);
-  Bytes want(pt.size()), got;
-  uint8_t twant[16], tgot[16];
-  ASSERT_EQ(1, gcm_seal(&pk, want.data(), twant, 16, nonce.data(), 12, pt.data(), pt.size(),
-                        aad.data(), aad.size()));
-  for (size_t len = 16; len < 256; len += 16) {
-    BatchCounting::calls = 0;
-    StreamSealChunks(&fk, nonce, aad, pt, {len}, &got, tgot);
-    EXPECT_EQ(want, got) << len;
-    EXPECT_EQ(0, memcmp(twant, tgot, 16)) << len;
-    EXPECT_EQ(0u, BatchCounting::calls) << "chunk " << len;
-  }
-  for (size_t len : {256, 257, 263, 272, 300, 383, 400, 511, 1000}) {
-    BatchCounting::calls = BatchCounting::off_batch = 0;
-    StreamSealChunks(&fk, nonce, aad, pt, {len}, &got, tgot);
-    EXPECT_EQ(want, got) << len;
-    EXPECT_EQ(0, memcmp(twant, tgot, 16)) << len;
-    EXPECT_GE(BatchCounting::calls, 1u) << "chunk " << len;
-    EXPECT_EQ(0u, BatchCounting::off_batch) << "chunk " << len;
-  }
-  // Opening, through the same paths, restores the plaintext.
-  for (size_t len : {16, 64, 256, 300}) {
-    gcm_stream s;
-    ASSERT_EQ(1, gcm_stream_init(&s, &fk, GCM_DECRYPT, nonce.data(), 12));
-    ASSERT_EQ(1, gcm_stream_aad(&s, aad.data(), aad.size()));
-    Bytes back(want);
-    for (size_t off = 0; off < back.size(); off += len) {
-      size_t n = std::min(len, back.size() - off);
-      ASSERT_EQ(1, gcm_stream_update(&s, back.data() + off, back.data() + off, n));
-    }
-    ASSERT_EQ(1, gcm_stream_finish_open(&s, twant, 16)) << len;
-    EXPECT_EQ(pt, back) << len;
-  }
-  // One-shot (96-bit nonce, AAD of at most a block): one kernel call
-  // takes every whole block (one_shot_fused in crypto/gcm/gcm.c).
-  BatchCounting::calls = 0;
-  ASSERT_EQ(1, gcm_seal(&fk, got.data(), tgot, 16, nonce.data(), 12, pt.data(), pt.size(),
-                        aad.data(), aad.size()));
-  EXPECT_EQ(want, got);
-  EXPECT_EQ(1u, BatchCounting::calls);
-  gcm_key_cleanup(&fk);
-  gcm_key_cleanup(&pk);
-}
-
-// An AES backend whose batch is not a power of two (32-bit AES-NI's is 6):
-// the stream rounds runs to whole batches by division there, by a mask
-// otherwise (batch_mask in crypto/gcm/mode.h). The key's AES descriptor is
-// swapped for a copy that claims the batch under test and counts the
-// ctr32 calls that are not a whole number of batches: a stream makes none
-// (its start, its refills and its direct runs are whole batches), and its
-// output equals the one-shot output of an untouched key for chunkings
-// that cross every batch position, sealing and opening. With a fused
-// kernel (the portable loop, min_blocks 16) its runs are counted instead
-// of the loop's own ctr32 calls.
+// Counting kernels: a ctr32 wrapper around the real AES backend (Ctr32,
+// installed by ModeBatches below) and the portable fused loop (Seal, Open),
+// each counting its calls and those that are not a whole number of `batch`
+// blocks; the fused loop's own ctr32 calls are not counted.
 struct BatchAes {
   static const struct aes_impl *real;
   static unsigned batch;
@@ -373,6 +286,79 @@ const struct aes_impl *BatchAes::real;
 unsigned BatchAes::batch;
 size_t BatchAes::calls, BatchAes::off_batch;
 bool BatchAes::in_fused;
+
+// A kernel the pair can use from one block on (min_blocks 1, as the x86_64
+// kernels declare): a stream still hands it only runs of at least run_min
+// blocks (GCM_STREAM_RUN_MIN, 16), cut down to whole AES batches, and serves
+// shorter whole-block chunks from the buffer; a one-shot message gives it
+// every whole block past the first batch.
+const struct fused_impl kFromOneBlock = {
+    "from_one_block", 1, "none", nullptr, nullptr, 1, [] { return 1; }, nullptr,
+    BatchAes::Seal, BatchAes::Open, 1};
+
+TEST(FusedSlot, StreamsSkipTheKernelForShortRunsAndCutRunsToBatches) {
+  uint8_t raw[16] = {9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 1, 2, 3, 4, 5, 6};
+  gcm_key fk, pk;
+  ASSERT_EQ(1, gcm_key_init_with_fused(&fk, raw, 16, nullptr, nullptr, "c"));
+  ASSERT_EQ(1, gcm_key_init_with_fused(&pk, raw, 16, nullptr, nullptr, "none"));
+  KeySt(&fk)->fused = &kFromOneBlock;
+  unsigned batch = KeySt(&fk)->aes->ctr_batch_blocks;
+  BatchAes::batch = batch < 1 ? 1 : batch;
+  std::mt19937_64 rng(8);
+  Bytes nonce = RandomBytes(rng, 12), aad = RandomBytes(rng, 13), pt = RandomBytes(rng, 5000);
+  Bytes want(pt.size()), got;
+  uint8_t twant[16], tgot[16];
+  ASSERT_EQ(1, gcm_seal(&pk, want.data(), twant, 16, nonce.data(), 12, pt.data(), pt.size(),
+                        aad.data(), aad.size()));
+  for (size_t len = 16; len < 256; len += 16) {
+    BatchAes::calls = 0;
+    StreamSealChunks(&fk, nonce, aad, pt, {len}, &got, tgot);
+    EXPECT_EQ(want, got) << len;
+    EXPECT_EQ(0, memcmp(twant, tgot, 16)) << len;
+    EXPECT_EQ(0u, BatchAes::calls) << "chunk " << len;
+  }
+  for (size_t len : {256, 257, 263, 272, 300, 383, 400, 511, 1000}) {
+    BatchAes::calls = BatchAes::off_batch = 0;
+    StreamSealChunks(&fk, nonce, aad, pt, {len}, &got, tgot);
+    EXPECT_EQ(want, got) << len;
+    EXPECT_EQ(0, memcmp(twant, tgot, 16)) << len;
+    EXPECT_GE(BatchAes::calls, 1u) << "chunk " << len;
+    EXPECT_EQ(0u, BatchAes::off_batch) << "chunk " << len;
+  }
+  // Opening, through the same paths, restores the plaintext.
+  for (size_t len : {16, 64, 256, 300}) {
+    gcm_stream s;
+    ASSERT_EQ(1, gcm_stream_init(&s, &fk, GCM_DECRYPT, nonce.data(), 12));
+    ASSERT_EQ(1, gcm_stream_aad(&s, aad.data(), aad.size()));
+    Bytes back(want);
+    for (size_t off = 0; off < back.size(); off += len) {
+      size_t n = std::min(len, back.size() - off);
+      ASSERT_EQ(1, gcm_stream_update(&s, back.data() + off, back.data() + off, n));
+    }
+    ASSERT_EQ(1, gcm_stream_finish_open(&s, twant, 16)) << len;
+    EXPECT_EQ(pt, back) << len;
+  }
+  // One-shot (96-bit nonce, AAD of at most a block): one kernel call
+  // takes every whole block (one_shot_fused in crypto/gcm/gcm.c).
+  BatchAes::calls = 0;
+  ASSERT_EQ(1, gcm_seal(&fk, got.data(), tgot, 16, nonce.data(), 12, pt.data(), pt.size(),
+                        aad.data(), aad.size()));
+  EXPECT_EQ(want, got);
+  EXPECT_EQ(1u, BatchAes::calls);
+  gcm_key_cleanup(&fk);
+  gcm_key_cleanup(&pk);
+}
+
+// An AES backend whose batch is not a power of two (32-bit AES-NI's is 6):
+// the stream rounds runs to whole batches by division there, by a mask
+// otherwise (batch_mask in crypto/gcm/mode.h). The key's AES descriptor is
+// swapped for a copy that claims the batch under test and counts the
+// ctr32 calls that are not a whole number of batches: a stream makes none
+// (its start, its refills and its direct runs are whole batches), and its
+// output equals the one-shot output of an untouched key for chunkings
+// that cross every batch position, sealing and opening. With a fused
+// kernel (the portable loop, min_blocks 16) its runs are counted instead
+// of the loop's own ctr32 calls.
 
 const struct fused_impl kBatchFused = {
     "batch_fused", 1, "none", nullptr, nullptr, 16, [] { return 1; }, nullptr,
