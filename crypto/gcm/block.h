@@ -33,7 +33,6 @@
 
 #if (defined(__GNUC__) || defined(__clang__)) &&                          \
     (defined(__SSE2__) || defined(__ARM_NEON) || defined(__aarch64__))
-#define GCM_BLOCK_VECTOR 1
 typedef uint64_t gcm_block __attribute__((vector_size(16)));
 static inline uint64_t block_lo(gcm_block b) { return b[0]; }
 static inline uint64_t block_hi(gcm_block b) { return b[1]; }
