@@ -111,6 +111,10 @@ my $K_GHASH_KEY = 24;
 my $ROUNDS = 1920;
 # Offset of the Karatsuba half sums in the clmul GHASH key.
 my $HALVES = 128;
+# Offsets in struct fused_lag (asserted in crypto/fused/fused.h).
+my $LAG_XI = 0;
+my $LAG_PENDING = 8;
+my $LAG_HAS_PENDING = 16;
 
 my $code = <<___;
 .rodata
@@ -405,6 +409,45 @@ $last8
     mov        rdi, $blocks
 @{[ ghash_run('seal_tail_hash') ]}
 .Lseal_done:
+$exit
+.endfunction
+___
+
+# ---------------------------------------------------------------------------
+# seal_lagged (crypto/fused/fused.h, struct fused_lag): blocks is a positive
+# multiple of eight. The seal loop above, except at its two ends: the first
+# batch's rounds hash the previous call's pending batch when there is one
+# (instead of running alone), and the last batch is not hashed but stored,
+# straight from the registers that hold it, to lag->pending.
+#   r12 lag->pending, rbx lag->has_pending (both public); r9 becomes
+#   lag->Xi before the common entry reads Y.
+
+$code .= <<___;
+
+.function aes_gcm_x86_64_aesni_avx_seal_lagged args=6 frame=16 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax,rbx,rbp,r12   # (const struct fused_keys *k, uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t ctr[16], const struct fused_lag *lag)
+    mov        r12, [r9 + $LAG_PENDING]     # public: a pointer in struct fused_lag
+    mov        rbx, [r9 + $LAG_HAS_PENDING] # public: 0 or 1
+    mov        r9, [r9 + $LAG_XI]           # public: a pointer in struct fused_lag
+$entry
+    test       rbx, rbx
+    jz         .Llag_first_alone
+@{[ stitched('lag_first', 'r12') ]}
+    jmp        .Llag_next
+.Llag_first_alone:
+@{[ counters(8) ]}
+@{[ rounds(8, 'lag_alone') ]}
+$last8
+.Llag_next:                                 # xmm0..7: the batch just stored at out
+    add        $in, 128
+    add        $out, 128
+    sub        $blocks, 8
+    jz         .Llag_done
+@{[ stitched('lag_loop', "$out - 128") ]}
+    jmp        .Llag_next
+.Llag_done:                                 # the last batch: pending, unhashed
+___
+$code .= "    vmovdqu    [r12 + " . 16 * $_ . "], xmm$_\n" for 0 .. 7;
+$code .= <<___;
 $exit
 .endfunction
 ___

@@ -75,6 +75,42 @@ typedef void fused_crypt_fn(const struct fused_keys *k, uint8_t *out,
                             const uint8_t *in, size_t blocks,
                             const uint8_t ctr[16], uint8_t Xi[16]);
 
+/* A stream's seal with its hash one group behind (seal_lagged below).
+ *
+ * A stitched seal can hash a group of ciphertext only after the AES rounds
+ * that make it, so within one call the first group's rounds run with no
+ * multiplies beside them and the last group's multiplies with no rounds:
+ * on a stream of short calls (16 blocks per 256-byte update) that is most
+ * of each call. A lagged seal leaves its last group unhashed in a buffer of
+ * the stream's, and the next call hashes it beside its first group's
+ * rounds, so every call is stitched from start to end. The mode engine
+ * hashes what is left when the stream does anything else (crypto/gcm). */
+struct fused_lag {
+  uint8_t *Xi;         /* the running hash, as for seal */
+  uint8_t *pending;    /* lag_blocks blocks of ciphertext not yet in Xi */
+  size_t has_pending;  /* 1: `pending` holds the previous call's last
+                        * group; 0: nothing is pending */
+};
+
+/* Where a 64-bit kernel finds the fields of struct fused_lag. */
+#define FUSED_LAG_XI_OFFSET 0
+#define FUSED_LAG_PENDING_OFFSET 8
+#define FUSED_LAG_HAS_PENDING_OFFSET 16
+#if !defined(__cplusplus)
+_Static_assert((offsetof(struct fused_lag, pending) ==
+                    FUSED_LAG_PENDING_OFFSET &&
+                offsetof(struct fused_lag, has_pending) ==
+                    FUSED_LAG_HAS_PENDING_OFFSET) ||
+                   sizeof(void *) != 8,
+               "64-bit fused kernels read struct fused_lag here");
+#endif
+
+/* The seal_lagged hook's type, declared like fused_crypt_fn. */
+typedef void fused_lagged_fn(const struct fused_keys *k, uint8_t *out,
+                             const uint8_t *in, size_t blocks,
+                             const uint8_t ctr[16],
+                             const struct fused_lag *lag);
+
 struct fused_impl {
   /* Short, stable name users type: "vaes512", "vaes256", "avx", "c". */
   const char *name;
@@ -114,6 +150,20 @@ struct fused_impl {
    * as the portable C loop. 0 (the default) lets the automatic choice take
    * it. */
   int named_only;
+  /* Optional (NULL when the kernel has none): the lagged seal of struct
+   * fused_lag, with groups of lag_blocks blocks (a power of two: 8 or 16).
+   * blocks is a positive multiple of lag_blocks. Encrypts exactly as seal
+   * does, then:
+   *   - folds into *lag->Xi, in order, the lag_blocks blocks at
+   *     lag->pending when lag->has_pending is 1, then every ciphertext
+   *     block but the last lag_blocks;
+   *   - writes those last lag_blocks ciphertext blocks to lag->pending,
+   *     unhashed.
+   * So a call with has_pending 0 followed by GHASH of the pending blocks
+   * equals seal. lag->pending is 16 * lag_blocks bytes that overlap
+   * neither in nor out; in == out is allowed. */
+  fused_lagged_fn *seal_lagged;
+  unsigned lag_blocks;
 };
 
 /* The kernels, one descriptor per file (crypto/fused/fused_<name>.c).

@@ -42,6 +42,7 @@
 #define AESNI_AVX_KERNEL(op) aes_gcm_x86_64_aesni_avx_##op
 GCM_HIDDEN fused_crypt_fn AESNI_AVX_KERNEL(seal);
 GCM_HIDDEN fused_crypt_fn AESNI_AVX_KERNEL(open);
+GCM_HIDDEN fused_lagged_fn AESNI_AVX_KERNEL(seal_lagged);
 #define AESNI_AVX_BUILT 1
 #else
 #define AESNI_AVX_KERNEL(op) NULL
@@ -69,4 +70,6 @@ const struct fused_impl fused_aesni_avx = {
     .init = NULL,
     .seal = AESNI_AVX_KERNEL(seal),
     .open = AESNI_AVX_KERNEL(open),
+    .seal_lagged = AESNI_AVX_KERNEL(seal_lagged),
+    .lag_blocks = 8,
 };
