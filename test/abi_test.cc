@@ -121,6 +121,7 @@ void aes_gcm_x86_64_vaes_avx2_seal_msabi(void);
 void aes_gcm_x86_64_vaes_avx2_open_msabi(void);
 void aes_gcm_x86_64_aesni_avx_seal_msabi(void);
 void aes_gcm_x86_64_aesni_avx_open_msabi(void);
+void aes_gcm_x86_64_aesni_avx_seal_lagged_msabi(void);
 void ghash_x86_64_vpclmul_avx2_init_msabi(void);
 void ghash_x86_64_vpclmul_avx2_blocks_msabi(void);
 void aes_x86_64_aesni_set_encrypt_key_msabi(void);
@@ -401,6 +402,7 @@ struct FusedKernels {
   const void *seal;
   const void *open;
   const fused_impl *ref;  // the descriptor, for the key set-up and results
+  const void *seal_lagged;  // the lagged seal, or null when there is none
 };
 
 std::vector<FusedKernels> FusedKernelList() {
@@ -408,24 +410,28 @@ std::vector<FusedKernels> FusedKernelList() {
   k.push_back({"vaes_avx2", kNativeAbi,
                reinterpret_cast<const void *>(fused_vaes_avx2.seal),
                reinterpret_cast<const void *>(fused_vaes_avx2.open),
-               &fused_vaes_avx2});
+               &fused_vaes_avx2,
+               reinterpret_cast<const void *>(fused_vaes_avx2.seal_lagged)});
 #if defined(LIBGCM_ABI_TEST_MSABI)
   k.push_back(
       {"vaes_avx2_msabi", Abi::kWin64,
        reinterpret_cast<const void *>(&aes_gcm_x86_64_vaes_avx2_seal_msabi),
        reinterpret_cast<const void *>(&aes_gcm_x86_64_vaes_avx2_open_msabi),
-       &fused_vaes_avx2});
+       &fused_vaes_avx2, nullptr});
 #endif
   k.push_back({"aesni_avx", kNativeAbi,
                reinterpret_cast<const void *>(fused_aesni_avx.seal),
                reinterpret_cast<const void *>(fused_aesni_avx.open),
-               &fused_aesni_avx});
+               &fused_aesni_avx,
+               reinterpret_cast<const void *>(fused_aesni_avx.seal_lagged)});
 #if defined(LIBGCM_ABI_TEST_MSABI)
   k.push_back(
       {"aesni_avx_msabi", Abi::kWin64,
        reinterpret_cast<const void *>(&aes_gcm_x86_64_aesni_avx_seal_msabi),
        reinterpret_cast<const void *>(&aes_gcm_x86_64_aesni_avx_open_msabi),
-       &fused_aesni_avx});
+       &fused_aesni_avx,
+       reinterpret_cast<const void *>(
+           &aes_gcm_x86_64_aesni_avx_seal_lagged_msabi)});
 #endif
   return k;
 }
@@ -474,6 +480,34 @@ TEST_P(FusedAbiTest, PreservesRegistersAndMatchesDirectCall) {
                                  " n=" + std::to_string(n);
         CheckedCall(k.abi, seal ? k.seal : k.open, args, what);
         EXPECT_EQ(ref, got) << what;
+        EXPECT_EQ(0, memcmp(ref_xi, got_xi, 16)) << what;
+      }
+    }
+    // The lagged seal: one group and several, with and without a pending
+    // group (its struct fused_lag is the sixth argument).
+    if (k.seal_lagged == nullptr) continue;
+    const size_t group = k.ref->lag_blocks;
+    for (size_t n : {group, 2 * group, 3 * group}) {
+      for (size_t has : {size_t{0}, size_t{1}}) {
+        std::vector<uint8_t> ref(16 * n + 1), got(16 * n + 1);
+        std::vector<uint8_t> ref_pend(16 * group, 0x77),
+            got_pend(16 * group, 0x77);
+        uint8_t ref_xi[16], got_xi[16];
+        memcpy(ref_xi, xi0, 16);
+        memcpy(got_xi, xi0, 16);
+        const fused_lag ref_lag = {ref_xi, ref_pend.data(), has};
+        const fused_lag got_lag = {got_xi, got_pend.data(), has};
+        const uint8_t *p = in.data() + 1;
+        k.ref->seal_lagged(&keys, ref.data() + 1, p, n, ctr, &ref_lag);
+        uint64_t args[6] = {Arg(&keys), Arg(got.data() + 1), Arg(p), n,
+                            Arg(ctr), Arg(&got_lag)};
+        const std::string what = std::string(k.name) + " seal_lagged key_len=" +
+                                 std::to_string(key_len) +
+                                 " n=" + std::to_string(n) +
+                                 " pending=" + std::to_string(has);
+        CheckedCall(k.abi, k.seal_lagged, args, what);
+        EXPECT_EQ(ref, got) << what;
+        EXPECT_EQ(ref_pend, got_pend) << what;
         EXPECT_EQ(0, memcmp(ref_xi, got_xi, 16)) << what;
       }
     }

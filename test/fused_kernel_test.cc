@@ -10,7 +10,9 @@
 // hash, odd alignments of in and out, in == out, the 32-bit counter
 // wrapping at every position of a batch (the kernels' batches are 8 or 16
 // blocks, their tails 1..15), and no
-// write outside out[0, 16 * blocks).
+// write outside out[0, 16 * blocks). Kernels with a lagged seal (the
+// stream's seal with its hash one group behind) have it checked the same
+// way, plus chains of lagged calls against one seal.
 //
 // Adding a kernel: nothing here; the suite reads the dispatcher's list. A
 // kernel this CPU cannot run is skipped with the reason.
@@ -135,6 +137,70 @@ class FusedKernelDirect : public ::testing::TestWithParam<const fused_impl *> {
     }
   }
 
+  // The lagged seal (fused.h: seal_lagged) on `blocks` blocks (a multiple
+  // of lag_blocks), with the previous call's group in `pending0` when
+  // has_pending: expects seal's output, Xi over the pending group and all
+  // but the last group of the new ciphertext, that last group in the
+  // pending buffer, and nothing written around out or the pending buffer.
+  // A pending0 that is not pending is junk the kernel must not read.
+  void CheckLagged(const FusedKey &k, const Bytes &data, size_t blocks,
+                   size_t in_off, size_t out_off, bool in_place,
+                   const uint8_t ctr[16], const uint8_t xi0[16],
+                   const Bytes &pending0, bool has_pending,
+                   const std::string &what) const {
+    const size_t group = impl()->lag_blocks, n = 16 * blocks;
+    const size_t g = 16 * group;
+    Bytes want(n);
+    impl()->aes->ctr32(&k.aes, want.data(), data.data(), blocks, ctr);
+    uint8_t want_xi[16];
+    std::memcpy(want_xi, xi0, 16);
+    if (has_pending) {
+      ghash_ct64.update(want_xi, &k.ref_ghash, pending0.data(), group);
+    }
+    ghash_ct64.update(want_xi, &k.ref_ghash, want.data(), blocks - group);
+
+    const size_t guard = 64;
+    Bytes buf(guard + out_off + n + guard, 0x5c);
+    Bytes inbuf(in_off + n + 16, 0x3a);
+    Bytes pend(guard + g + guard, 0x6e);
+    std::memcpy(pend.data() + guard, pending0.data(), g);
+    uint8_t *out = buf.data() + guard + out_off;
+    const uint8_t *in;
+    if (in_place) {
+      std::memcpy(out, data.data(), n);
+      in = out;
+    } else {
+      std::memcpy(inbuf.data() + in_off, data.data(), n);
+      in = inbuf.data() + in_off;
+    }
+    uint8_t got_xi[16], ctr_copy[16];
+    std::memcpy(got_xi, xi0, 16);
+    std::memcpy(ctr_copy, ctr, 16);
+    const fused_lag lag = {got_xi, pend.data() + guard,
+                           static_cast<size_t>(has_pending ? 1 : 0)};
+    impl()->seal_lagged(&k.keys, out, in, blocks, ctr_copy, &lag);
+    const std::string w = what + " lagged blocks=" + std::to_string(blocks) +
+                          (has_pending ? " pending" : " none pending") +
+                          (in_place ? " in-place" : "");
+    ASSERT_EQ(0, std::memcmp(out, want.data(), n)) << w << ": output";
+    ASSERT_EQ(0, std::memcmp(got_xi, want_xi, 16)) << w << ": Xi";
+    ASSERT_EQ(0, std::memcmp(pend.data() + guard, want.data() + n - g, g))
+        << w << ": pending group";
+    ASSERT_EQ(0, std::memcmp(ctr_copy, ctr, 16)) << w << ": ctr changed";
+    for (size_t i = 0; i < guard + out_off; i++) {
+      ASSERT_EQ(0x5c, buf[i]) << w << ": wrote before out";
+    }
+    for (size_t i = guard + out_off + n; i < buf.size(); i++) {
+      ASSERT_EQ(0x5c, buf[i]) << w << ": wrote after out";
+    }
+    for (size_t i = 0; i < guard; i++) {
+      ASSERT_EQ(0x6e, pend[i]) << w << ": wrote before pending";
+      ASSERT_EQ(0x6e, pend[guard + g + i]) << w << ": wrote after pending";
+    }
+  }
+
+  bool HasLagged() const { return impl()->seal_lagged != nullptr; }
+
   // Both directions, separate buffers and in place.
   void CheckAll(const FusedKey &k, const Bytes &data, size_t blocks,
                 size_t in_off, size_t out_off, const uint8_t ctr[16],
@@ -160,6 +226,125 @@ TEST_P(FusedKernelDirect, Descriptor) {
   ASSERT_NE(impl()->ghash, nullptr);
   EXPECT_TRUE(impl()->aes->usable());
   EXPECT_TRUE(impl()->ghash->usable());
+  // A lagged seal's group is a power of two the stream's buffer holds
+  // with a length block behind it; no group without the hook.
+  if (HasLagged()) {
+    const unsigned g = impl()->lag_blocks;
+    EXPECT_GE(g, 1u);
+    EXPECT_LE(g, unsigned{FUSED_LAG_MAX_BLOCKS});
+    EXPECT_EQ(0u, g & (g - 1)) << "lag_blocks " << g;
+  } else {
+    EXPECT_EQ(0u, impl()->lag_blocks);
+  }
+}
+
+// Every whole number of groups up to 300 blocks, the three key sizes, with
+// and without a pending group.
+TEST_P(FusedKernelDirect, LaggedSealEveryGroupCountAllKeySizes) {
+  if (!HasLagged()) GTEST_SKIP() << impl()->name << " has no lagged seal";
+  std::mt19937_64 rng(0x3c6ef372a54ff53aull);
+  const size_t group = impl()->lag_blocks;
+  for (size_t key_len : {16, 24, 32}) {
+    FusedKey k;
+    Bytes raw = RandomBytes(rng, key_len);
+    MakeKey(&k, raw.data(), key_len);
+    for (size_t blocks = group; blocks <= 300; blocks += group) {
+      Bytes data = RandomBytes(rng, 16 * blocks);
+      Bytes ctr = RandomBytes(rng, 16), xi = RandomBytes(rng, 16);
+      Bytes pending = RandomBytes(rng, 16 * group);
+      for (bool has : {false, true}) {
+        CheckLagged(k, data, blocks, 0, 0, false, ctr.data(), xi.data(),
+                    pending, has, "key_len=" + std::to_string(key_len));
+        if (::testing::Test::HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
+// Odd alignments, in place, and the counter wrapping at every position of
+// the first group and a later one.
+TEST_P(FusedKernelDirect, LaggedSealAlignmentsInPlaceAndCounterWrap) {
+  if (!HasLagged()) GTEST_SKIP() << impl()->name << " has no lagged seal";
+  std::mt19937_64 rng(0xa54ff53a510e527full);
+  const size_t group = impl()->lag_blocks;
+  for (size_t key_len : {16, 32}) {
+    FusedKey k;
+    Bytes raw = RandomBytes(rng, key_len);
+    MakeKey(&k, raw.data(), key_len);
+    for (size_t blocks : {group, 2 * group, 3 * group}) {
+      Bytes data = RandomBytes(rng, 16 * blocks);
+      Bytes ctr = RandomBytes(rng, 16), xi = RandomBytes(rng, 16);
+      Bytes pending = RandomBytes(rng, 16 * group);
+      for (size_t in_off : {0u, 1u, 15u}) {
+        for (size_t out_off : {0u, 7u, 32u}) {
+          for (bool has : {false, true}) {
+            CheckLagged(k, data, blocks, in_off, out_off, false, ctr.data(),
+                        xi.data(), pending, has, "offsets");
+            CheckLagged(k, data, blocks, 0, out_off, true, ctr.data(),
+                        xi.data(), pending, has, "offsets");
+            if (::testing::Test::HasFatalFailure()) return;
+          }
+        }
+      }
+      for (uint32_t start = 0xFFFFFFFFu - 2 * static_cast<uint32_t>(group);
+           start != 0; start++) {
+        ctr[12] = static_cast<uint8_t>(start >> 24);
+        ctr[13] = static_cast<uint8_t>(start >> 16);
+        ctr[14] = static_cast<uint8_t>(start >> 8);
+        ctr[15] = static_cast<uint8_t>(start);
+        char what[64];
+        std::snprintf(what, sizeof(what), "key_len=%zu ctr=0x%08x", key_len,
+                      start);
+        CheckLagged(k, data, blocks, 0, 0, false, ctr.data(), xi.data(),
+                    pending, true, what);
+        if (::testing::Test::HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
+// A chain of lagged seals of random lengths, then GHASH of the last pending
+// group, equals one seal over the whole run (the mode engine's use).
+TEST_P(FusedKernelDirect, LaggedSealChainEqualsOneSeal) {
+  if (!HasLagged()) GTEST_SKIP() << impl()->name << " has no lagged seal";
+  std::mt19937_64 rng(0x9b05688c510e527full);
+  const size_t group = impl()->lag_blocks;
+  FusedKey k;
+  Bytes raw = RandomBytes(rng, 16);
+  MakeKey(&k, raw.data(), 16);
+  for (int trial = 0; trial < 20; trial++) {
+    std::vector<size_t> runs;
+    size_t total = 0;
+    for (int i = 0; i < 1 + trial % 7; i++) {
+      runs.push_back(group * (1 + rng() % 5));
+      total += runs.back();
+    }
+    Bytes data = RandomBytes(rng, 16 * total);
+    Bytes ctr = RandomBytes(rng, 16), xi0 = RandomBytes(rng, 16);
+    Bytes want(data.size()), got(data.size());
+    uint8_t want_xi[16], got_xi[16];
+    std::memcpy(want_xi, xi0.data(), 16);
+    std::memcpy(got_xi, xi0.data(), 16);
+    impl()->seal(&k.keys, want.data(), data.data(), total, ctr.data(), want_xi);
+    Bytes pending(16 * group), c = ctr;
+    size_t done = 0;
+    for (size_t r = 0; r < runs.size(); r++) {
+      const fused_lag lag = {got_xi, pending.data(), r > 0 ? size_t{1} : 0};
+      impl()->seal_lagged(&k.keys, got.data() + 16 * done,
+                          data.data() + 16 * done, runs[r], c.data(), &lag);
+      done += runs[r];
+      uint32_t v = (uint32_t{c[12]} << 24) | (uint32_t{c[13]} << 16) |
+                   (uint32_t{c[14]} << 8) | c[15];
+      v += static_cast<uint32_t>(runs[r]);
+      c[12] = static_cast<uint8_t>(v >> 24);
+      c[13] = static_cast<uint8_t>(v >> 16);
+      c[14] = static_cast<uint8_t>(v >> 8);
+      c[15] = static_cast<uint8_t>(v);
+    }
+    impl()->ghash->update(got_xi, &k.ghash, pending.data(), group);
+    EXPECT_EQ(want, got) << "trial " << trial;
+    EXPECT_EQ(0, std::memcmp(want_xi, got_xi, 16)) << "trial " << trial;
+  }
 }
 
 TEST_P(FusedKernelDirect, EveryCountUpTo300AllKeySizes) {
