@@ -438,6 +438,128 @@ TEST(FusedSlot, AWrongKernelIsCaught) {
   gcm_key_cleanup(&pk);
 }
 
+// A kernel with a lagged seal (fused.h: seal_lagged), groups of 16 blocks,
+// built from the pair's ctr32 and GHASH and counting its calls: the mode
+// engine must give a stream's seal runs of whole groups to it, hash the
+// pending group before anything else (buffered chunks, a run that is not
+// whole groups, the length block), and never use it for open or one-shot
+// messages.
+struct Lagged {
+  static size_t plain_seals, lagged, lagged_with_pending, opens;
+  static void Seal(const struct fused_keys *k, uint8_t *out, const uint8_t *in,
+                   size_t n, const uint8_t ctr[16], uint8_t Xi[16]) {
+    plain_seals++;
+    k->aes->ctr32(k->aes_key, out, in, n, ctr);
+    k->ghash->update(Xi, k->ghash_key, out, n);
+  }
+  static void SealLagged(const struct fused_keys *k, uint8_t *out,
+                         const uint8_t *in, size_t n, const uint8_t ctr[16],
+                         const struct fused_lag *lag) {
+    ASSERT_EQ(0u, n % 16) << "a lagged run of " << n << " blocks";
+    lagged++;
+    if (lag->has_pending) {
+      lagged_with_pending++;
+      k->ghash->update(lag->Xi, k->ghash_key, lag->pending, 16);
+    }
+    k->aes->ctr32(k->aes_key, out, in, n, ctr);
+    k->ghash->update(lag->Xi, k->ghash_key, out, n - 16);
+    memcpy(lag->pending, out + 16 * (n - 16), 16 * 16);
+  }
+  static void Open(const struct fused_keys *k, uint8_t *out, const uint8_t *in,
+                   size_t n, const uint8_t ctr[16], uint8_t Xi[16]) {
+    opens++;
+    k->ghash->update(Xi, k->ghash_key, in, n);
+    k->aes->ctr32(k->aes_key, out, in, n, ctr);
+  }
+  static void Reset() { plain_seals = lagged = lagged_with_pending = opens = 0; }
+};
+size_t Lagged::plain_seals, Lagged::lagged, Lagged::lagged_with_pending,
+    Lagged::opens;
+
+const struct fused_impl kLagged = {
+    "lagged", 1, "none", nullptr, nullptr, 1, [] { return 1; }, nullptr,
+    Lagged::Seal, Lagged::Open, 1, Lagged::SealLagged, 16};
+
+TEST(FusedSlot, StreamSealsLagTheirLastGroupAndHashItFirst) {
+  uint8_t raw[16] = {2, 7, 1, 8, 2, 8, 1, 8, 2, 8, 4, 5, 9, 0, 4, 5};
+  gcm_key fk, pk;
+  ASSERT_EQ(1, gcm_key_init_with_fused(&fk, raw, 16, nullptr, nullptr, "c"));
+  ASSERT_EQ(1, gcm_key_init_with_fused(&pk, raw, 16, nullptr, nullptr, "none"));
+  KeySt(&fk)->fused = &kLagged;
+  std::mt19937_64 rng(21);
+  Bytes nonce = RandomBytes(rng, 12), aad = RandomBytes(rng, 13);
+  struct Case {
+    std::vector<size_t> chunks;
+    size_t len;
+    size_t lagged, with_pending, plain;  // expected kernel calls
+  };
+  // Batches of the default AES backend are 8 blocks or fewer here, so runs
+  // of 16 blocks are whole batches on every x86_64 and ARM pair.
+  const Case cases[] = {
+      // Back to back, ending on a lagged run: the pending group and the
+      // length block are hashed by the tag.
+      {{256}, 4096, 16, 15, 0},
+      // A partial last chunk after the runs: hashed after the pending group.
+      {{256}, 4096 + 5, 16, 15, 0},
+      // A buffered chunk after a run hashes the pending group first; the
+      // next 256 bytes fit in the key stream it buffered and are served
+      // from there.
+      {{256, 13, 3}, 2 * 272, 1, 0, 0},
+      // A run that does not fit the buffered key stream, which ends on a
+      // block boundary: the key stream is given back and the run lags.
+      {{256, 16, 256, 16}, 4 * 272, 2, 0, 0},
+      // 512-byte runs (two groups each), and 24-block runs, which are not
+      // whole groups: those hash the pending group and take the plain seal.
+      {{512, 384}, 512 + 384 + 512 + 384, 2, 0, 2},
+      {{256, 256, 384, 256}, 1152 * 2, 6, 3, 2},
+  };
+  for (const Case &c : cases) {
+    Bytes pt = RandomBytes(rng, c.len), want(pt.size()), got;
+    uint8_t twant[16], tgot[16];
+    ASSERT_EQ(1, gcm_seal(&pk, want.data(), twant, 16, nonce.data(), 12,
+                          pt.data(), pt.size(), aad.data(), aad.size()));
+    Lagged::Reset();
+    StreamSealChunks(&fk, nonce, aad, pt, c.chunks, &got, tgot);
+    const std::string what = "len " + std::to_string(c.len) + ", first chunk " +
+                             std::to_string(c.chunks[0]);
+    EXPECT_EQ(want, got) << what;
+    EXPECT_EQ(0, memcmp(twant, tgot, 16)) << what;
+    EXPECT_EQ(c.lagged, Lagged::lagged) << what;
+    EXPECT_EQ(c.with_pending, Lagged::lagged_with_pending) << what;
+    EXPECT_EQ(c.plain, Lagged::plain_seals) << what;
+
+    // Opening the same stream never lags (open hashes what it reads).
+    Lagged::Reset();
+    gcm_stream s;
+    ASSERT_EQ(1, gcm_stream_init(&s, &fk, GCM_DECRYPT, nonce.data(), 12));
+    ASSERT_EQ(1, gcm_stream_aad(&s, aad.data(), aad.size()));
+    Bytes back(pt.size());
+    for (size_t off = 0, i = 0; off < pt.size(); i++) {
+      size_t n = std::min(pt.size() - off, c.chunks[i % c.chunks.size()]);
+      ASSERT_EQ(1, gcm_stream_update(&s, back.data() + off, want.data() + off, n));
+      off += n;
+    }
+    EXPECT_EQ(1, gcm_stream_finish_open(&s, twant, 16)) << what;
+    EXPECT_EQ(pt, back) << what;
+    EXPECT_EQ(0u, Lagged::lagged) << what;
+  }
+  // A one-shot seal takes the plain seal: nothing comes after it to lag
+  // into.
+  Lagged::Reset();
+  Bytes pt = RandomBytes(rng, 4096), a(pt.size()), b(pt.size());
+  uint8_t ta[16], tb[16];
+  ASSERT_EQ(1, gcm_seal(&fk, a.data(), ta, 16, nonce.data(), 12, pt.data(),
+                        pt.size(), aad.data(), aad.size()));
+  ASSERT_EQ(1, gcm_seal(&pk, b.data(), tb, 16, nonce.data(), 12, pt.data(),
+                        pt.size(), aad.data(), aad.size()));
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(0, memcmp(ta, tb, 16));
+  EXPECT_EQ(0u, Lagged::lagged);
+  EXPECT_EQ(1u, Lagged::plain_seals);
+  gcm_key_cleanup(&fk);
+  gcm_key_cleanup(&pk);
+}
+
 // ---- every path of the mode engine, every triple ----------------------------
 
 class ModePaths : public ::testing::TestWithParam<Triple> {

@@ -92,6 +92,10 @@ struct fused_lag {
                         * group; 0: nothing is pending */
 };
 
+/* The largest lag_blocks: the mode engine keeps the pending group and a
+ * length block behind it in the stream's key stream buffer. */
+#define FUSED_LAG_MAX_BLOCKS 16
+
 /* Where a 64-bit kernel finds the fields of struct fused_lag. */
 #define FUSED_LAG_XI_OFFSET 0
 #define FUSED_LAG_PENDING_OFFSET 8
@@ -151,7 +155,8 @@ struct fused_impl {
    * it. */
   int named_only;
   /* Optional (NULL when the kernel has none): the lagged seal of struct
-   * fused_lag, with groups of lag_blocks blocks (a power of two: 8 or 16).
+   * fused_lag, with groups of lag_blocks blocks (a power of two, at most
+   * FUSED_LAG_MAX_BLOCKS).
    * blocks is a positive multiple of lag_blocks. Encrypts exactly as seal
    * does, then:
    *   - folds into *lag->Xi, in order, the lag_blocks blocks at

@@ -35,7 +35,11 @@
  * Fused slot. A key may carry a fused kernel (crypto/fused/fused.h) that
  * does CTR and GHASH in one loop. Whole-block runs of at least its
  * min_blocks go to it instead of the two-pass bulk path, in one-shot and
- * streaming calls alike; everything else stays as described here.
+ * streaming calls alike; everything else stays as described here. A
+ * stream's seal runs may go to the kernel's lagged seal, which leaves the
+ * run's last group of ciphertext unhashed in ks for the next run to hash
+ * beside its first AES rounds (fused_run); whatever the stream does next
+ * hashes that group first.
  *
  * Short one-shot messages (96-bit nonce, at most GCM_SHORT_MAX bytes of
  * data and GCM_SHORT_AAD of AAD) skip the stream altogether: E(K, J0) and
@@ -129,9 +133,22 @@ void gcm_mode_key_init(struct gcm_key_st *k, const struct aes_impl *aes,
   k->magic = GCM_KEY_MAGIC;
 }
 
-/* Hashes the ciphertext collected in front of ks_pos (whole blocks: the
- * callers flush only at block boundaries). */
+_Static_assert((FUSED_LAG_MAX_BLOCKS + 1) * 16 <= GCM_KS_MAX_BLOCKS * 16,
+               "a lagged seal's pending group and the length block fit ks");
+
+/* Hashes a lagged seal's pending group (fused_run), which comes before
+ * any ciphertext collected after it. */
+static void flush_lag(struct gcm_stream_st *s) {
+  const struct gcm_key_st *k = s->key;
+  k->ghash->update(s->Xi, &k->ghash_key, s->ks, k->fused->lag_blocks);
+  s->lagging = 0;
+}
+
+/* Hashes what is waiting: a lagged seal's pending group, then the
+ * ciphertext collected in front of ks_pos (whole blocks: the callers flush
+ * only at block boundaries). */
 static void flush_hash(struct gcm_stream_st *s) {
+  if (s->lagging) flush_lag(s);
   if (s->hash_len == 0) return;
   s->key->ghash->update(s->Xi, &s->key->ghash_key,
                        s->ks + s->ks_pos - s->hash_len, s->hash_len / 16u);
@@ -250,6 +267,7 @@ void gcm_mode_start(struct gcm_stream_st *s, const struct gcm_key_st *k,
   s->phase = GCM_PHASE_AAD;
   s->aad_buf_len = 0;
   s->hash_len = 0;
+  s->lagging = 0;
   s->one_shot = (uint8_t)(expected_len != UINT64_MAX);
   s->aad_len = 0;
   s->data_len = 0;
@@ -299,17 +317,34 @@ void gcm_mode_aad(struct gcm_stream_st *s, const uint8_t *aad, size_t len) {
 
 /* Runs `blocks` whole blocks through the key's fused kernel. The caller
  * has flushed the collected ciphertext, so the kernel folds into an
- * up-to-date Xi. */
+ * up-to-date Xi, or into Xi and a lagged seal's pending group.
+ *
+ * A stream's seal takes the kernel's lagged seal when it has one and the
+ * run is a whole number of its groups: the run's last group stays pending
+ * in ks and the next run hashes it beside its own first group's rounds
+ * (struct fused_lag), so a stream of short updates (16 blocks each) is
+ * stitched from call to call. Anything else first hashes what is
+ * pending: flush_hash for the buffer and the length block, here for a
+ * run that the lagged seal does not take. */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noinline))
 #endif
 static void fused_run(struct gcm_stream_st *s, uint8_t *out, const uint8_t *in,
                       size_t blocks) {
   const struct gcm_key_st *k = s->key;
+  const struct fused_impl *f = k->fused;
   const struct fused_keys fk = {k->aes, &k->aes_schedule, k->ghash,
                                 &k->ghash_key, &k->fused_key};
   if (s->encrypt) {
-    k->fused->seal(&fk, out, in, blocks, s->ctr, s->Xi);
+    if (f->seal_lagged != NULL && !s->one_shot &&
+        (blocks & (f->lag_blocks - 1u)) == 0) {
+      const struct fused_lag lag = {s->Xi, s->ks, s->lagging};
+      f->seal_lagged(&fk, out, in, blocks, s->ctr, &lag);
+      s->lagging = 1;
+    } else {
+      if (s->lagging) flush_lag(s);
+      f->seal(&fk, out, in, blocks, s->ctr, s->Xi);
+    }
   } else {
     k->fused->open(&fk, out, in, blocks, s->ctr, s->Xi);
   }
@@ -562,6 +597,17 @@ void gcm_mode_tag(struct gcm_stream_st *s, uint8_t tag[16]) {
    * stream nobody will use), then the length block behind it when it
    * fits: one GHASH call in all. A partial block ends before ks_len, so
    * the padding stays inside the buffer. */
+  if (s->lagging) {
+    /* A lagged seal's pending group (nothing else is waiting) and the
+     * length block behind it in ks: one GHASH call. */
+    const unsigned group = k->fused->lag_blocks;
+    memcpy(s->ks + 16u * group, lengths, 16);
+    k->ghash->update(s->Xi, &k->ghash_key, s->ks, group + 1u);
+    s->lagging = 0;
+    xor_bytes(tag, s->Xi, s->tag_mask, 16);
+    s->phase = GCM_PHASE_DONE;
+    return;
+  }
   uint32_t rem = s->ks_pos & 15u;
   if (s->hash_len > 0 && rem != 0) {
     memset(s->ks + s->ks_pos, 0, 16u - rem);

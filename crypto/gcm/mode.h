@@ -81,8 +81,13 @@ struct gcm_stream_st {
   GCM_ALIGNED(16) uint8_t tag_mask[16]; /* E(K, J0) */
   GCM_ALIGNED(16) uint8_t ctr[16];      /* next counter block for key stream */
   GCM_ALIGNED(16) uint8_t aad_buf[16];  /* a partial block of AAD */
-  /* Key stream from ks_pos on; ciphertext awaiting GHASH before it. */
+  /* Key stream from ks_pos on; ciphertext awaiting GHASH before it. While
+   * `lagging`, ks[0 .. 16 * lag_blocks) instead holds a lagged seal's last
+   * group of ciphertext, not yet hashed (crypto/fused/fused.h). */
   GCM_ALIGNED(16) uint8_t ks[GCM_KS_MAX_BLOCKS * 16];
+  /* 1 after a lagged fused seal, until its pending group is hashed; then
+   * ks_pos == ks_len and hash_len == 0 (nothing else is buffered). */
+  uint8_t lagging;
 };
 
 /* Expands the key with the given backends and derives H; fused (NULL for

@@ -377,6 +377,10 @@ static int run_pair(void) {
   static const size_t chunks_b[] = {17, 5, 48, 2};
   /* Long whole-block runs, for the bulk and fused paths. */
   static const size_t chunks_c[] = {272, 3, 512};
+  /* Whole-block chunks back to back, for a fused kernel's lagged seal:
+   * each hashes the one before it, and the stream ends on one (1024
+   * bytes) or on a partial block (1000). */
+  static const size_t chunks_d[] = {256, 128, 384};
   static const size_t key_lens[] = {16, 24, 32};
   const size_t nl = sizeof(lens) / sizeof(lens[0]);
   const size_t na = sizeof(aad_lens) / sizeof(aad_lens[0]);
@@ -428,6 +432,8 @@ static int run_pair(void) {
   streaming(&k, 17, 1, 8, chunks_a, sizeof(chunks_a) / sizeof(size_t));
   streaming(&k, 0, 16, 12, chunks_b, sizeof(chunks_b) / sizeof(size_t));
   streaming(&k, 1000, 13, 12, chunks_c, sizeof(chunks_c) / sizeof(size_t));
+  streaming(&k, 1024, 13, 12, chunks_d, sizeof(chunks_d) / sizeof(size_t));
+  streaming(&k, 1000, 0, 12, chunks_d, sizeof(chunks_d) / sizeof(size_t));
   gcm_key_cleanup(&k);
 
   if (RUNNING_ON_VALGRIND) {
