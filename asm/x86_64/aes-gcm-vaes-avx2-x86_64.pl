@@ -50,6 +50,12 @@
 #         where they were just stored). The first batch is encrypted
 #         alone; the last one is hashed during the rounds of the tail, or
 #         alone when there is no tail.
+#   seal_lagged: seal on whole batches with the hash one batch behind
+#         (struct fused_lag in crypto/fused/fused.h): the first batch's
+#         rounds hash the previous call's last batch, left unhashed in
+#         lag->pending, and the last batch is stored there instead of
+#         hashed, so on a stream of short calls no batch's rounds or
+#         multiplies run alone once something is pending.
 #   open: the ciphertext is the input, so an iteration hashes its own
 #         sixteen input blocks during the rounds, and they are read before
 #         any output of the iteration is written: in == out works.
@@ -65,6 +71,9 @@
 # ===================================================================
 #   aes_gcm_x86_64_vaes_avx2_seal / _open(k = rdi, out = rsi, in = rdx,
 #                                         blocks = rcx, ctr = r8, Xi = r9)
+#   aes_gcm_x86_64_vaes_avx2_seal_lagged(the same, but lag = r9): r12
+#     lag->pending, rbx lag->has_pending, r9 (before the common entry)
+#     lag->Xi; the rest as in seal.
 #     r10 AES schedule (k->aes_key), r11 GHASH key (k->ghash_key),
 #     eax Nr, r8 (after the counter is read) address of rk[Nr],
 #     rbx, rdi, rbp: GHASH run data pointer, block count, power pointer.
@@ -91,8 +100,10 @@
 # masks and immediates, VEXTRACTI128 and VBROADCASTI128, none of which has
 # an operand-dependent timing, and through loads and stores at addresses
 # made from the caller's pointers, the stack pointer, the block count and
-# Nr. Branches depend on the block count and on Nr (the key length) only:
-# both public.
+# Nr. Branches depend on the block count, on Nr (the key length) and, in
+# seal_lagged, on lag->has_pending only: all public. The general-purpose
+# registers declared public below hold only pointers, counts, Nr and that
+# flag.
 use strict;
 use warnings;
 use FindBin;
@@ -104,6 +115,10 @@ use perlasm::driver;
 my $K_AES_KEY = 8;
 my $K_GHASH_KEY = 24;
 my $ROUNDS = 1920;
+# Offsets in struct fused_lag (asserted in crypto/fused/fused.h).
+my $LAG_XI = 0;
+my $LAG_PENDING = 8;
+my $LAG_HAS_PENDING = 16;
 
 my $code = <<___;
 .rodata
@@ -431,6 +446,46 @@ $last16
     mov        rdi, $blocks
 @{[ ghash_run('seal_tail_hash') ]}
 .Lseal_done:
+$exit
+.endfunction
+___
+
+# ---------------------------------------------------------------------------
+# seal_lagged (crypto/fused/fused.h, struct fused_lag): blocks is a positive
+# multiple of sixteen. The seal loop above, except at its two ends: the
+# first batch's rounds hash the previous call's sixteen pending blocks when
+# there are some (instead of running alone), and the last batch is not
+# hashed but stored, straight from the registers that hold it (ymm0..7, in
+# last16's order), to lag->pending. No tail.
+#   r12 lag->pending, rbx lag->has_pending (both public); r9 becomes
+#   lag->Xi before the common entry reads Y.
+
+$code .= <<___;
+
+.function aes_gcm_x86_64_vaes_avx2_seal_lagged args=6 frame=32 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax,rbx,rbp,r12   # (const struct fused_keys *k, uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t ctr[16], const struct fused_lag *lag)
+    mov        r12, [r9 + $LAG_PENDING]     # public: a pointer in struct fused_lag
+    mov        rbx, [r9 + $LAG_HAS_PENDING] # public: 0 or 1
+    mov        r9, [r9 + $LAG_XI]           # public: a pointer in struct fused_lag
+$entry
+    test       rbx, rbx
+    jz         .Llag_first_alone
+@{[ stitched('lag_first', 'r12') ]}
+    jmp        .Llag_next
+.Llag_first_alone:
+@{[ counters(8) ]}
+@{[ rounds(8, 'lag_alone') ]}
+$last16
+.Llag_next:                                 # ymm0..7: the batch just stored at out
+    add        $in, 256
+    add        $out, 256
+    sub        $blocks, 16
+    jz         .Llag_done
+@{[ stitched('lag_loop', "$out - 256") ]}
+    jmp        .Llag_next
+.Llag_done:                                 # the last batch: pending, unhashed
+___
+$code .= "    vmovdqu    [r12 + " . 32 * $_ . "], ymm$_\n" for 0 .. 7;
+$code .= <<___;
 $exit
 .endfunction
 ___
