@@ -12,7 +12,10 @@
  * modulo 2^32 exactly, and a tail of 1..15 blocks that reads and writes
  * only the blocks that exist. Seal hashes the previous batch's output while
  * encrypting the next; open hashes each batch's input before writing its
- * output, so in == out works for both.
+ * output, so in == out works for both. The lagged seal (struct fused_lag
+ * in fused.h) is the seal loop on whole groups of sixteen, its first
+ * group's rounds hashing the previous call's pending group and its last
+ * group stored to lag->pending unhashed.
  *
  * It keeps nothing of its own (init is NULL): the round keys come from the
  * aesni schedule and the powers of H from the vpclmul_avx2 GHASH key, both
@@ -42,6 +45,7 @@
 #define VAES_AVX2_KERNEL(op) aes_gcm_x86_64_vaes_avx2_##op
 GCM_HIDDEN fused_crypt_fn VAES_AVX2_KERNEL(seal);
 GCM_HIDDEN fused_crypt_fn VAES_AVX2_KERNEL(open);
+GCM_HIDDEN fused_lagged_fn VAES_AVX2_KERNEL(seal_lagged);
 #define VAES_AVX2_BUILT 1
 #else
 #define VAES_AVX2_KERNEL(op) NULL
@@ -72,4 +76,6 @@ const struct fused_impl fused_vaes_avx2 = {
     .init = NULL,
     .seal = VAES_AVX2_KERNEL(seal),
     .open = VAES_AVX2_KERNEL(open),
+    .seal_lagged = VAES_AVX2_KERNEL(seal_lagged),
+    .lag_blocks = 16,
 };
