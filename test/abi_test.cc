@@ -119,6 +119,7 @@ void ghash_x86_64_clmul_blocks_msabi(void);
 void ghash_x86_64_ssse3_blocks_msabi(void);
 void aes_gcm_x86_64_vaes_avx2_seal_msabi(void);
 void aes_gcm_x86_64_vaes_avx2_open_msabi(void);
+void aes_gcm_x86_64_vaes_avx2_seal_lagged_msabi(void);
 void aes_gcm_x86_64_aesni_avx_seal_msabi(void);
 void aes_gcm_x86_64_aesni_avx_open_msabi(void);
 void aes_gcm_x86_64_aesni_avx_seal_lagged_msabi(void);
@@ -417,7 +418,9 @@ std::vector<FusedKernels> FusedKernelList() {
       {"vaes_avx2_msabi", Abi::kWin64,
        reinterpret_cast<const void *>(&aes_gcm_x86_64_vaes_avx2_seal_msabi),
        reinterpret_cast<const void *>(&aes_gcm_x86_64_vaes_avx2_open_msabi),
-       &fused_vaes_avx2, nullptr});
+       &fused_vaes_avx2,
+       reinterpret_cast<const void *>(
+           &aes_gcm_x86_64_vaes_avx2_seal_lagged_msabi)});
 #endif
   k.push_back({"aesni_avx", kNativeAbi,
                reinterpret_cast<const void *>(fused_aesni_avx.seal),
