@@ -55,6 +55,12 @@
 #         where they were just stored). The first batch is encrypted
 #         alone; the last one is hashed during the rounds of the tail, or
 #         alone when there is no tail.
+#   seal_lagged: seal on whole batches with the hash one batch behind
+#         (struct fused_lag in crypto/fused/fused.h): the first batch's
+#         rounds hash the previous call's last batch, left unhashed in
+#         lag->pending, and the last batch is stored there instead of
+#         hashed, so on a stream of short calls no batch's rounds or
+#         multiplies run alone once something is pending.
 #   open: the ciphertext is the input, so an iteration hashes its own
 #         eight input blocks during the rounds, and they are read before
 #         any output of the iteration is written: in == out works.
@@ -69,6 +75,9 @@
 # ===================================================================
 #   aes_gcm_x86_64_aesni_avx_seal / _open(k = rdi, out = rsi, in = rdx,
 #                                         blocks = rcx, ctr = r8, Xi = r9)
+#   aes_gcm_x86_64_aesni_avx_seal_lagged(the same, but lag = r9): r12
+#     lag->pending, rbx lag->has_pending, r9 (before the common entry)
+#     lag->Xi; the rest as in seal.
 #     r10 AES schedule (k->aes_key), r11 GHASH key (k->ghash_key),
 #     eax Nr, r8 (after the counter is read) address of rk[Nr],
 #     rbx, rdi, rbp: GHASH run data pointer, block count, power pointer.
@@ -95,9 +104,10 @@
 # VPADDD, VPSHUFB with constant masks and VPSHUFD with a constant
 # immediate, none of which has an operand-dependent timing, and through
 # loads and stores at addresses made from the caller's pointers, the stack
-# pointer, the block count and Nr. Branches depend on the block count and
-# on Nr (the key length) only: both public. The general-purpose registers
-# declared public below hold only pointers, counts and Nr.
+# pointer, the block count and Nr. Branches depend on the block count, on
+# Nr (the key length) and, in seal_lagged, on lag->has_pending only: all
+# public. The general-purpose registers declared public below hold only
+# pointers, counts, Nr and that flag.
 use strict;
 use warnings;
 use FindBin;
