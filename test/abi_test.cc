@@ -12,13 +12,15 @@
 // results must match a direct call.
 //
 // Upper vector state: on CPUs where XGETBV takes ECX=1 (XINUSE), the
-// trampoline puts the upper state into its initial configuration before
-// the call (XRSTOR from a zeroed area) and reads XINUSE after
+// trampoline cleans the upper state before the call and reads XINUSE after
 // it; a kernel must return with YMM_Hi128 and ZMM_Hi256 in their initial
 // state (VZEROUPPER does that; the translator emits it for every function
-// that names a ymm or zmm register) and Hi16_ZMM too (no kernel uses
-// zmm16-31; one that did would have to zero them). Only the components
-// XCR0 enables are checked.
+// that names a ymm or zmm register). Only the components XCR0 enables are
+// checked. Hi16_ZMM (zmm16-31) is not: those registers are volatile in
+// both ABIs and dirty ones cost no transition penalty, no instruction but
+// XRSTOR returns them to the initial state, and glibc's AVX-512 string
+// functions leave them in use from process start (so a backend's C init
+// that calls memset would fail a check that its code cannot pass).
 //
 // Adding a kernel: add a row to Kernels() (GHASH), AesKernelList() (AES)
 // or FusedKernelList() (fused AES-CTR + GHASH) below.
@@ -57,24 +59,16 @@ struct AbiRegs {
   uint64_t gp[8];  // rbx, rbp, r12, r13, r14, r15, rdi, rsi
   uint8_t xmm[10][16];  // xmm6 .. xmm15
   int64_t df_step;  // +1 when the direction flag was clear after the call
-  uint64_t xinuse_probe;  // in: components to initialise before the call
-                          // and read in XINUSE after it; 0 for none
+  uint64_t xinuse_probe;  // in: nonzero to read XINUSE around the call
   uint64_t xinuse;        // out: XGETBV(ECX=1) right after the call
-  const void *init_area;  // in: a zeroed XSAVE area for that XRSTOR
 };
 static_assert(offsetof(AbiRegs, xmm) == 64, "layout");
 static_assert(offsetof(AbiRegs, df_step) == 224, "layout");
 static_assert(offsetof(AbiRegs, xinuse) == 240, "layout");
-static_assert(offsetof(AbiRegs, init_area) == 248, "layout");
 
-// The XSAVE area the trampoline restores the probed components from: a
-// legacy region and a header of zeros (XSTATE_BV 0: every component in its
-// initial state), 64-byte aligned as XRSTOR requires.
-alignas(64) const uint8_t kXsaveInitArea[1024] = {};
-
-// XINUSE bits that must be clear when a kernel returns: YMM_Hi128 (2),
-// ZMM_Hi256 (6), Hi16_ZMM (7), as far as XCR0 enables them; 0 when this
-// CPU cannot report XINUSE (then nothing is checked).
+// XINUSE bits that must be clear when a kernel returns: YMM_Hi128 (2) and
+// ZMM_Hi256 (6), as far as XCR0 enables them; 0 when this CPU cannot
+// report XINUSE (then nothing is checked).
 uint64_t UpperStateMask() {
 #if defined(__GNUC__)
   static const uint64_t mask = [] {
@@ -96,7 +90,7 @@ uint64_t UpperStateMask() {
       __asm__ volatile("vzeroupper\n\txgetbv" : "=a"(lo), "=d"(hi) : "c"(1));
       if (lo & (1u << 2)) return uint64_t{0};
     }
-    return xcr0 & ((1u << 2) | (1u << 6) | (1u << 7));
+    return xcr0 & ((1u << 2) | (1u << 6));
   }();
   return mask;
 #else
@@ -153,9 +147,8 @@ uint64_t CheckedCall(Abi abi, const void *fn, const uint64_t args[6],
     for (auto &b : x) b = static_cast<uint8_t>(rng());
   in.df_step = 0;
   const uint64_t upper = UpperStateMask();
-  in.xinuse_probe = upper;
+  in.xinuse_probe = upper != 0;
   in.xinuse = 0;
-  in.init_area = kXsaveInitArea;
   out = in;
   uint64_t ret = abi == Abi::kSysV ? abi_test_call_sysv(fn, args, &out)
                                    : abi_test_call_win64(fn, args, &out);

@@ -320,10 +320,6 @@ sub render_plain_operand {
     return "$s\[$addr\]";
 }
 
-# Instructions whose memory operand is a whole save area rather than a
-# value of some size: no size keyword, no AT&T suffix.
-my %AREA_OPERAND = map { ($_ => 1) } qw(xsave xsave64 xrstor xrstor64);
-
 # Intel mnemonics that AT&T spells differently.
 my %ATT_RENAME = (cqo => 'cqto', cdq => 'cltd', cdqe => 'cltq', cwde => 'cwtl',
                   movsxd => 'movslq');
@@ -347,7 +343,7 @@ sub render_insn {
         # No register fixes the operand size: take it from the memory
         # operand's size keyword (mov qword [rsp], 0 -> movq $0, (%rsp)).
         my ($mem) = grep { $_->{type} eq 'mem' } @ops;
-        if ($mem && !$indirect && !$AREA_OPERAND{$mn}) {
+        if ($mem && !$indirect) {
             die "$mn: memory operand needs a size keyword\n"
                 unless defined $mem->{size};
             my $sfx = $ATT_SUFFIX{$mem->{size}};

@@ -33,26 +33,16 @@
 #
 # Upper vector state. When the test sets the probe word (only on CPUs whose
 # XGETBV supports ECX=1, CPUID.(EAX=0DH,ECX=1):EAX bit 2), the trampoline
-# puts the components the word names into their initial configuration
-# before the call, so the caller's state does not count, and right after
-# the call stores XINUSE (XGETBV with ECX=1): which state components are
-# not in their initial configuration. VZEROUPPER would clean only
-# YMM_Hi128 and ZMM_Hi256 of registers 0-15; zmm16-31 (Hi16_ZMM), which
-# glibc's AVX-512 string functions use and which no instruction returns to
-# the initial state, stay in use for the whole process. So the trampoline
-# runs XRSTOR with the probe word as its component mask on a save area
-# whose header says every component is in its initial state (test/
-# abi_test.cc provides it): XRSTOR then initialises exactly those
-# components, and XINUSE reports them clean. An AVX kernel must
-# return with YMM_Hi128 (bit 2) and ZMM_Hi256 (bit 6) clean, and Hi16_ZMM
-# (bit 7) too if it touched zmm16-31; the test checks those bits.
+# runs VZEROUPPER before the call, so the caller's state does not count,
+# and right after it stores XINUSE (XGETBV with ECX=1): which state
+# components are not in their initial configuration. An AVX kernel must
+# return with YMM_Hi128 (bit 2) and ZMM_Hi256 (bit 6) clean; the test
+# checks those bits (test/abi_test.cc says why not Hi16_ZMM, bit 7).
 #
 # struct abi_test_regs (test/abi_test.cc):
 #   0 rbx, 8 rbp, 16 r12, 24 r13, 32 r14, 40 r15, 48 rdi, 56 rsi,
 #   64 + 16*i xmm(6+i) for i = 0..9, 224 the DF step (+1 when clear),
-#   232 the XINUSE probe word (in: the components to initialise and check,
-#   or 0), 240 XINUSE after the call (out), 248 the address of a 64-byte
-#   aligned XSAVE area of zeros (in).
+#   232 the XINUSE probe flag (in), 240 XINUSE after the call (out).
 use strict;
 use warnings;
 use FindBin;
@@ -64,20 +54,15 @@ my %off = map { ($gp[$_] => 8 * $_) } 0 .. $#gp;
 my $DF = 224;
 my $PROBE = 232;
 my $XINUSE = 240;
-my $AREA = 248;
 
-# Before the arguments are loaded, with r11 = regs: the probed components
-# into their initial state (clobbers rax, rcx, rdx).
+# Before the call: clean upper state if the probe is on (uses rax).
 sub probe_before {
     my ($tag) = @_;
     return <<___;
-    mov       rax, [r11 + $PROBE]
-    test      rax, rax
-    je        .L${tag}_no_init
-    xor       edx, edx                  # component mask in edx:eax
-    mov       rcx, [r11 + $AREA]
-    xrstor    [rcx]
-.L${tag}_no_init:
+    cmp       qword [r11 + $PROBE], 0
+    je        .L${tag}_no_vzeroupper
+    vzeroupper
+.L${tag}_no_vzeroupper:
 ___
 }
 
@@ -127,7 +112,6 @@ my $code = <<___;
     mov       [rsp + 8], rdi
     mov       r10, rsi
     mov       r11, rdx
-@{[ probe_before('sysv') ]}
 @{[ load_gp(qw(rbx rbp r12 r13 r14 r15)) ]}
     mov       rdi, [r10]
     mov       rsi, [r10 + 8]
@@ -135,6 +119,7 @@ my $code = <<___;
     mov       rcx, [r10 + 24]
     mov       r8, [r10 + 32]
     mov       r9, [r10 + 40]
+@{[ probe_before('sysv') ]}
     call      qword [rsp + 8]           # rsp is 16-byte aligned here
     mov       r11, [rsp]
 @{[ probe_after('sysv') ]}
@@ -153,13 +138,13 @@ my $code = <<___;
     mov       rax, [r10 + 40]
     mov       [rsp + 40], rax
     mov       r11, rdx
-@{[ probe_before('win64') ]}
 @{[ load_gp(@gp) ]}
 @{[ load_xmm() ]}
     mov       rcx, [r10]
     mov       rdx, [r10 + 8]
     mov       r8, [r10 + 16]
     mov       r9, [r10 + 24]
+@{[ probe_before('win64') ]}
     call      qword [rsp + 56]          # rsp is 16-byte aligned here
     mov       r11, [rsp + 48]
 @{[ probe_after('win64') ]}
