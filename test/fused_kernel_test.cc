@@ -61,6 +61,43 @@ struct FusedKey {
   fused_keys keys;
 };
 
+// A kernel call's input and output: `data` at in_off of its own buffer
+// (or already in out when in place), out at out_off inside guard bytes,
+// which Untouched() checks afterwards.
+struct KernelBuffers {
+  static constexpr size_t kGuard = 64;
+  Bytes buf, inbuf;
+  uint8_t *out;
+  const uint8_t *in;
+  size_t out_off, n;
+  KernelBuffers(const Bytes &data, size_t in_off, size_t out_off_,
+                bool in_place)
+      : buf(kGuard + out_off_ + data.size() + kGuard, 0x5c),
+        inbuf(in_off + data.size() + 16, 0x3a),
+        out(buf.data() + kGuard + out_off_),
+        in(nullptr),
+        out_off(out_off_),
+        n(data.size()) {
+    if (in_place) {
+      std::memcpy(out, data.data(), n);
+      in = out;
+    } else {
+      std::memcpy(inbuf.data() + in_off, data.data(), n);
+      in = inbuf.data() + in_off;
+    }
+  }
+  // Empty when nothing around out was written, else what was.
+  std::string Untouched() const {
+    for (size_t i = 0; i < kGuard + out_off; i++) {
+      if (buf[i] != 0x5c) return "wrote before out";
+    }
+    for (size_t i = kGuard + out_off + n; i < buf.size(); i++) {
+      if (buf[i] != 0x5c) return "wrote after out";
+    }
+    return "";
+  }
+};
+
 class FusedKernelDirect : public ::testing::TestWithParam<const fused_impl *> {
  protected:
   const fused_impl *impl() const { return GetParam(); }
@@ -106,18 +143,10 @@ class FusedKernelDirect : public ::testing::TestWithParam<const fused_impl *> {
                      blocks);
 
     // The kernel, with guard bytes around its output.
-    const size_t guard = 64;
-    Bytes buf(guard + out_off + n + guard, 0x5c);
-    Bytes inbuf(in_off + n + 16, 0x3a);
-    uint8_t *out = buf.data() + guard + out_off;
-    const uint8_t *in;
-    if (in_place) {
-      std::memcpy(out, data.data(), n);
-      in = out;
-    } else {
-      std::memcpy(inbuf.data() + in_off, data.data(), n);
-      in = inbuf.data() + in_off;
-    }
+    ASSERT_EQ(n, data.size());
+    KernelBuffers b(data, in_off, out_off, in_place);
+    uint8_t *out = b.out;
+    const uint8_t *in = b.in;
     uint8_t got_xi[16];
     std::memcpy(got_xi, xi0, 16);
     uint8_t ctr_copy[16];
@@ -129,12 +158,7 @@ class FusedKernelDirect : public ::testing::TestWithParam<const fused_impl *> {
     ASSERT_EQ(0, std::memcmp(out, want.data(), n)) << w << ": output";
     ASSERT_EQ(0, std::memcmp(got_xi, want_xi, 16)) << w << ": Xi";
     ASSERT_EQ(0, std::memcmp(ctr_copy, ctr, 16)) << w << ": ctr changed";
-    for (size_t i = 0; i < guard + out_off; i++) {
-      ASSERT_EQ(0x5c, buf[i]) << w << ": wrote before out";
-    }
-    for (size_t i = guard + out_off + n; i < buf.size(); i++) {
-      ASSERT_EQ(0x5c, buf[i]) << w << ": wrote after out";
-    }
+    ASSERT_EQ("", b.Untouched()) << w;
   }
 
   // The lagged seal (fused.h: seal_lagged) on `blocks` blocks (a multiple
@@ -159,20 +183,13 @@ class FusedKernelDirect : public ::testing::TestWithParam<const fused_impl *> {
     }
     ghash_ct64.update(want_xi, &k.ref_ghash, want.data(), blocks - group);
 
-    const size_t guard = 64;
-    Bytes buf(guard + out_off + n + guard, 0x5c);
-    Bytes inbuf(in_off + n + 16, 0x3a);
+    ASSERT_EQ(n, data.size());
+    KernelBuffers b(data, in_off, out_off, in_place);
+    uint8_t *out = b.out;
+    const uint8_t *in = b.in;
+    const size_t guard = KernelBuffers::kGuard;
     Bytes pend(guard + g + guard, 0x6e);
     std::memcpy(pend.data() + guard, pending0.data(), g);
-    uint8_t *out = buf.data() + guard + out_off;
-    const uint8_t *in;
-    if (in_place) {
-      std::memcpy(out, data.data(), n);
-      in = out;
-    } else {
-      std::memcpy(inbuf.data() + in_off, data.data(), n);
-      in = inbuf.data() + in_off;
-    }
     uint8_t got_xi[16], ctr_copy[16];
     std::memcpy(got_xi, xi0, 16);
     std::memcpy(ctr_copy, ctr, 16);
@@ -187,12 +204,7 @@ class FusedKernelDirect : public ::testing::TestWithParam<const fused_impl *> {
     ASSERT_EQ(0, std::memcmp(pend.data() + guard, want.data() + n - g, g))
         << w << ": pending group";
     ASSERT_EQ(0, std::memcmp(ctr_copy, ctr, 16)) << w << ": ctr changed";
-    for (size_t i = 0; i < guard + out_off; i++) {
-      ASSERT_EQ(0x5c, buf[i]) << w << ": wrote before out";
-    }
-    for (size_t i = guard + out_off + n; i < buf.size(); i++) {
-      ASSERT_EQ(0x5c, buf[i]) << w << ": wrote after out";
-    }
+    ASSERT_EQ("", b.Untouched()) << w;
     for (size_t i = 0; i < guard; i++) {
       ASSERT_EQ(0x6e, pend[i]) << w << ": wrote before pending";
       ASSERT_EQ(0x6e, pend[guard + g + i]) << w << ": wrote after pending";
