@@ -346,7 +346,7 @@ static void fused_run(struct gcm_stream_st *s, uint8_t *out, const uint8_t *in,
       f->seal(&fk, out, in, blocks, s->ctr, s->Xi);
     }
   } else {
-    k->fused->open(&fk, out, in, blocks, s->ctr, s->Xi);
+    f->open(&fk, out, in, blocks, s->ctr, s->Xi);
   }
   ctr32_add(s->ctr, (uint32_t)blocks);
 }
@@ -593,10 +593,6 @@ void gcm_mode_tag(struct gcm_stream_st *s, uint8_t tag[16]) {
   if (s->phase == GCM_PHASE_AAD) enter_data(s);
   store_be64(lengths, s->aad_len * 8);
   store_be64(lengths + 8, s->data_len * 8);
-  /* Zero-pad the last partial block of ciphertext in place (over key
-   * stream nobody will use), then the length block behind it when it
-   * fits: one GHASH call in all. A partial block ends before ks_len, so
-   * the padding stays inside the buffer. */
   if (s->lagging) {
     /* A lagged seal's pending group (nothing else is waiting) and the
      * length block behind it in ks: one GHASH call. */
@@ -604,24 +600,26 @@ void gcm_mode_tag(struct gcm_stream_st *s, uint8_t tag[16]) {
     memcpy(s->ks + 16u * group, lengths, 16);
     k->ghash->update(s->Xi, &k->ghash_key, s->ks, group + 1u);
     s->lagging = 0;
-    xor_bytes(tag, s->Xi, s->tag_mask, 16);
-    s->phase = GCM_PHASE_DONE;
-    return;
-  }
-  uint32_t rem = s->ks_pos & 15u;
-  if (s->hash_len > 0 && rem != 0) {
-    memset(s->ks + s->ks_pos, 0, 16u - rem);
-    s->ks_pos += 16u - rem;
-    s->hash_len += 16u - rem;
-  }
-  if (s->hash_len > 0 && s->ks_pos + 16u <= sizeof(s->ks)) {
-    memcpy(s->ks + s->ks_pos, lengths, 16);
-    s->ks_pos += 16;
-    s->hash_len += 16;
-    flush_hash(s);
   } else {
-    flush_hash(s);
-    k->ghash->update(s->Xi, &k->ghash_key, lengths, 1);
+    /* Zero-pad the last partial block of ciphertext in place (over key
+     * stream nobody will use), then the length block behind it when it
+     * fits: one GHASH call in all. A partial block ends before ks_len, so
+     * the padding stays inside the buffer. */
+    uint32_t rem = s->ks_pos & 15u;
+    if (s->hash_len > 0 && rem != 0) {
+      memset(s->ks + s->ks_pos, 0, 16u - rem);
+      s->ks_pos += 16u - rem;
+      s->hash_len += 16u - rem;
+    }
+    if (s->hash_len > 0 && s->ks_pos + 16u <= sizeof(s->ks)) {
+      memcpy(s->ks + s->ks_pos, lengths, 16);
+      s->ks_pos += 16;
+      s->hash_len += 16;
+      flush_hash(s);
+    } else {
+      flush_hash(s);
+      k->ghash->update(s->Xi, &k->ghash_key, lengths, 1);
+    }
   }
   xor_bytes(tag, s->Xi, s->tag_mask, 16);
   s->phase = GCM_PHASE_DONE;
