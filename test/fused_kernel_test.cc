@@ -300,10 +300,7 @@ TEST_P(FusedKernelDirect, LaggedSealAlignmentsInPlaceAndCounterWrap) {
       }
       for (uint32_t start = 0xFFFFFFFFu - 2 * static_cast<uint32_t>(group);
            start != 0; start++) {
-        ctr[12] = static_cast<uint8_t>(start >> 24);
-        ctr[13] = static_cast<uint8_t>(start >> 16);
-        ctr[14] = static_cast<uint8_t>(start >> 8);
-        ctr[15] = static_cast<uint8_t>(start);
+        store_be32(ctr.data() + 12, start);
         char what[64];
         std::snprintf(what, sizeof(what), "key_len=%zu ctr=0x%08x", key_len,
                       start);
@@ -345,13 +342,8 @@ TEST_P(FusedKernelDirect, LaggedSealChainEqualsOneSeal) {
       impl()->seal_lagged(&k.keys, got.data() + 16 * done,
                           data.data() + 16 * done, runs[r], c.data(), &lag);
       done += runs[r];
-      uint32_t v = (uint32_t{c[12]} << 24) | (uint32_t{c[13]} << 16) |
-                   (uint32_t{c[14]} << 8) | c[15];
-      v += static_cast<uint32_t>(runs[r]);
-      c[12] = static_cast<uint8_t>(v >> 24);
-      c[13] = static_cast<uint8_t>(v >> 16);
-      c[14] = static_cast<uint8_t>(v >> 8);
-      c[15] = static_cast<uint8_t>(v);
+      store_be32(c.data() + 12,
+                 load_be32(c.data() + 12) + static_cast<uint32_t>(runs[r]));
     }
     impl()->ghash->update(got_xi, &k.ghash, pending.data(), group);
     EXPECT_EQ(want, got) << "trial " << trial;
@@ -425,10 +417,7 @@ TEST_P(FusedKernelDirect, CounterWrapsModulo2To32AtEveryPosition) {
       for (size_t blocks : {1u, 5u, 8u, 13u, 16u, 17u, 24u, 31u, 32u, 40u, 48u}) {
         Bytes data = RandomBytes(rng, 16 * blocks);
         Bytes ctr = RandomBytes(rng, 16), xi = RandomBytes(rng, 16);
-        ctr[12] = static_cast<uint8_t>(start >> 24);
-        ctr[13] = static_cast<uint8_t>(start >> 16);
-        ctr[14] = static_cast<uint8_t>(start >> 8);
-        ctr[15] = static_cast<uint8_t>(start);
+        store_be32(ctr.data() + 12, start);
         char what[64];
         std::snprintf(what, sizeof(what), "key_len=%zu ctr=0x%08x", key_len,
                       start);
@@ -466,13 +455,8 @@ TEST_P(FusedKernelDirect, RoundTripAndChaining) {
     impl()->seal(&k.keys, ct2.data(), data.data(), first, ctr.data(), x2);
     if (first < blocks) {
       Bytes ctr2 = ctr;
-      uint32_t c = (uint32_t{ctr2[12]} << 24) | (uint32_t{ctr2[13]} << 16) |
-                   (uint32_t{ctr2[14]} << 8) | ctr2[15];
-      c += static_cast<uint32_t>(first);
-      ctr2[12] = static_cast<uint8_t>(c >> 24);
-      ctr2[13] = static_cast<uint8_t>(c >> 16);
-      ctr2[14] = static_cast<uint8_t>(c >> 8);
-      ctr2[15] = static_cast<uint8_t>(c);
+      store_be32(ctr2.data() + 12,
+                 load_be32(ctr2.data() + 12) + static_cast<uint32_t>(first));
       impl()->seal(&k.keys, ct2.data() + 16 * first, data.data() + 16 * first,
                    blocks - first, ctr2.data(), x2);
     }
