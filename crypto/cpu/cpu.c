@@ -85,6 +85,11 @@ int cpu_x86_has_avx(void) { return X86_CAP(1, CPU_X86_AVX); }
 int cpu_x86_has_avx2(void) { return X86_CAP(2, CPU_X86_AVX2); }
 int cpu_x86_has_vaes(void) { return X86_CAP(3, CPU_X86_VAES); }
 int cpu_x86_has_vpclmulqdq(void) { return X86_CAP(3, CPU_X86_VPCLMULQDQ); }
+int cpu_x86_has_avx512(void) {
+  return X86_CAP(2, CPU_X86_AVX512F) && X86_CAP(2, CPU_X86_AVX512BW) &&
+         X86_CAP(2, CPU_X86_AVX512VL);
+}
+int cpu_x86_avoids_zmm(void) { return X86_CAP(2, CPU_X86_AVOID_ZMM); }
 
 int cpu_aarch64_has_aes(void) { return AARCH64_CAP(CPU_AARCH64_AES); }
 int cpu_aarch64_has_pmull(void) { return AARCH64_CAP(CPU_AARCH64_PMULL); }

@@ -33,6 +33,16 @@ GCM_HIDDEN int cpu_x86_has_avx(void);
 GCM_HIDDEN int cpu_x86_has_avx2(void);
 GCM_HIDDEN int cpu_x86_has_vaes(void);
 GCM_HIDDEN int cpu_x86_has_vpclmulqdq(void);
+/* AVX-512 Foundation, Byte/Word and Vector Length (opmask and ZMM state
+ * enabled by the OS): what a kernel on 512-bit registers with byte masks
+ * and EVEX forms of xmm/ymm instructions needs. */
+GCM_HIDDEN int cpu_x86_has_avx512(void);
+/* 1 on the Intel cores whose clock drops while 512-bit instructions run
+ * (Skylake-SP to Cooper Lake, Ice Lake, Tiger Lake: family 6, models 85,
+ * 106, 108, 125, 126, 140, 141), where 256-bit kernels are faster in a
+ * whole program; the list is BoringSSL's. OPENSSL_ia32cap=:~0x4000 clears
+ * it. */
+GCM_HIDDEN int cpu_x86_avoids_zmm(void);
 
 /* aarch64 (Linux AT_HWCAP, or sysctl on Apple platforms). */
 GCM_HIDDEN int cpu_aarch64_has_aes(void);

@@ -27,6 +27,11 @@
 #define CPU_X86_AESNI (1u << 25)      /* word 1 */
 #define CPU_X86_AVX (1u << 28)        /* word 1 */
 #define CPU_X86_AVX2 (1u << 5)        /* word 2 */
+/* Word 2 bit 14 is MPX in CPUID, a feature no kernel here uses and Intel
+ * has dropped; as in BoringSSL, libgcm's reader replaces it with "512-bit
+ * vectors cost this CPU clock speed" (cpu_x86.c), so OPENSSL_ia32cap's
+ * ":~0x4000" clears it as BoringSSL's does. */
+#define CPU_X86_AVOID_ZMM (1u << 14)  /* word 2 */
 #define CPU_X86_AVX512F (1u << 16)    /* word 2 */
 #define CPU_X86_AVX512DQ (1u << 17)   /* word 2 */
 #define CPU_X86_AVX512IFMA (1u << 21) /* word 2 */

@@ -6,6 +6,10 @@
  * cleared: AVX needs XMM and YMM state, AVX-512 also the opmask and ZMM
  * state. VAES and VPCLMULQDQ are only usable with AVX.
  *
+ * Word 2 bit 14 (MPX in CPUID) is replaced, as in BoringSSL, by libgcm's
+ * own "avoid 512-bit vectors" bit (cpu_detect.h, cpu_x86_avoids_zmm): set
+ * on the Intel cores whose clock drops under 512-bit instructions.
+ *
  * OPENSSL_ia32cap, as BoringSSL reads it: "A" or "A:B", where A applies to
  * words 0-1 (EDX, ECX of leaf 1; low 32 bits to word 0) and B to words 2-3
  * (EBX, ECX of leaf 7). Each is a decimal or 0x-prefixed hex 64-bit value:
@@ -61,15 +65,27 @@ void cpu_detect(uint32_t out[4]) {
 
   cpuid(0, 0, r);
   uint32_t max_leaf = r[0];
+  /* "GenuineIntel" in EBX, EDX, ECX. */
+  const int intel = r[1] == 0x756e6547u && r[3] == 0x49656e69u &&
+                    r[2] == 0x6c65746eu;
   if (max_leaf < 1) return;
 
   cpuid(1, 0, r);
   out[0] = r[3]; /* EDX */
   out[1] = r[2]; /* ECX */
+  /* Family and model with their extensions (Intel SDM, CPUID leaf 1). */
+  const uint32_t family = (r[0] >> 8) & 0xf;
+  const uint32_t model = ((r[0] >> 4) & 0xf) | ((r[0] >> 12) & 0xf0);
   if (max_leaf >= 7) {
     cpuid(7, 0, r);
     out[2] = r[1]; /* EBX */
     out[3] = r[2]; /* ECX */
+  }
+  out[2] &= ~CPU_X86_AVOID_ZMM;
+  if (intel && family == 6 &&
+      (model == 85 || model == 106 || model == 108 || model == 125 ||
+       model == 126 || model == 140 || model == 141)) {
+    out[2] |= CPU_X86_AVOID_ZMM;
   }
 
   /* OSXSAVE says XGETBV may be executed. */
