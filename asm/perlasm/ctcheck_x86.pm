@@ -25,7 +25,16 @@
 #   jump      a call or jump through a register that is not public, or
 #             through memory;
 #   timing    DIV and IDIV (whose latency depends on their operands on
-#             every common x86 core) on anything not public.
+#             every common x86 core) on anything not public;
+#   mask      a masked load or store (an AVX-512 instruction with a memory
+#             operand and a {k1}..{k7} decoration) whose opmask register is
+#             not public: the mask decides which bytes are touched, and
+#             masked-off lanes of a store are not written at all.
+#
+# Opmask registers (k1..k7) may be declared public like general-purpose
+# registers, and the same "leak" rule then keeps them public: a public
+# opmask register only ever receives values made from public ones (KMOVD
+# from a public general-purpose register, KSHIFTRD of a public mask, ...).
 #
 # Public registers are declared per function and never change within it,
 # so the result does not depend on the order in which loops run: a value
@@ -92,6 +101,8 @@ my %NAME32 = (rax => 'eax', rbx => 'ebx', rcx => 'ecx', rdx => 'edx',
               rsp => 'esp');
 
 sub is_gpr { return $GPR{ $_[0] } ? 1 : 0 }
+# AVX-512 opmask registers; k0 cannot mask (its encoding means "no mask").
+sub is_mask { return $_[0] =~ /^k[1-7]$/ ? 1 : 0 }
 
 # Checks one function. $ops_of->($st) returns the parsed operands of an
 # instruction statement (the architecture module's own parser); $public is
@@ -167,6 +178,14 @@ sub check {
                         . "declared public");
             }
         }
+        # mask: a masked memory access uses a public opmask register.
+        if (grep { $_->{type} eq 'mem' } @ops) {
+            for my $k (map { grep { /^k/ } @{ $_->{deco} // [] } } @ops) {
+                next if $pub{$k} || $annotated;
+                $fail->('mask', "masked memory access uses '$k', which is "
+                        . "not declared public");
+            }
+        }
         # For LEA the memory operand stands for its registers.
         @reads = map {
             $lea && $_->{type} eq 'mem'
@@ -204,7 +223,8 @@ sub check {
         }
         # leak: a public register only ever receives public values.
         for my $w (@writes) {
-            next unless $w->{type} eq 'reg' && is_gpr($w->{parent}) && $pub{ $w->{parent} };
+            next unless $w->{type} eq 'reg' && $pub{ $w->{parent} }
+                && (is_gpr($w->{parent}) || is_mask($w->{parent}));
             next if $w->{trusted} || $annotated;
             next unless @secret_reads;
             $fail->('leak', "writes public register '$w->{name}' from "

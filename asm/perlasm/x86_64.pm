@@ -441,9 +441,10 @@ sub check_secrets {
         my $info = $self->register_info($r);
         die "public=$r is not a " . $self->register_kind . "register\n"
             unless defined $info;
-        die "public=$r: only general-purpose registers "
+        die "public=$r: only general-purpose and opmask registers "
             . "can be declared public\n"
-            unless perlasm::ctcheck_x86::is_gpr($info->[0]);
+            unless perlasm::ctcheck_x86::is_gpr($info->[0])
+                || perlasm::ctcheck_x86::is_mask($info->[0]);
         $public{ $info->[0] } = 1;
     }
     $self->check_public($opts, \%public);

@@ -112,8 +112,30 @@ ___
     ['no declaration', <<'___', qr/needs public=/, 'none'],
     pxor    xmm0, xmm0
 ___
-    ['vector declared public', <<'___', qr/only general-purpose registers/, 'xmm0'],
+    ['vector declared public', <<'___', qr/only general-purpose and opmask registers/, 'xmm0'],
     pxor    xmm0, xmm0
+___
+    # mask (AVX-512 masked loads and stores)
+    ['public mask', <<'___', undef, 'rdi,rsi,rdx,rcx,rax,r8,k1,k2'],
+    lea     r8, [rcx + rcx]
+    kmovd   k1, r8d
+    kshiftrd k2, k1, 8
+    vmovdqu64 zmm0{k1}{z}, [rsi]
+    vmovdqu64 [rdi]{k2}, zmm0
+___
+    ['undeclared mask store', <<'___', qr/\(mask\).*'k3'/, 'rdi,rsi,rdx,rcx,rax,r8,k1'],
+    kmovd   k3, r8d
+    vmovdqu64 [rdi]{k3}, zmm0
+___
+    ['undeclared mask load', <<'___', qr/\(mask\).*'k2'/, 'rdi,rsi,rdx,rcx,rax,r8,k1'],
+    vmovdqu8 zmm1{k2}{z}, [rsi]
+___
+    ['secret into public mask', <<'___', qr/\(leak\).*'k1' from zmm1/, 'rdi,rsi,rdx,rcx,rax,r8,k1'],
+    vpcmpeqb k1, zmm1, zmm2
+___
+    ['mask from secret register', <<'___', qr/\(leak\).*'k1' from r11/, 'rdi,rsi,rdx,rcx,rax,r8,k1'],
+    movq    r11, xmm0
+    kmovq   k1, r11
 ___
     ['annotation without reason', <<'___', qr/needs a reason/],
     mov     eax, [rdi]      # public:

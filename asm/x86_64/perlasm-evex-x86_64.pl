@@ -29,7 +29,7 @@ my $code = <<___;
 .Lconst:
     .quad 1, 2, 3, 4, 5, 6, 7, 8
 .text
-.function perlasm_evex_forms args=2 public=rdi,rsi,rax   # (void *dst, const void *src): never called
+.function perlasm_evex_forms args=2 public=rdi,rsi,rax,k1,k2   # (void *dst, const void *src): never called
     mov        rax, 0x5555
     kmovq      k1, rax
     kmovw      k2, eax
