@@ -111,6 +111,9 @@ uint64_t abi_test_call_win64(const void *fn, const uint64_t args[6],
 void ghash_x86_64_clmul_init_msabi(void);
 void ghash_x86_64_clmul_blocks_msabi(void);
 void ghash_x86_64_ssse3_blocks_msabi(void);
+void aes_gcm_x86_64_vaes_avx512_seal_msabi(void);
+void aes_gcm_x86_64_vaes_avx512_open_msabi(void);
+void aes_gcm_x86_64_vaes_avx512_seal_lagged_msabi(void);
 void aes_gcm_x86_64_vaes_avx2_seal_msabi(void);
 void aes_gcm_x86_64_vaes_avx2_open_msabi(void);
 void aes_gcm_x86_64_vaes_avx2_seal_lagged_msabi(void);
@@ -401,6 +404,20 @@ struct FusedKernels {
 
 std::vector<FusedKernels> FusedKernelList() {
   std::vector<FusedKernels> k;
+  k.push_back({"vaes_avx512", kNativeAbi,
+               reinterpret_cast<const void *>(fused_vaes_avx512.seal),
+               reinterpret_cast<const void *>(fused_vaes_avx512.open),
+               &fused_vaes_avx512,
+               reinterpret_cast<const void *>(fused_vaes_avx512.seal_lagged)});
+#if defined(LIBGCM_ABI_TEST_MSABI)
+  k.push_back(
+      {"vaes_avx512_msabi", Abi::kWin64,
+       reinterpret_cast<const void *>(&aes_gcm_x86_64_vaes_avx512_seal_msabi),
+       reinterpret_cast<const void *>(&aes_gcm_x86_64_vaes_avx512_open_msabi),
+       &fused_vaes_avx512,
+       reinterpret_cast<const void *>(
+           &aes_gcm_x86_64_vaes_avx512_seal_lagged_msabi)});
+#endif
   k.push_back({"vaes_avx2", kNativeAbi,
                reinterpret_cast<const void *>(fused_vaes_avx2.seal),
                reinterpret_cast<const void *>(fused_vaes_avx2.open),

@@ -16,6 +16,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
@@ -23,6 +24,10 @@
 #include <string>
 
 #include "test_util.h"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
+#endif
 
 namespace {
 
@@ -223,6 +228,60 @@ TEST(Dispatch, X86OrderPutsTheSse2TierBetweenSsse3AndPortable) {
       EXPECT_EQ(1, info.constant_time) << info.name;
       EXPECT_STREQ("SSE2", info.requires) << info.name;
     }
+  }
+}
+#endif
+
+#if defined(__x86_64__) && defined(__GNUC__)
+// The 512-bit fused kernel's usability, worked out here from CPUID and XCR0
+// by this test's own code, not libgcm's CPU layer: AES-NI, PCLMULQDQ,
+// AVX2, VAES, VPCLMULQDQ, AVX-512 F, BW and VL, the OS saving the opmask
+// and ZMM state, and not one of the Intel cores that lose clock speed on
+// 512-bit instructions (family 6, models 85, 106, 108, 125, 126, 140,
+// 141). Under the vaes-avx2 tier's mask (OPENSSL_ia32cap=:~0x40000000,
+// AVX512BW hidden; ctest ia32cap.vaes_avx2) it must be unusable. Where it
+// is usable it is the fused kernel of a default key, beside aesni and
+// vpclmul_avx2; elsewhere vaes_avx2 is, wherever that runs.
+TEST(Dispatch, ZmmKernelFollowsCpuidAndIsTheDefaultWhereverItRuns) {
+  const char *mask = std::getenv("OPENSSL_ia32cap");
+  const bool avx512_masked = mask != nullptr && std::string(mask) == ":~0x40000000";
+  if (mask != nullptr && !avx512_masked)
+    GTEST_SKIP() << "OPENSSL_ia32cap=" << mask << ": not a mask this test models";
+  unsigned a, b, c, d;
+  ASSERT_TRUE(__get_cpuid(0, &a, &b, &c, &d));
+  const unsigned max_leaf = a;
+  const bool intel = b == 0x756e6547u && d == 0x49656e69u && c == 0x6c65746eu;
+  ASSERT_TRUE(__get_cpuid(1, &a, &b, &c, &d));
+  const unsigned family = (a >> 8) & 0xf;
+  const unsigned model = ((a >> 4) & 0xf) | ((a >> 12) & 0xf0);
+  const bool aesni = c & (1u << 25), pclmul = c & (1u << 1), osxsave = c & (1u << 27);
+  unsigned b7 = 0, c7 = 0;
+  if (max_leaf >= 7) __cpuid_count(7, 0, a, b7, c7, d);
+  uint64_t xcr0 = 0;
+  if (osxsave) {
+    uint32_t lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    xcr0 = (uint64_t{hi} << 32) | lo;
+  }
+  const bool slow_zmm = intel && family == 6 &&
+                        (model == 85 || model == 106 || model == 108 || model == 125 ||
+                         model == 126 || model == 140 || model == 141);
+  const bool avx512 = (b7 & (1u << 16)) && (b7 & (1u << 30)) && (b7 & (1u << 31)) &&
+                      (xcr0 & 0xe6) == 0xe6 && !avx512_masked;
+  const bool expect = aesni && pclmul && (b7 & (1u << 5)) && (c7 & (1u << 9)) &&
+                      (c7 & (1u << 10)) && avx512 && !slow_zmm;
+  EXPECT_EQ(expect ? 1 : 0, gcm_backend_is_available(GCM_BACKEND_FUSED, "vaes_avx512"))
+      << "family " << family << " model " << model;
+  if (std::getenv("LIBGCM_AES") || std::getenv("LIBGCM_GHASH") || std::getenv("LIBGCM_FUSED"))
+    return;  // the environment overrides the default choice
+  const char *fused = nullptr;
+  ASSERT_EQ(1, gcm_default_fused_backend(&fused));
+  if (expect) {
+    EXPECT_STREQ("vaes_avx512", fused);
+  } else if (gcm_backend_is_available(GCM_BACKEND_FUSED, "vaes_avx2")) {
+    EXPECT_STREQ("vaes_avx2", fused);
+  } else {
+    EXPECT_STRNE("vaes_avx512", fused);
   }
 }
 #endif

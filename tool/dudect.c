@@ -220,9 +220,9 @@ static int run(const struct options *o) {
       best_c = c;
     }
   }
-  printf("gcm-dudect: %s/%s class=%s len=%zu flush=%s samples=%ld\n", aes,
-         ghash, o->key_class ? "key" : "pt", o->len, o->flush ? "yes" : "no",
-         kept);
+  printf("gcm-dudect: %s/%s fused=%s class=%s len=%zu flush=%s samples=%ld\n",
+         aes, ghash, gcm_key_fused_backend(key), o->key_class ? "key" : "pt",
+         o->len, o->flush ? "yes" : "no", kept);
   for (int c = 0; c < CROPS; c++) {
     printf("  crop %5.1f%%: n=%8.0f/%8.0f mean %9.1f / %9.1f  t=%+7.2f\n",
            kCropPercent[c], w[c].n[0], w[c].n[1], w[c].mean[0], w[c].mean[1],

@@ -175,6 +175,8 @@ struct fused_impl {
  * Every descriptor exists on every build; one whose kernel this build does
  * not have reports unusable (`usable` answers 0 and `seal`/`open` are
  * NULL). The dispatcher (crypto/gcm/dispatch.c) lists them best first. */
+/* VAES + VPCLMULQDQ on zmm (AVX-512), pair (aesni, vpclmul_avx2); x86_64. */
+extern GCM_HIDDEN const struct fused_impl fused_vaes_avx512;
 /* VAES + VPCLMULQDQ on ymm, pair (aesni, vpclmul_avx2); x86_64. */
 extern GCM_HIDDEN const struct fused_impl fused_vaes_avx2;
 /* AES-NI + PCLMULQDQ stitched, VEX-encoded, pair (aesni, clmul); x86_64. */

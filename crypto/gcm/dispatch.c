@@ -114,6 +114,8 @@
 /* Kernels for particular pairs go before the portable loop, which fits
  * every pair. */
 #define FUSED_BACKENDS(X)                                                   \
+  X(fused_vaes_avx512) /* x86_64: VAES + VPCLMULQDQ on zmm, AVX-512,     */ \
+                       /* (aesni, vpclmul_avx2)                         */ \
   X(fused_vaes_avx2) /* x86_64: VAES + VPCLMULQDQ, (aesni, vpclmul_avx2) */ \
   X(fused_aesni_avx) /* x86_64: AES-NI + PCLMULQDQ, AVX, (aesni, clmul) */  \
   X(fused_armv8_pmull) /* aarch64: AESE/AESMC + PMULL, (armv8, pmull) */    \

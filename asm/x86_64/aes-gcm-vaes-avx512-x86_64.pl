@@ -1,0 +1,528 @@
+#!/usr/bin/env perl
+# asm/x86_64/aes-gcm-vaes-avx512-x86_64.pl: fused AES-CTR + GHASH with VAES
+# and VPCLMULQDQ on 512-bit (zmm, EVEX-encoded) registers, the kernel behind
+# the "vaes_avx512" descriptor in crypto/fused/fused_vaes_avx512.c. It meets
+# the contract of crypto/fused/fused.h for the pair (aesni, vpclmul_avx2):
+# it reads the aesni key schedule and the powers of H that the vpclmul_avx2
+# GHASH backend stores, and keeps nothing of its own.
+#
+# Usage: perl aes-gcm-vaes-avx512-x86_64.pl FLAVOUR [OUTPUT]  (see asm/perlasm).
+#
+# Algorithm
+# =========
+# AES. A zmm register holds four blocks, one per 128-bit lane, and VAESENC
+# on it does one AES round on all four with the round key broadcast to
+# every lane. Sixteen blocks are in flight in four registers. AVX-512 has
+# 32 vector registers, so every round key is broadcast once per call into
+# its own register (zmm16 .. zmm29 for rk[0] .. rk[13], rk[Nr] also in
+# zmm30) and the rounds read no memory.
+#
+# Counters. As in the other x86 kernels, the counter block is kept with the
+# four bytes of its 32-bit big-endian counter reversed, so that the counter
+# is a little-endian dword and VPADDD adds modulo 2^32 without touching
+# bytes 0..11. A register (zmm13) holds ctr + i .. ctr + i + 3 for the next
+# block i, one per lane; register r of a batch is that plus 4r in every
+# lane, each lane computing its own counter, so a wrap from 0xFFFFFFFF to 0
+# anywhere in a batch (even inside one register) is exact. A VPSHUFB puts
+# the counter bytes back before rk[0] is XORed in. The last round folds the
+# data in: AESENCLAST(s, rk[Nr] ^ in) = AESENCLAST(s, rk[Nr]) ^ in, since
+# the last AddRoundKey is an XOR.
+#
+# GHASH. Blocks are byte-reversed into the reflected form the vpclmul_avx2
+# key uses (asm/x86_64/ghash-vpclmul-avx2-x86_64.pl explains it): entry e
+# of the key, at byte 16*e, is H'^(16-e), where H' = H*x^-1, so one 64-byte
+# load at 64*j gives the powers (H'^(16-4j), .., H'^(13-4j)) that blocks
+# 4j .. 4j+3 of a sixteen-block group are multiplied by:
+#     Y' = (Y ^ X1)*H^16 ^ X2*H^15 ^ ... ^ X16*H
+# Each lane's 128x128-bit product is formed schoolbook, with four
+# VPCLMULQDQ (lo = a0*b0, hi = a1*b1, and the two middle products), XORed
+# into three accumulators lo, mid, hi; VPTERNLOGQ folds both middle
+# products in with one instruction. (Karatsuba saves one multiply per lane
+# but costs a shuffle and XORs; with 512-bit registers the schoolbook form
+# is fewer instructions, and it needs no half sums.) The sixteen unreduced
+# products are then reduced lane by lane, which is linear, so reducing
+# before adding the lanes gives the same sum: the Montgomery reduction of
+# the clmul kernel with the constant 0xC2<<56, in two phases,
+#     lo' = lo.q0 * c;  mid ^= swap(lo) ^ lo';
+#     mid' = mid.q0 * c;  Y = hi ^ swap(mid) ^ mid'
+# and the four lanes of Y are XORed together (two extracts).
+#
+# Stitching. Each iteration of the main loop runs the rounds of the next
+# sixteen counter blocks and, spread between their VAESENCs, the
+# multiplies of sixteen ciphertext blocks held in zmm4..zmm7 (one register
+# in each of rounds 1..4), the two reduction phases in rounds 5 and 6 and
+# the lane fold in round 7 (every key size has rounds 1..9). The only chain
+# across iterations is Y, which is short next to the AES rounds.
+#   seal: ciphertext exists only after the rounds, so an iteration hashes
+#         the previous iteration's sixteen output blocks, which it left
+#         byte-reversed in zmm4..zmm7 (no reload from memory). The first
+#         batch is encrypted alone; the last one is hashed during the
+#         rounds of the tail, or alone when there is no tail.
+#   seal_lagged: seal on whole batches with the hash one batch behind
+#         (struct fused_lag in crypto/fused/fused.h): the first batch's
+#         rounds hash the previous call's last batch, loaded from
+#         lag->pending, and the last batch is stored there instead of
+#         hashed, so on a stream of short calls no batch's rounds or
+#         multiplies run alone once something is pending.
+#   open: the ciphertext is the input, so an iteration loads its own
+#         sixteen input blocks into zmm4..zmm7 first and hashes them during
+#         the rounds; nothing is written before they are read: in == out
+#         works.
+# Tail (1..15 blocks, or a whole call of fewer than sixteen): the key
+# stream of eight (n <= 8) or sixteen blocks is computed in two or four
+# registers. Opmask registers select the n blocks that exist, two bits
+# (two qwords) per block: loads are masked with zeroing and stores are
+# masked, so no byte outside the caller's n blocks is read or written
+# (masked-off lanes never fault), and lanes past the data are zero. They
+# are hashed as one aggregated run with H^n .. H^1: the power pointer
+# starts at entry 16 - n, so lane i of register j meets H^(n - 4j - i).
+# Lanes past the data meet whatever follows in the 1024-byte GHASH key
+# (entries up to 31), times zero. Open hashes the tail's input during the
+# tail's rounds; seal hashes the tail's ciphertext after them.
+#
+# Register plan (System V names; the translator maps win64 arguments)
+# ===================================================================
+#   aes_gcm_x86_64_vaes_avx512_seal / _open(k = rdi, out = rsi, in = rdx,
+#                                           blocks = rcx, ctr = r8, Xi = r9)
+#   aes_gcm_x86_64_vaes_avx512_seal_lagged(the same, but lag = r9): r12
+#     lag->pending, rbx lag->has_pending, r9 (before the common entry)
+#     lag->Xi; the rest as in seal.
+#     r10 AES schedule (k->aes_key), r11 GHASH key (k->ghash_key),
+#     eax Nr; in the tail, r8 and rdi make the masks, then rdi points at
+#     the first power used.
+#     zmm0-zmm3    the sixteen AES blocks in flight
+#     zmm4-zmm7    sixteen blocks to hash, byte-reversed
+#     zmm8 zmm9 zmm10   GHASH lo, mid, hi accumulators
+#     zmm11 zmm12  products and other temporaries
+#     zmm13        the counter register (ctr + i .. ctr + i + 3, swapped)
+#     zmm14        the counter byte-swap mask
+#     zmm15        Y, the running hash, reflected, in the low lane (the
+#                  upper lanes are zero, so XORing zmm15 into a register
+#                  of blocks adds Y to its first block only)
+#     zmm16-zmm29  rk[0] .. rk[13] (as many as the key has), broadcast
+#     zmm30        rk[Nr]
+#     zmm31        the byte-reversal mask
+#     k1-k4        the tail's lane masks (public: made from the count)
+# The masks and the counter increments are constants in memory. The
+# function keeps no stack frame. Before it returns it zeroes zmm0-zmm31
+# and ends with VZEROUPPER: no key stream, data, round key, power of H or
+# Y is left in a vector register, and the upper halves of the ymm
+# registers are clean (the ABI test checks XINUSE). The zeroing is one
+# zero idiom per register (VPXOR, or VPXORD for zmm16-zmm31, with itself
+# on the xmm name, which clears the whole zmm register, done at register
+# renaming) rather than
+# VZEROALL, which Intel cores run as a microcoded sequence (and which
+# leaves zmm16-zmm31 alone). On win64 the translator saves and
+# restores xmm6-xmm15, rdi and rsi.
+#
+# Secrets and constant time
+# =========================
+# Secret: the round keys, H and its powers, Y, the data and the key stream
+# (the counter block is treated like data). They flow only through VAESENC/
+# VAESENCLAST, VPCLMULQDQ, VPXORQ, VPTERNLOGQ, VPADDD, VPSHUFB/VPSHUFD with
+# constant masks and immediates, VEXTRACTI64X4/VEXTRACTI32X4 and
+# VBROADCASTI32X4, none of which has an operand-dependent timing, and
+# through loads and stores at addresses made from the caller's pointers,
+# the block count and Nr, masked by opmask registers made from the block
+# count alone. Branches depend on the block count, on Nr (the key length)
+# and, in seal_lagged, on lag->has_pending only: all public. The
+# general-purpose registers declared public below hold only pointers,
+# counts, masks of counts, Nr and that flag.
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/..";
+use perlasm::driver;
+
+# Offsets in struct fused_keys (asserted in crypto/fused/fused.h) and in
+# struct aes_schedule (asserted in crypto/fused/fused_vaes_avx512.c).
+my $K_AES_KEY = 8;
+my $K_GHASH_KEY = 24;
+my $ROUNDS = 1920;
+# Offsets in struct fused_lag (asserted in crypto/fused/fused.h).
+my $LAG_XI = 0;
+my $LAG_PENDING = 8;
+my $LAG_HAS_PENDING = 16;
+
+my $code = <<___;
+.rodata
+.align 64
+.Lpoly:                         # x^-1 mod P, reflected; high qword 0xC2 << 56
+___
+$code .= "    .quad 0x0000000000000001, 0xc200000000000000\n" for 0 .. 3;
+$code .= <<___;
+.Lctr_lanes:                    # +0, +1, +2, +3: the counter register's lanes
+    .long 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3
+.Linc:                          # +4k in every lane at 64*(k-1), k = 1 .. 4
+___
+for my $k (1 .. 4) {
+    $code .= "    .long " . join(', ', (0, 0, 0, 4 * $k) x 4) . "\n";
+}
+$code .= <<___;
+.Lbswap_mask:                   # reverses the 16 bytes of a lane
+    .byte 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
+.Lctr_swap:                     # reverses bytes 12..15 of a lane
+    .byte 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 15, 14, 13, 12
+___
+
+my ($out, $in, $blocks) = qw(rsi rdx rcx);
+my ($aes, $gkey) = qw(r10 r11);
+my ($LO, $MID, $HI, $T0, $T1, $CTR, $SWAP, $Y) = map { "zmm$_" } 8 .. 15;
+my $y = 'xmm15';
+my $BSWAP = 'zmm31';
+my $RKLAST = 'zmm30';
+sub rk { return 'zmm' . (16 + $_[0]) }     # rk[r], r = 0 .. 13
+sub data { return 'zmm' . (4 + $_[0]) }    # the j-th register to hash
+
+# ---------------------------------------------------------------------------
+# GHASH pieces.
+
+# products(j, pow): the four products of data register j with the 64 bytes
+# of powers at `pow`, accumulated into lo/mid/hi (written when j == 0).
+# Register 0 first absorbs Y into its first block.
+sub products {
+    my ($j, $p) = @_;
+    my $d = data($j);
+    if ($j == 0) {
+        return <<___;
+    vpxorq     $d, $d, $Y                      # Y into the first block
+    vpclmulqdq $LO, $d, $p, 0x00
+    vpclmulqdq $HI, $d, $p, 0x11
+    vpclmulqdq $MID, $d, $p, 0x01
+    vpclmulqdq $T0, $d, $p, 0x10
+    vpxorq     $MID, $MID, $T0
+___
+    }
+    return <<___;
+    vpclmulqdq $T0, $d, $p, 0x00
+    vpclmulqdq $T1, $d, $p, 0x11
+    vpxorq     $LO, $LO, $T0
+    vpxorq     $HI, $HI, $T1
+    vpclmulqdq $T0, $d, $p, 0x01
+    vpclmulqdq $T1, $d, $p, 0x10
+    vpternlogq $MID, $T0, $T1, 0x96            # mid ^= both middle products
+___
+}
+
+my $reduce1 = <<___;
+    vpclmulqdq $T0, $LO, [.Lpoly], 0x10       # phase 1: lo.q0 * 0xC2<<56
+    vpshufd    $LO, $LO, 0x4e
+    vpternlogq $MID, $LO, $T0, 0x96
+___
+my $reduce2 = <<___;
+    vpclmulqdq $T0, $MID, [.Lpoly], 0x10      # phase 2: mid.q0 * 0xC2<<56
+    vpshufd    $MID, $MID, 0x4e
+    vpternlogq $HI, $MID, $T0, 0x96            # Y, one per lane
+___
+my $fold = <<___;
+    vextracti64x4 ymm11, $HI, 1
+    vpxorq     ymm10, ymm10, ymm11
+    vextracti32x4 xmm11, ymm10, 1
+    vpxorq     $y, xmm10, xmm11                # Y, upper lanes zero
+___
+
+# ghash_steps(nreg, pow): Y = GHASH of data registers 0 .. nreg-1 with the
+# powers at pow, pow + 64, ..., as a list of pieces for rounds 1, 2, ...
+sub ghash_steps {
+    my ($nreg, $pow) = @_;
+    my @steps = map { products($_, "[$pow + " . 64 * $_ . "]") } 0 .. $nreg - 1;
+    return (@steps, $reduce1, $reduce2, $fold);
+}
+
+# The hooks of a stitched iteration: ghash_steps in rounds 1, 2, ...
+sub hooks {
+    my @steps = ghash_steps(@_);
+    return { map { ($_ + 1 => $steps[$_]) } 0 .. $#steps };
+}
+
+# ---------------------------------------------------------------------------
+# AES pieces.
+
+# counters(n): zmm0..n-1 = the next 4n counter blocks ^ rk[0]; counter
+# register += 4n.
+sub counters {
+    my ($n) = @_;
+    my $s = "    vpshufb    zmm0, $CTR, $SWAP\n";
+    $s .= "    vpaddd     zmm$_, $CTR, [.Linc + " . 64 * ($_ - 1) . "]\n" for 1 .. $n - 1;
+    $s .= "    vpaddd     $CTR, $CTR, [.Linc + " . 64 * ($n - 1) . "]\n";
+    $s .= "    vpshufb    zmm$_, zmm$_, $SWAP\n" for 1 .. $n - 1;
+    $s .= "    vpxorq     zmm$_, zmm$_, " . rk(0) . "\n" for 0 .. $n - 1;
+    return $s;
+}
+
+sub round {
+    my ($n, $r) = @_;
+    return join '', map { "    vaesenc    zmm$_, zmm$_, " . rk($r) . "\n" } 0 .. $n - 1;
+}
+
+# spread(round, hook): the round's VAESENCs with the hook's instructions
+# spread evenly between them, so that the decoder hands the scheduler a mix
+# of AES rounds and carry-less multiplies rather than a burst of each. The
+# two streams use disjoint registers; each keeps its own order.
+sub spread {
+    my ($round, $hook) = @_;
+    my @h = grep { /\S/ } split /\n/, $hook;
+    my @a = grep { /\S/ } split /\n/, $round;
+    my $per = int((@h + @a - 1) / @a);
+    my $s = '';
+    for my $x (@a) {
+        $s .= "$x\n";
+        for (1 .. $per) { $s .= shift(@h) . "\n" if @h; }
+    }
+    return $s;
+}
+
+# rounds(n, tag, hooks): rounds 1 .. Nr-1 on zmm0..n-1 with hooks->{r}
+# inside round r (r = 1..9, present for every key size).
+sub rounds {
+    my ($n, $tag, $hooks) = @_;
+    my $s = '';
+    for my $r (1 .. 9) {
+        $s .= $hooks && $hooks->{$r} ? spread(round($n, $r), $hooks->{$r})
+                                     : round($n, $r);
+    }
+    die "hooks past round 9\n" if $hooks && grep { $_ > 9 } keys %$hooks;
+    $s .= "    cmp        eax, 10\n    je         .L${tag}_last\n";
+    $s .= round($n, 10) . round($n, 11);
+    $s .= "    cmp        eax, 12\n    je         .L${tag}_last\n";
+    $s .= round($n, 12) . round($n, 13);
+    $s .= ".L${tag}_last:\n";
+    return $s;
+}
+
+# last(n, seal): the last round with the data folded in, 4n blocks stored;
+# sealing also leaves the ciphertext byte-reversed in the data registers,
+# to be hashed by the next iteration.
+sub last_round {
+    my ($n, $seal) = @_;
+    my $s = '';
+    for my $j (0 .. $n - 1) {
+        my $t = $j % 2 ? $T1 : $T0;
+        $s .= <<___;
+    vpxorq     $t, $RKLAST, [$in + @{[ 64 * $j ]}]
+    vaesenclast zmm$j, zmm$j, $t
+    vmovdqu64  [$out + @{[ 64 * $j ]}], zmm$j
+___
+    }
+    $s .= "    vpshufb    " . data($_) . ", zmm$_, $BSWAP\n" for $seal ? (0 .. $n - 1) : ();
+    return $s;
+}
+
+# iteration(tag, seal, hooks): one batch of sixteen blocks.
+sub iteration {
+    my ($tag, $seal, $hooks) = @_;
+    return counters(4) . rounds(4, $tag, $hooks) . last_round(4, $seal);
+}
+
+# load_data(n, src, masked): data registers 0..n-1 = the blocks at src,
+# byte-reversed; masked by k1.. (lanes past the data zero) when asked.
+sub load_data {
+    my ($n, $src, $masked) = @_;
+    my $s = '';
+    for my $j (0 .. $n - 1) {
+        my $dst = data($j) . ($masked ? '{k' . ($j + 1) . '}{z}' : '');
+        $s .= "    vmovdqu64  $dst, [$src + " . 64 * $j . "]\n";
+        $s .= "    vpshufb    " . data($j) . ", " . data($j) . ", $BSWAP\n";
+    }
+    return $s;
+}
+
+# tail_masks: k1..k4 select the first `blocks` (1..15) blocks of sixteen,
+# two qword bits each; rdi = the power entry 16 - blocks.
+my $tail_masks = <<___;
+    lea        rdi, [$blocks + $blocks]
+    xor        r8d, r8d
+    bts        r8, rdi
+    dec        r8                              # (1 << 2n) - 1
+    kmovd      k1, r8d
+    kshiftrd   k2, k1, 8
+    kshiftrd   k3, k1, 16
+    kshiftrd   k4, k1, 24
+    mov        rdi, 16
+    sub        rdi, $blocks
+    shl        rdi, 4
+    add        rdi, $gkey                      # H^n, entry 16 - n
+___
+
+# tail_crypt(n, tag, seal, hooks): the last `blocks` blocks (at most 4n)
+# through n registers of key stream, with optional round hooks; loads and
+# stores masked. Sealing then leaves the ciphertext, byte-reversed and
+# zero past the data, in the data registers.
+sub tail_crypt {
+    my ($n, $tag, $seal, $hooks) = @_;
+    my $s = counters($n) . rounds($n, $tag, $hooks);
+    for my $j (0 .. $n - 1) {
+        my $k = 'k' . ($j + 1);
+        $s .= <<___;
+    vmovdqu64  $T0\{$k\}{z}, [$in + @{[ 64 * $j ]}]
+    vaesenclast zmm$j, zmm$j, $RKLAST
+    vpxorq     zmm$j\{$k\}{z}, zmm$j, $T0
+    vmovdqu64  [$out + @{[ 64 * $j ]}]{$k}, zmm$j
+___
+    }
+    $s .= "    vpshufb    " . data($_) . ", zmm$_, $BSWAP\n" for $seal ? (0 .. $n - 1) : ();
+    return $s;
+}
+
+# tail(tag, seal, hooks): 1..15 blocks, with two registers (n <= 8) or
+# four. Sealing, the hooks (if any) hash the previous batch during the
+# rounds and the tail's ciphertext is hashed after them; opening, the
+# tail's input is loaded and hashed during the rounds.
+sub tail {
+    my ($tag, $seal, $hooks) = @_;
+    my $s = $tail_masks . "    cmp        $blocks, 8\n    ja         .L${tag}_wide\n";
+    for my $n (2, 4) {
+        my $t = $n == 2 ? "${tag}_narrow" : "${tag}_wide";
+        $s .= ".L${tag}_wide:\n" if $n == 4;
+        if ($seal) {
+            $s .= tail_crypt($n, $t, 1, $hooks);
+            $s .= join '', ghash_steps($n, 'rdi');
+        } else {
+            $s .= load_data($n, $in, 1);
+            $s .= tail_crypt($n, $t, 0, hooks($n, 'rdi'));
+        }
+        $s .= "    jmp        .L${tag}_end\n" if $n == 2;
+    }
+    return $s . ".L${tag}_end:\n";
+}
+
+# Common entry: pointers, Nr, the round keys, constants, Y and the counter
+# register.
+my $entry = <<___;
+    mov        $aes, [rdi + $K_AES_KEY]     # public: a pointer in struct fused_keys
+    mov        $gkey, [rdi + $K_GHASH_KEY]  # public: a pointer in struct fused_keys
+    mov        eax, [$aes + $ROUNDS]        # public: the round count follows from the key length
+    vbroadcasti32x4 $BSWAP, [.Lbswap_mask]
+    vbroadcasti32x4 $SWAP, [.Lctr_swap]
+    vmovdqu    $y, [r9]
+    vpshufb    $y, $y, xmm31                # Y, reflected; upper lanes zero
+    vbroadcasti32x4 $CTR, [r8]
+    vpshufb    $CTR, $CTR, $SWAP
+    vpaddd     $CTR, $CTR, [.Lctr_lanes]    # ctr .. ctr + 3, counters swapped
+    mov        edi, eax
+    shl        edi, 4
+    vbroadcasti32x4 $RKLAST, [$aes + rdi]   # rk[Nr]
+___
+$entry .= "    vbroadcasti32x4 " . rk($_) . ", [$aes + " . 16 * $_ . "]\n" for 0 .. 9;
+$entry .= <<___;
+    cmp        eax, 10
+    je         .L%_keys
+    vbroadcasti32x4 @{[ rk(10) ]}, [$aes + 160]
+    vbroadcasti32x4 @{[ rk(11) ]}, [$aes + 176]
+    cmp        eax, 12
+    je         .L%_keys
+    vbroadcasti32x4 @{[ rk(12) ]}, [$aes + 192]
+    vbroadcasti32x4 @{[ rk(13) ]}, [$aes + 208]
+.L%_keys:
+___
+sub entry { return $entry =~ s/%/$_[0]/gr }
+
+my $exit = <<___;
+    vpshufb    $y, $y, xmm31
+    vmovdqu    [r9], $y
+___
+$exit .= "    vpxor      xmm$_, xmm$_, xmm$_\n" for 0 .. 15;
+$exit .= "    vpxord     xmm$_, xmm$_, xmm$_\n" for 16 .. 31;   # EVEX only
+$exit .= "    vzeroupper\n";
+
+my $step = <<___;
+    add        $in, 256
+    add        $out, 256
+    sub        $blocks, 16
+___
+
+# ---------------------------------------------------------------------------
+# seal
+
+$code .= <<___;
+
+.text
+.function aes_gcm_x86_64_vaes_avx512_seal args=6 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax,k1,k2,k3,k4   # (const struct fused_keys *k, uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t ctr[16], uint8_t Xi[16])
+@{[ entry('seal') ]}
+    cmp        $blocks, 16
+    jb         .Lseal_tail
+@{[ iteration('seal_first', 1) ]}
+$step
+.Lseal_loop:                                # sixteen ciphertext blocks to hash in zmm4..7
+    cmp        $blocks, 16
+    jb         .Lseal_pending
+@{[ iteration('seal_loop', 1, hooks(4, $gkey)) ]}
+$step
+    jmp        .Lseal_loop
+.Lseal_pending:
+    test       $blocks, $blocks
+    jnz        .Lseal_pending_tail
+@{[ join '', ghash_steps(4, $gkey) ]}
+    jmp        .Lseal_done
+.Lseal_pending_tail:                        # 1..15 left: the tail's rounds hash the last batch
+@{[ tail('seal_ptail', 1, hooks(4, $gkey)) ]}
+    jmp        .Lseal_done
+.Lseal_tail:                                # 1..15 blocks in all
+@{[ tail('seal_tail', 1) ]}
+.Lseal_done:
+$exit
+.endfunction
+___
+
+# ---------------------------------------------------------------------------
+# seal_lagged (crypto/fused/fused.h, struct fused_lag): blocks is a positive
+# multiple of sixteen. The seal loop above, except at its two ends: when
+# blocks are pending, the first batch's rounds hash them (loaded from
+# lag->pending) instead of running alone, and the last batch is not hashed
+# but stored, straight from the registers that hold it, to lag->pending.
+# No tail.
+#   r12 lag->pending, rbx lag->has_pending (both public); r9 becomes
+#   lag->Xi before the common entry reads Y.
+
+$code .= <<___;
+
+.function aes_gcm_x86_64_vaes_avx512_seal_lagged args=6 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax,rbx,r12   # (const struct fused_keys *k, uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t ctr[16], const struct fused_lag *lag)
+    mov        r12, [r9 + $LAG_PENDING]     # public: a pointer in struct fused_lag
+    mov        rbx, [r9 + $LAG_HAS_PENDING] # public: 0 or 1
+    mov        r9, [r9 + $LAG_XI]           # public: a pointer in struct fused_lag
+@{[ entry('lag') ]}
+    test       rbx, rbx
+    jz         .Llag_first_alone
+@{[ load_data(4, 'r12', 0) ]}
+    jmp        .Llag_loop
+.Llag_first_alone:
+@{[ iteration('lag_alone', 1) ]}
+$step
+.Llag_loop:                                 # zmm0..3: the batch just stored (if any)
+    test       $blocks, $blocks
+    jz         .Llag_done
+@{[ iteration('lag_loop', 1, hooks(4, $gkey)) ]}
+$step
+    jmp        .Llag_loop
+.Llag_done:                                 # the last batch: pending, unhashed
+___
+$code .= "    vmovdqu64  [r12 + " . 64 * $_ . "], zmm$_\n" for 0 .. 3;
+$code .= <<___;
+$exit
+.endfunction
+___
+
+# ---------------------------------------------------------------------------
+# open
+
+$code .= <<___;
+
+.function aes_gcm_x86_64_vaes_avx512_open args=6 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax,k1,k2,k3,k4   # (const struct fused_keys *k, uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t ctr[16], uint8_t Xi[16])
+@{[ entry('open') ]}
+.Lopen_loop:
+    cmp        $blocks, 16
+    jb         .Lopen_tail
+@{[ load_data(4, $in, 0) ]}
+@{[ iteration('open_loop', 0, hooks(4, $gkey)) ]}
+$step
+    jmp        .Lopen_loop
+.Lopen_tail:                                # 0..15 left: hashed during their rounds
+    test       $blocks, $blocks
+    jz         .Lopen_done
+@{[ tail('open_tail', 0) ]}
+.Lopen_done:
+$exit
+.endfunction
+___
+
+perlasm::driver::finish('x86_64', $code);

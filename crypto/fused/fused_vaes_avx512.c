@@ -1,0 +1,92 @@
+/*
+ * crypto/fused/fused_vaes_avx512.c: the fused AES-CTR + GHASH kernel with
+ * VAES and VPCLMULQDQ on 512-bit registers ("vaes_avx512"), x86_64 only,
+ * for the pair (aesni, vpclmul_avx2).
+ *
+ * The work is done by asm/x86_64/aes-gcm-vaes-avx512-x86_64.pl, whose
+ * opening comment explains it: sixteen counter blocks in flight in four
+ * zmm registers (four blocks per register, VAESENC on every lane), every
+ * round key in a register of its own, the GHASH of sixteen ciphertext
+ * blocks stitched between their rounds with the vpclmul_avx2 backend's
+ * powers H^16..H^1 (schoolbook VPCLMULQDQ on four lanes at once, reduced
+ * lane by lane, one fold per sixteen blocks), a per-lane 32-bit counter
+ * that wraps modulo 2^32 exactly, and a tail of 1..15 blocks whose loads
+ * and stores are masked to the blocks that exist. Seal hashes the previous
+ * batch's output, kept in registers, while encrypting the next; open
+ * hashes each batch's input before writing its output, so in == out works
+ * for both. The lagged seal (struct fused_lag in fused.h) is the seal loop
+ * on whole groups of sixteen, its first group's rounds hashing the
+ * previous call's pending group and its last group stored to lag->pending
+ * unhashed.
+ *
+ * It shares its pair with fused_vaes_avx2 and keeps nothing of its own
+ * (init is NULL): the round keys come from the aesni schedule and the
+ * powers of H from the vpclmul_avx2 GHASH key, both read through struct
+ * fused_keys (fused.h asserts its offsets). The dispatcher lists it first,
+ * so a key on that pair gets it wherever it runs, and vaes_avx2 elsewhere.
+ *
+ * Constant time: AES rounds, carry-less multiplies, XORs and constant
+ * shuffles only; branches, addresses and the tail's masks depend on the
+ * block count and the key length alone.
+ *
+ * Needs what both halves of its pair need (AES-NI; AVX2, PCLMULQDQ,
+ * VPCLMULQDQ and VAES) and AVX-512 F, BW and VL with the opmask and ZMM
+ * state enabled, and is not used on the Intel cores whose clock drops
+ * under 512-bit instructions (cpu_x86_avoids_zmm, BoringSSL's list): they
+ * keep vaes_avx2. All of it is tested through the cached CPU capabilities,
+ * so OPENSSL_ia32cap can hide it (":~0x40000000", AVX512BW, as for
+ * BoringSSL's 512-bit kernel).
+ */
+#include <stddef.h>
+
+#include "../cpu/cpu.h"
+#include "fused.h"
+
+/* What the kernel reads, where: the two key pointers of struct fused_keys
+ * (fused.h), the aesni schedule's `rounds`, and the vpclmul_avx2 key's
+ * powers (256 bytes), past which a short tail's masked-off lanes read up
+ * to byte 512 of the key (multiplied by zero). */
+#define VAES_AVX512_ROUNDS_OFFSET 1920
+#define VAES_AVX512_GHASH_KEY_BYTES 512
+
+#if defined(LIBGCM_ASM_X86_64)
+/* asm/x86_64/aes-gcm-vaes-avx512-x86_64.pl: sixteen blocks in flight. */
+#define VAES_AVX512_KERNEL(op) aes_gcm_x86_64_vaes_avx512_##op
+GCM_HIDDEN fused_crypt_fn VAES_AVX512_KERNEL(seal);
+GCM_HIDDEN fused_crypt_fn VAES_AVX512_KERNEL(open);
+GCM_HIDDEN fused_lagged_fn VAES_AVX512_KERNEL(seal_lagged);
+#define VAES_AVX512_BUILT 1
+#else
+#define VAES_AVX512_KERNEL(op) NULL
+#define VAES_AVX512_BUILT 0
+#endif
+
+_Static_assert(offsetof(struct aes_schedule, rounds) ==
+                   VAES_AVX512_ROUNDS_OFFSET,
+               "aes-gcm-vaes-avx512-x86_64.pl reads rounds at this offset");
+_Static_assert(VAES_AVX512_GHASH_KEY_BYTES <= GHASH_KEY_BYTES,
+               "a tail's power loads stay inside the GHASH key");
+
+/* Its pair's requirements, each asked of that backend, and AVX-512. */
+static int vaes_avx512_usable(void) {
+  return VAES_AVX512_BUILT && aes_aesni.usable() &&
+         ghash_vpclmul_avx2.usable() && cpu_x86_has_avx512() &&
+         !cpu_x86_avoids_zmm();
+}
+
+const struct fused_impl fused_vaes_avx512 = {
+    .name = "vaes_avx512",
+    .constant_time = 1,
+    .requires = "AES-NI, AVX2, PCLMULQDQ, VPCLMULQDQ, VAES and AVX-512 "
+                "(F, BW, VL), on a CPU that keeps its clock under 512-bit "
+                "instructions",
+    .aes = &aes_aesni,
+    .ghash = &ghash_vpclmul_avx2,
+    .min_blocks = 1,
+    .usable = vaes_avx512_usable,
+    .init = NULL,
+    .seal = VAES_AVX512_KERNEL(seal),
+    .open = VAES_AVX512_KERNEL(open),
+    .seal_lagged = VAES_AVX512_KERNEL(seal_lagged),
+    .lag_blocks = 16,
+};
