@@ -91,9 +91,13 @@
 #     [rsp]       the counter base (16 bytes)
 # The byte-reversal and counter-swap masks, the counter increments and the
 # reduction constant are memory operands. The function wipes the counter
-# slot and ends with VZEROALL: no key stream, data, round key, power of H
-# or Y is left in a vector register, and the upper halves of the ymm
-# registers are clean (the ABI test checks XINUSE). On win64 the
+# slot, zeroes xmm0-xmm15 and ends with VZEROUPPER: no key stream, data,
+# round key, power of H or Y is left in a vector register, and the upper
+# halves of the ymm registers are clean (the ABI test checks XINUSE). The
+# zeroing is one zero idiom per register (VPXOR with itself, done at
+# register renaming) rather than VZEROALL, which Intel cores run as a
+# microcoded sequence (a stream of 16-block calls measured slower with
+# it; docs/performance.md). On win64 the
 # translator saves and restores xmm6-xmm15, rbx, rbp, rdi and rsi.
 #
 # Secrets and constant time
@@ -360,8 +364,9 @@ my $exit = <<___;
     vmovdqu    [r9], $y
     vpxor      xmm0, xmm0, xmm0
     vmovdqa    [rsp], xmm0                  # wipe the counter slot
-    vzeroall
 ___
+$exit .= "    vpxor      xmm$_, xmm$_, xmm$_\n" for 0 .. 15;
+$exit .= "    vzeroupper\n";
 
 # The round hooks that hash eight blocks at `src` during rounds 1..9.
 sub group_hooks {

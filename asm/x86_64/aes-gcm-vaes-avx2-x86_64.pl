@@ -88,8 +88,11 @@
 #                 first block only)
 #     [rsp]       the counter base (32 bytes)
 # The byte-reversal and counter-swap masks are memory operands. The
-# function wipes the counter slot and ends with VZEROALL: no key stream,
-# data, round key, power of H or Y is left in a vector register. On win64
+# function wipes the counter slot, zeroes ymm0-ymm15 and ends with
+# VZEROUPPER: no key stream, data, round key, power of H or Y is left in a
+# vector register. The zeroing is one zero idiom per register (VPXOR with
+# itself, done at register renaming) rather than VZEROALL, which Intel
+# cores run as a microcoded sequence (docs/performance.md). On win64
 # the translator saves and restores xmm6-xmm15, rbx, rbp, rdi and rsi.
 #
 # Secrets and constant time
@@ -387,8 +390,9 @@ my $exit = <<___;
     vmovdqu    [r9], $y
     vpxor      xmm0, xmm0, xmm0
     vmovdqu    [rsp], ymm0                  # wipe the counter slot
-    vzeroall
 ___
+$exit .= "    vpxor      xmm$_, xmm$_, xmm$_\n" for 0 .. 15;
+$exit .= "    vzeroupper\n";
 
 # The round hooks that hash sixteen blocks at `src` during rounds 1..9.
 sub group_hooks {
