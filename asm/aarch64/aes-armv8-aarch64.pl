@@ -81,9 +81,9 @@ use warnings;
 use FindBin;
 use lib "$FindBin::Bin/..";
 use perlasm::driver;
+use perlasm::layout;    # $ROUNDS and the other C structure offsets
 use perlasm::armv8_aes_common;
 
-my $ROUNDS = 1920;    # offsetof(struct aes_schedule, rounds)
 
 # Prefix XOR of the four words of $x (zero register v7, temporary $t).
 sub prefix_xor {

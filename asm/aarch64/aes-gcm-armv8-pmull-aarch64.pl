@@ -98,13 +98,9 @@ use warnings;
 use FindBin;
 use lib "$FindBin::Bin/..";
 use perlasm::driver;
+use perlasm::layout;    # $ROUNDS and the other C structure offsets
 use perlasm::armv8_aes_common;
 
-# Offsets in struct fused_keys (asserted in crypto/fused/fused.h) and in
-# struct aes_schedule (asserted in crypto/fused/fused_armv8_pmull.c).
-my $K_AES_KEY = 8;
-my $K_GHASH_KEY = 24;
-my $ROUNDS = 1920;
 # Offset of the Karatsuba half sums in the pmull GHASH key.
 my $HALVES = 128;
 

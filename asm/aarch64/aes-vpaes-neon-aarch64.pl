@@ -98,9 +98,9 @@ use warnings;
 use FindBin;
 use lib "$FindBin::Bin/..";
 use perlasm::driver;
+use perlasm::layout;    # $ROUNDS and the other C structure offsets
 use perlasm::vpaes_tables;
 
-my $ROUNDS = 1920;    # offsetof(struct aes_schedule, rounds)
 
 my $rodata = perlasm::vpaes_tables::rodata();
 

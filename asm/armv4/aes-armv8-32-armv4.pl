@@ -77,8 +77,8 @@ use warnings;
 use FindBin;
 use lib "$FindBin::Bin/..";
 use perlasm::driver;
+use perlasm::layout;    # $ROUNDS and the other C structure offsets
 
-my $ROUNDS = 1920;    # offsetof(struct aes_schedule, rounds)
 
 # Prefix XOR of the four words of $x (zero register q11, temporary $t).
 sub prefix_xor {

@@ -101,8 +101,8 @@ use warnings;
 use FindBin;
 use lib "$FindBin::Bin/..";
 use perlasm::driver;
+use perlasm::layout;    # $ROUNDS and the other C structure offsets
 
-my $ROUNDS = 1920;    # offsetof(struct aes_schedule, rounds)
 
 # The Boyar-Peralta S-box circuit without its XNORs (the same gates as
 # sub_bytes() in crypto/aes/aes_bitsliced_rounds.h): u0 is the most

@@ -57,11 +57,8 @@ use warnings;
 use FindBin;
 use lib "$FindBin::Bin/..";
 use perlasm::driver;
+use perlasm::layout;    # $ROUNDS and the other C structure offsets
 use perlasm::aesni_common;
-
-# Offset of `rounds` in struct aes_schedule (AESNI_ROUNDS_OFFSET, asserted
-# in the descriptor crypto/aes/aes_aesni.c).
-my $ROUNDS = 1920;
 
 my $code = perlasm::aesni_common::rodata(7);
 

@@ -72,11 +72,9 @@ use warnings;
 use FindBin;
 use lib "$FindBin::Bin/..";
 use perlasm::driver;
+use perlasm::layout;    # $ROUNDS and the other C structure offsets
 use perlasm::vpaes_tables;
 use perlasm::vpaes_rounds;
-
-# Offset of `rounds` in struct aes_schedule (asserted in aes_vpaes.c).
-my $ROUNDS = 1920;
 
 my $code = perlasm::vpaes_tables::rodata();
 

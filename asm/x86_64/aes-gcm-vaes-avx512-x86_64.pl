@@ -133,16 +133,8 @@ use warnings;
 use FindBin;
 use lib "$FindBin::Bin/..";
 use perlasm::driver;
+use perlasm::layout;    # $ROUNDS and the other C structure offsets
 
-# Offsets in struct fused_keys (asserted in crypto/fused/fused.h) and in
-# struct aes_schedule (asserted in crypto/fused/fused_vaes_avx512.c).
-my $K_AES_KEY = 8;
-my $K_GHASH_KEY = 24;
-my $ROUNDS = 1920;
-# Offsets in struct fused_lag (asserted in crypto/fused/fused.h).
-my $LAG_XI = 0;
-my $LAG_PENDING = 8;
-my $LAG_HAS_PENDING = 16;
 
 my $code = <<___;
 .rodata

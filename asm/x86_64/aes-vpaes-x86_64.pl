@@ -147,9 +147,7 @@ use warnings;
 use FindBin;
 use lib "$FindBin::Bin/..";
 use perlasm::driver;
-
-# Offset of `rounds` in struct aes_schedule (asserted in aes_vpaes.c).
-my $ROUNDS = 1920;
+use perlasm::layout;    # $ROUNDS and the other C structure offsets
 
 # The tables (derived and self-checked there): perlasm/vpaes_tables.pm.
 use perlasm::vpaes_tables;
