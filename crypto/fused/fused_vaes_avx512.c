@@ -5,11 +5,12 @@
  *
  * The work is done by asm/x86_64/aes-gcm-vaes-avx512-x86_64.pl, whose
  * opening comment explains it: sixteen counter blocks in flight in four
- * zmm registers (four blocks per register, VAESENC on every lane), every
- * round key in a register of its own, the GHASH of sixteen ciphertext
- * blocks stitched between their rounds with the vpclmul_avx2 backend's
- * powers H^16..H^1 (schoolbook VPCLMULQDQ on four lanes at once, reduced
- * lane by lane, one fold per sixteen blocks), a per-lane 32-bit counter
+ * zmm registers (four blocks per register, VAESENC on every lane), the
+ * round keys in registers, the GHASH of sixteen ciphertext blocks
+ * stitched between their rounds with the vpclmul_avx2 backend's powers
+ * H^16..H^1, loaded into registers once per call (schoolbook VPCLMULQDQ
+ * on four lanes at once, reduced lane by lane, one fold per sixteen
+ * blocks), a per-lane 32-bit counter
  * that wraps modulo 2^32 exactly, and a tail of 1..15 blocks whose loads
  * and stores are masked to the blocks that exist. Seal hashes the previous
  * batch's output, kept in registers, while encrypting the next; open
