@@ -247,7 +247,7 @@ TEST(Dispatch, ZmmKernelFollowsCpuidAndIsTheDefaultWhereverItRuns) {
   const bool avx512_masked = mask != nullptr && std::string(mask) == ":~0x40000000";
   if (mask != nullptr && !avx512_masked)
     GTEST_SKIP() << "OPENSSL_ia32cap=" << mask << ": not a mask this test models";
-  unsigned a, b, c, d;
+  unsigned a = 0, b = 0, c = 0, d = 0;
   ASSERT_TRUE(__get_cpuid(0, &a, &b, &c, &d));
   const unsigned max_leaf = a;
   const bool intel = b == 0x756e6547u && d == 0x49656e69u && c == 0x6c65746eu;
