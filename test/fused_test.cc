@@ -159,7 +159,7 @@ bool Counting::poison;
 
 const struct fused_impl kCounting = {
     "counting", 1, "none", nullptr, nullptr, 16, [] { return 1; }, nullptr,
-    Counting::Seal, Counting::Open, 1, nullptr, 0};
+    Counting::Seal, Counting::Open, 1, nullptr, 0, nullptr};
 
 // A key on the default pair whose slot holds the counting kernel, and the
 // same key on the two passes.
@@ -294,7 +294,7 @@ bool BatchAes::in_fused;
 // every whole block past the first batch.
 const struct fused_impl kFromOneBlock = {
     "from_one_block", 1, "none", nullptr, nullptr, 1, [] { return 1; }, nullptr,
-    BatchAes::Seal, BatchAes::Open, 1, nullptr, 0};
+    BatchAes::Seal, BatchAes::Open, 1, nullptr, 0, nullptr};
 
 TEST(FusedSlot, StreamsSkipTheKernelForShortRunsAndCutRunsToBatches) {
   uint8_t raw[16] = {9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 1, 2, 3, 4, 5, 6};
@@ -362,7 +362,7 @@ TEST(FusedSlot, StreamsSkipTheKernelForShortRunsAndCutRunsToBatches) {
 
 const struct fused_impl kBatchFused = {
     "batch_fused", 1, "none", nullptr, nullptr, 16, [] { return 1; }, nullptr,
-    BatchAes::Seal, BatchAes::Open, 1, nullptr, 0};
+    BatchAes::Seal, BatchAes::Open, 1, nullptr, 0, nullptr};
 
 TEST(ModeBatches, StreamsCutRunsToBatchesOfAnySize) {
   uint8_t raw[16] = {3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3};
@@ -478,7 +478,7 @@ size_t Lagged::plain_seals, Lagged::lagged, Lagged::lagged_with_pending,
 
 const struct fused_impl kLagged = {
     "lagged", 1, "none", nullptr, nullptr, 1, [] { return 1; }, nullptr,
-    Lagged::Seal, Lagged::Open, 1, Lagged::SealLagged, 16};
+    Lagged::Seal, Lagged::Open, 1, Lagged::SealLagged, 16, nullptr};
 
 TEST(FusedSlot, StreamSealsLagTheirLastGroupAndHashItFirst) {
   uint8_t raw[16] = {2, 7, 1, 8, 2, 8, 1, 8, 2, 8, 4, 5, 9, 0, 4, 5};
@@ -861,7 +861,8 @@ TEST(FusedDispatch, DefaultIsFirstFittingAutomaticKernel) {
     const char *expect = "none";
     for (size_t i = 0; dispatch_fused_at(i) != nullptr; i++) {
       const struct fused_impl *f = dispatch_fused_at(i);
-      if (!f->named_only && f->constant_time && f->usable() && dispatch_fused_fits(f, a, g)) {
+      if (!f->named_only && f->constant_time && f->usable() &&
+          (f->preferred == nullptr || f->preferred()) && dispatch_fused_fits(f, a, g)) {
         expect = f->name;
         break;
       }

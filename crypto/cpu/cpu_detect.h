@@ -61,6 +61,14 @@
 /* The four words, initialised exactly once (thread-safe), after the mask. */
 GCM_HIDDEN const uint32_t *cpu_caps(void);
 
+/* 1 for the x86 cores whose clock drops while 512-bit instructions run,
+ * where libgcm prefers 256-bit kernels (BoringSSL's list: Intel family 6,
+ * models 85, 106, 108, 125, 126, 140, 141); `intel` says the vendor string
+ * is GenuineIntel, family and model include their CPUID extensions.
+ * cpu_detect sets CPU_X86_AVOID_ZMM from it. */
+GCM_HIDDEN int cpu_x86_zmm_lowers_clock(int intel, uint32_t family,
+                                        uint32_t model);
+
 /* Fills the four capability words from the hardware. */
 GCM_HIDDEN void cpu_detect(uint32_t out[4]);
 

@@ -169,6 +169,14 @@ struct fused_impl {
    * neither in nor out; in == out is allowed. */
   fused_lagged_fn *seal_lagged;
   unsigned lag_blocks;
+  /* Optional (NULL: wherever usable): whether the automatic choice takes
+   * the kernel on this CPU. For a kernel that runs here but loses to the
+   * next entry of the list on some CPUs (vaes_avx512 on the Intel cores
+   * that lower their clock under 512-bit instructions), so that `usable`
+   * keeps saying only whether the CPU can run it: such a kernel is still
+   * chosen by name there, and tested. Asks the named queries of
+   * crypto/cpu/cpu.h only. */
+  int (*preferred)(void);
 };
 
 /* The kernels, one descriptor per file (crypto/fused/fused_<name>.c).

@@ -32,9 +32,11 @@
  *
  * Needs what both halves of its pair need (AES-NI; AVX2, PCLMULQDQ,
  * VPCLMULQDQ and VAES) and AVX-512 F, BW and VL with the opmask and ZMM
- * state enabled, and is not used on the Intel cores whose clock drops
- * under 512-bit instructions (cpu_x86_avoids_zmm, BoringSSL's list): they
- * keep vaes_avx2. All of it is tested through the cached CPU capabilities,
+ * state enabled. On the Intel cores whose clock drops under 512-bit
+ * instructions (cpu_x86_avoids_zmm, BoringSSL's list) it is usable but not
+ * preferred: the automatic choice gives them vaes_avx2, and vaes_avx512
+ * runs there only when named (and in the tests, which run every usable
+ * kernel). All of it is tested through the cached CPU capabilities,
  * so OPENSSL_ia32cap can hide it (":~0x40000000", AVX512BW, as for
  * BoringSSL's 512-bit kernel).
  */
@@ -71,16 +73,19 @@ _Static_assert(VAES_AVX512_GHASH_KEY_BYTES <= GHASH_KEY_BYTES,
 /* Its pair's requirements, each asked of that backend, and AVX-512. */
 static int vaes_avx512_usable(void) {
   return VAES_AVX512_BUILT && aes_aesni.usable() &&
-         ghash_vpclmul_avx2.usable() && cpu_x86_has_avx512() &&
-         !cpu_x86_avoids_zmm();
+         ghash_vpclmul_avx2.usable() && cpu_x86_has_avx512();
 }
+
+/* Not on the cores that lower their clock under 512-bit instructions
+ * (BoringSSL's list, cpu.h): there the automatic choice leaves it to
+ * vaes_avx2, and it runs only when named. */
+static int vaes_avx512_preferred(void) { return !cpu_x86_avoids_zmm(); }
 
 const struct fused_impl fused_vaes_avx512 = {
     .name = "vaes_avx512",
     .constant_time = 1,
     .requires = "AES-NI, AVX2, PCLMULQDQ, VPCLMULQDQ, VAES and AVX-512 "
-                "(F, BW, VL), on a CPU that keeps its clock under 512-bit "
-                "instructions",
+                "(F, BW, VL)",
     .aes = &aes_aesni,
     .ghash = &ghash_vpclmul_avx2,
     .min_blocks = 1,
@@ -90,4 +95,5 @@ const struct fused_impl fused_vaes_avx512 = {
     .open = VAES_AVX512_KERNEL(open),
     .seal_lagged = VAES_AVX512_KERNEL(seal_lagged),
     .lag_blocks = 16,
+    .preferred = vaes_avx512_preferred,
 };

@@ -55,7 +55,8 @@
  * Fused kernels (crypto/fused/fused.h) are chosen afterwards, for the pair
  * already fixed: the explicit name, else LIBGCM_FUSED, else the first
  * entry of the fused list that fits the pair, runs here, is constant-time
- * and is not reserved for naming (named_only). "none" is the two-pass
+ * is not reserved for naming (named_only) and is preferred on this CPU
+ * (its `preferred` hook, when it has one). "none" is the two-pass
  * path. A named kernel that does not fit the pair is refused like one the
  * CPU cannot run.
  */
@@ -291,7 +292,8 @@ int dispatch_choose_fused(const char *fused_name, const struct aes_impl *aes,
     const struct fused_impl *f;
     for (size_t i = 0; (f = dispatch_fused_at(i)) != NULL; i++) {
       if (!f->named_only && f->constant_time &&
-          dispatch_fused_fits(f, aes, ghash) && f->usable()) {
+          dispatch_fused_fits(f, aes, ghash) && f->usable() &&
+          (f->preferred == NULL || f->preferred())) {
         *fused = f;
         break;
       }
