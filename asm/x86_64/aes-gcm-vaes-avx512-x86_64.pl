@@ -132,8 +132,8 @@
 # Secret: the round keys, H and its powers, Y, the data and the key stream
 # (the counter block is treated like data). They flow only through VAESENC/
 # VAESENCLAST, VPCLMULQDQ, VPXORQ, VPTERNLOGQ, VPADDD, VPSHUFB/VPSHUFD with
-# constant masks and immediates, VEXTRACTI64X4/VEXTRACTI32X4, VMOVDQA64
-# and VBROADCASTI32X4, none of which has an operand-dependent timing, and
+# constant masks and immediates, VEXTRACTI64X4/VEXTRACTI32X4 and
+# VBROADCASTI32X4, none of which has an operand-dependent timing, and
 # through loads and stores at addresses made from the caller's pointers,
 # the block count and Nr, masked by opmask registers made from the block
 # count alone. Branches depend on the block count, on Nr (the key length)
@@ -177,8 +177,25 @@ sub data { return 'zmm' . (4 + $_[0]) }    # the j-th register to hash
 # ---------------------------------------------------------------------------
 # GHASH pieces.
 
-# ghash_steps(nreg, pow): Y = GHASH of data registers 0 .. nreg-1 (1, 2
-# or 4) with the powers in the power registers (pow undefined) or at pow,
+# sum_products(dst, products): dst = the XOR of the carry-less products
+# [data, power, immediate], in order: the first written to dst, then two
+# at a time through the temporaries and one VPTERNLOGQ, an odd last one
+# with VPXORQ.
+sub sum_products {
+    my ($dst, @prods) = @_;
+    my $clmul = sub { "    vpclmulqdq $_[0], $_[1][0], $_[1][1], $_[1][2]\n" };
+    my $s = $clmul->($dst, shift @prods);
+    while (@prods >= 2) {
+        my ($x, $z) = splice @prods, 0, 2;
+        $s .= $clmul->($T0, $x) . $clmul->($T1, $z);
+        $s .= "    vpternlogq $dst, $T0, $T1, 0x96\n";
+    }
+    $s .= $clmul->($T0, $prods[0]) . "    vpxorq     $dst, $dst, $T0\n" if @prods;
+    return $s;
+}
+
+# ghash_steps(nreg, pow): Y = GHASH of data registers 0 .. nreg-1 (2 or 4)
+# with the powers in the power registers (pow undefined) or at pow,
 # pow + 64, ... in memory. Register 0 first absorbs Y (kept in lo's
 # register) into its first block. The products come in the order that
 # lets the reduction start early: the low products and their sum first,
@@ -187,37 +204,14 @@ sub data { return 'zmm' . (4 + $_[0]) }    # the j-th register to hash
 # them) are formed, then phase 2, then the fold of the four lanes.
 sub ghash_steps {
     my ($nreg, $pow) = @_;
+    die "ghash_steps: 2 or 4 registers\n" unless $nreg == 2 || $nreg == 4;
     my @p = map { defined $pow ? "[$pow + " . 64 * $_ . "]" : power($_) } 0 .. $nreg - 1;
     my @d = map { data($_) } 0 .. $nreg - 1;
     my $s = "    vpxorq     $d[0], $d[0], $LO                     # Y (in lo) into the first block\n";
-    # lo = sum of a0*b0
-    $s .= "    vpclmulqdq $LO, $d[0], $p[0], 0x00\n";
-    if ($nreg == 4) {
-        $s .= <<___;
-    vpclmulqdq $T0, $d[1], $p[1], 0x00
-    vpclmulqdq $T1, $d[2], $p[2], 0x00
-    vpternlogq $LO, $T0, $T1, 0x96
-    vpclmulqdq $T0, $d[3], $p[3], 0x00
-    vpxorq     $LO, $LO, $T0
-___
-    } elsif ($nreg == 2) {
-        $s .= "    vpclmulqdq $T0, $d[1], $p[1], 0x00\n    vpxorq     $LO, $LO, $T0\n";
-    }
-    # mid = sum of a0*b1 ^ a1*b0: the two products of each register
-    my @mid = map { ([$d[$_], $p[$_], '0x01'], [$d[$_], $p[$_], '0x10']) } 0 .. $nreg - 1;
-    my $m = shift @mid;
-    $s .= "    vpclmulqdq $MID, $m->[0], $m->[1], $m->[2]\n";
-    while (@mid >= 2) {
-        my ($a, $b) = splice @mid, 0, 2;
-        $s .= "    vpclmulqdq $T0, $a->[0], $a->[1], $a->[2]\n";
-        $s .= "    vpclmulqdq $T1, $b->[0], $b->[1], $b->[2]\n";
-        $s .= "    vpternlogq $MID, $T0, $T1, 0x96\n";
-    }
-    if (@mid) {
-        my $a = shift @mid;
-        $s .= "    vpclmulqdq $T0, $a->[0], $a->[1], $a->[2]\n";
-        $s .= "    vpxorq     $MID, $MID, $T0\n";
-    }
+    # lo = sum of a0*b0; mid = sum of a0*b1 ^ a1*b0
+    $s .= sum_products($LO, map { [$d[$_], $p[$_], '0x00'] } 0 .. $nreg - 1);
+    $s .= sum_products($MID, map { ([$d[$_], $p[$_], '0x01'], [$d[$_], $p[$_], '0x10']) }
+                                 0 .. $nreg - 1);
     # phase 1 of the reduction, beside the high products
     $s .= <<___;
     vpclmulqdq $T0, $LO, [.Lpoly], 0x10       # phase 1: lo.q0 * 0xC2<<56
@@ -226,14 +220,8 @@ ___
     $s .= "    vpclmulqdq $d[$_], $d[$_], $p[$_], 0x11\n" for 0 .. $nreg - 1;
     $s .= "    vpternlogq $MID, $LO, $T0, 0x96\n";
     # hi = sum of a1*b1
-    if ($nreg == 4) {
-        $s .= "    vpternlogq $d[0], $d[1], $d[2], 0x96\n";
-        $s .= "    vpxorq     $HI, $d[0], $d[3]\n";
-    } elsif ($nreg == 2) {
-        $s .= "    vpxorq     $HI, $d[0], $d[1]\n";
-    } else {
-        $s .= "    vmovdqa64  $HI, $d[0]\n";
-    }
+    $s .= "    vpternlogq $d[0], $d[1], $d[2], 0x96\n" if $nreg == 4;
+    $s .= "    vpxorq     $HI, $d[0], $d[$nreg - 1]\n";
     $s .= <<___;
     vpclmulqdq $T0, $MID, [.Lpoly], 0x10      # phase 2: mid.q0 * 0xC2<<56
     vpshufd    $MID, $MID, 0x4e
