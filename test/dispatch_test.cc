@@ -245,8 +245,9 @@ TEST(Dispatch, X86OrderPutsTheSse2TierBetweenSsse3AndPortable) {
 // it must be unusable. Where it is usable it is the fused kernel of a
 // default key, beside aesni and vpclmul_avx2, except on the Intel cores
 // that lose clock speed on 512-bit instructions (family 6, models 85, 106,
-// 108, 125, 126, 140, 141), which keep vaes_avx2 unless named; elsewhere
-// vaes_avx2 is the default, wherever that runs.
+// 108, 125, 126, 140, 141: cpu_x86_zmm_lowers_clock, whose list the test
+// below checks), which keep vaes_avx2 unless named; elsewhere vaes_avx2 is
+// the default, wherever that runs.
 TEST(Dispatch, ZmmKernelFollowsCpuidAndIsTheDefaultWhereverItRuns) {
   const char *mask = std::getenv("OPENSSL_ia32cap");
   const bool avx512_masked = mask != nullptr && std::string(mask) == ":~0x40000000";
@@ -268,9 +269,7 @@ TEST(Dispatch, ZmmKernelFollowsCpuidAndIsTheDefaultWhereverItRuns) {
     __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
     xcr0 = (uint64_t{hi} << 32) | lo;
   }
-  const bool slow_zmm = intel && family == 6 &&
-                        (model == 85 || model == 106 || model == 108 || model == 125 ||
-                         model == 126 || model == 140 || model == 141);
+  const bool slow_zmm = cpu_x86_zmm_lowers_clock(intel, family, model) != 0;
   const bool avx512 = (b7 & (1u << 16)) && (b7 & (1u << 30)) && (b7 & (1u << 31)) &&
                       (xcr0 & 0xe6) == 0xe6 && !avx512_masked;
   const bool runs = aesni && pclmul && (b7 & (1u << 5)) && (c7 & (1u << 9)) &&

@@ -79,7 +79,6 @@ use lib "$FindBin::Bin/..";
 use perlasm::driver;
 use perlasm::layout;    # $ROUNDS and the other C structure offsets
 
-
 # Prefix XOR of the four words of $x (zero register q11, temporary $t).
 sub prefix_xor {
     my ($x, $t) = @_;

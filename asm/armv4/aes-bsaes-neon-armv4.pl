@@ -103,7 +103,6 @@ use lib "$FindBin::Bin/..";
 use perlasm::driver;
 use perlasm::layout;    # $ROUNDS and the other C structure offsets
 
-
 # The Boyar-Peralta S-box circuit without its XNORs (the same gates as
 # sub_bytes() in crypto/aes/aes_bitsliced_rounds.h): u0 is the most
 # significant bit (plane 7), u7 the least (plane 0); out<i> is plane i.

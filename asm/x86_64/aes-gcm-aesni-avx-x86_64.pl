@@ -97,8 +97,8 @@
 # zeroing is one zero idiom per register (VPXOR with itself, done at
 # register renaming) rather than VZEROALL, which Intel cores run as a
 # microcoded sequence (a stream of 16-block calls measured slower with
-# it; docs/performance.md). On win64 the
-# translator saves and restores xmm6-xmm15, rbx, rbp, rdi and rsi.
+# it; docs/performance.md). On win64 the translator saves and restores
+# xmm6-xmm15, rbx, rbp, rdi and rsi.
 #
 # Secrets and constant time
 # =========================

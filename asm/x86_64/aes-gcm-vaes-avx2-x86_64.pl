@@ -114,7 +114,6 @@ use lib "$FindBin::Bin/..";
 use perlasm::driver;
 use perlasm::layout;    # $ROUNDS and the other C structure offsets
 
-
 my $code = <<___;
 .rodata
 .align 32

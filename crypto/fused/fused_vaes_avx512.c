@@ -10,9 +10,9 @@
  * stitched between their rounds with the vpclmul_avx2 backend's powers
  * H^16..H^1, loaded into registers once per call (schoolbook VPCLMULQDQ
  * on four lanes at once, reduced lane by lane, one fold per sixteen
- * blocks), a per-lane 32-bit counter
- * that wraps modulo 2^32 exactly, and a tail of 1..15 blocks whose loads
- * and stores are masked to the blocks that exist. Seal hashes the previous
+ * blocks), a per-lane 32-bit counter that wraps modulo 2^32 exactly, and a
+ * tail of 1..15 blocks whose loads and stores are masked to the blocks
+ * that exist. Seal hashes the previous
  * batch's output, kept in registers, while encrypting the next; open
  * hashes each batch's input before writing its output, so in == out works
  * for both. The lagged seal (struct fused_lag in fused.h) is the seal loop
@@ -36,9 +36,9 @@
  * instructions (cpu_x86_avoids_zmm, BoringSSL's list) it is usable but not
  * preferred: the automatic choice gives them vaes_avx2, and vaes_avx512
  * runs there only when named (and in the tests, which run every usable
- * kernel). All of it is tested through the cached CPU capabilities,
- * so OPENSSL_ia32cap can hide it (":~0x40000000", AVX512BW, as for
- * BoringSSL's 512-bit kernel).
+ * kernel). All of it is tested through the cached CPU capabilities, so
+ * OPENSSL_ia32cap can hide it (":~0x40000000", AVX512BW, as for BoringSSL's
+ * 512-bit kernel).
  */
 #include <stddef.h>
 

@@ -54,7 +54,7 @@
  *
  * Fused kernels (crypto/fused/fused.h) are chosen afterwards, for the pair
  * already fixed: the explicit name, else LIBGCM_FUSED, else the first
- * entry of the fused list that fits the pair, runs here, is constant-time
+ * entry of the fused list that fits the pair, runs here, is constant-time,
  * is not reserved for naming (named_only) and is preferred on this CPU
  * (its `preferred` hook, when it has one). "none" is the two-pass
  * path. A named kernel that does not fit the pair is refused like one the

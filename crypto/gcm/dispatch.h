@@ -12,8 +12,8 @@
  * The fused AES-CTR + GHASH kernels form a third list. It is consulted
  * after the pair is fixed: a key gets the first usable, constant-time
  * entry that fits its pair, is not marked named_only and is preferred on
- * this CPU (fused.h), or the one named
- * by the caller or LIBGCM_FUSED ("none" asks for the two passes).
+ * this CPU (fused.h), or the one named by the caller or LIBGCM_FUSED
+ * ("none" asks for the two passes).
  *
  * The dispatcher only chooses. A failure is described in a struct
  * dispatch_failure; the API layer the user called turns it into the error
@@ -97,8 +97,9 @@ GCM_HIDDEN int dispatch_choose(const char *aes_name, const char *ghash_name,
 /* Chooses the fused kernel for a key on the pair (aes, ghash). fused_name
  * NULL means LIBGCM_FUSED if set, else automatic: the first entry of the
  * fused list that is usable, constant-time, not named_only, preferred on
- * this CPU (fused.h) and fits the pair, or none. "none" means the two passes. Any other name must be a
- * kernel that exists, fits the pair and runs on this CPU. *fused is NULL
+ * this CPU (fused.h) and fits the pair, or none. "none" means the two
+ * passes. Any other name must be a kernel that exists, fits the pair and
+ * runs on this CPU. *fused is NULL
  * for the two passes. Returns 1, or 0 with *why filled. */
 GCM_HIDDEN int dispatch_choose_fused(const char *fused_name,
                                      const struct aes_impl *aes,
