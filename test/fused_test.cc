@@ -159,7 +159,7 @@ bool Counting::poison;
 
 const struct fused_impl kCounting = {
     "counting", 1, "none", nullptr, nullptr, 16, [] { return 1; }, nullptr,
-    Counting::Seal, Counting::Open, 1, nullptr, 0, nullptr};
+    Counting::Seal, Counting::Open, 1, nullptr, 0, nullptr, 0, 0};
 
 // A key on the default pair whose slot holds the counting kernel, and the
 // same key on the two passes.
@@ -294,7 +294,7 @@ bool BatchAes::in_fused;
 // every whole block past the first batch.
 const struct fused_impl kFromOneBlock = {
     "from_one_block", 1, "none", nullptr, nullptr, 1, [] { return 1; }, nullptr,
-    BatchAes::Seal, BatchAes::Open, 1, nullptr, 0, nullptr};
+    BatchAes::Seal, BatchAes::Open, 1, nullptr, 0, nullptr, 0, 0};
 
 TEST(FusedSlot, StreamsSkipTheKernelForShortRunsAndCutRunsToBatches) {
   uint8_t raw[16] = {9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 1, 2, 3, 4, 5, 6};
@@ -362,7 +362,7 @@ TEST(FusedSlot, StreamsSkipTheKernelForShortRunsAndCutRunsToBatches) {
 
 const struct fused_impl kBatchFused = {
     "batch_fused", 1, "none", nullptr, nullptr, 16, [] { return 1; }, nullptr,
-    BatchAes::Seal, BatchAes::Open, 1, nullptr, 0, nullptr};
+    BatchAes::Seal, BatchAes::Open, 1, nullptr, 0, nullptr, 0, 0};
 
 TEST(ModeBatches, StreamsCutRunsToBatchesOfAnySize) {
   uint8_t raw[16] = {3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3};
@@ -478,7 +478,7 @@ size_t Lagged::plain_seals, Lagged::lagged, Lagged::lagged_with_pending,
 
 const struct fused_impl kLagged = {
     "lagged", 1, "none", nullptr, nullptr, 1, [] { return 1; }, nullptr,
-    Lagged::Seal, Lagged::Open, 1, Lagged::SealLagged, 16, nullptr};
+    Lagged::Seal, Lagged::Open, 1, Lagged::SealLagged, 16, nullptr, 0, 0};
 
 TEST(FusedSlot, StreamSealsLagTheirLastGroupAndHashItFirst) {
   uint8_t raw[16] = {2, 7, 1, 8, 2, 8, 1, 8, 2, 8, 4, 5, 9, 0, 4, 5};
@@ -566,6 +566,166 @@ TEST(FusedSlot, StreamSealsLagTheirLastGroupAndHashItFirst) {
   gcm_key_cleanup(&pk);
 }
 
+// A kernel that declares stream sizes (fused.h: stream_run_min 8,
+// stream_tail_min 12) and a lagged seal in groups of 16, built from the
+// pair's ctr32 and GHASH, recording the runs it is handed; the key's ctr32
+// counts the one-block calls the mode engine makes outside the kernel (the
+// key stream of a chunk's partial last block). A stream hands it a chunk's
+// whole blocks uncut when nothing follows them or when they are at least
+// 12 and a partial block follows (that block then gets one block of key
+// stream, behind a lagged seal's pending group when there is one); shorter
+// runs with a partial block behind are cut to batches and the rest comes
+// from a full buffer, as for kernels without stream sizes.
+struct Sized {
+  static const struct aes_impl *real;
+  static std::vector<size_t> runs;
+  static size_t lagged, one_block_refills;
+  static bool in_kernel;
+  static void Ctr32(const struct aes_schedule *k, uint8_t *out, const uint8_t *in,
+                    size_t blocks, const uint8_t ctr[16]) {
+    if (!in_kernel && blocks == 1) one_block_refills++;
+    real->ctr32(k, out, in, blocks, ctr);
+  }
+  static void Seal(const struct fused_keys *k, uint8_t *out, const uint8_t *in, size_t n,
+                   const uint8_t ctr[16], uint8_t Xi[16]) {
+    runs.push_back(n);
+    in_kernel = true;
+    k->aes->ctr32(k->aes_key, out, in, n, ctr);
+    in_kernel = false;
+    k->ghash->update(Xi, k->ghash_key, out, n);
+  }
+  static void SealLagged(const struct fused_keys *k, uint8_t *out, const uint8_t *in, size_t n,
+                         const uint8_t ctr[16], const struct fused_lag *lag) {
+    ASSERT_EQ(0u, n % 16) << "a lagged run of " << n << " blocks";
+    runs.push_back(n);
+    lagged++;
+    if (lag->has_pending) k->ghash->update(lag->Xi, k->ghash_key, lag->pending, 16);
+    in_kernel = true;
+    k->aes->ctr32(k->aes_key, out, in, n, ctr);
+    in_kernel = false;
+    k->ghash->update(lag->Xi, k->ghash_key, out, n - 16);
+    memcpy(lag->pending, out + 16 * (n - 16), 16 * 16);
+  }
+  static void Open(const struct fused_keys *k, uint8_t *out, const uint8_t *in, size_t n,
+                   const uint8_t ctr[16], uint8_t Xi[16]) {
+    runs.push_back(n);
+    k->ghash->update(Xi, k->ghash_key, in, n);
+    in_kernel = true;
+    k->aes->ctr32(k->aes_key, out, in, n, ctr);
+    in_kernel = false;
+  }
+  static void Reset() {
+    runs.clear();
+    lagged = one_block_refills = 0;
+  }
+};
+const struct aes_impl *Sized::real;
+std::vector<size_t> Sized::runs;
+size_t Sized::lagged, Sized::one_block_refills;
+bool Sized::in_kernel;
+
+const struct fused_impl kSized = {
+    "sized", 1, "none", nullptr, nullptr, 1, [] { return 1; }, nullptr,
+    Sized::Seal, Sized::Open, 1, Sized::SealLagged, 16, nullptr, 8, 12};
+
+TEST(FusedSlot, KernelsWithStreamSizesTakeUncutRunsAndPartialTails) {
+  uint8_t raw[16] = {1, 4, 1, 4, 2, 1, 3, 5, 6, 2, 3, 7, 3, 0, 9, 5};
+  gcm_key fk, pk;
+  ASSERT_EQ(1, gcm_key_init_with_fused(&fk, raw, 16, nullptr, nullptr, "c"));
+  ASSERT_EQ(1, gcm_key_init_with_fused(&pk, raw, 16, nullptr, nullptr, "none"));
+  KeySt(&fk)->fused = &kSized;
+  // Batches of 8 blocks whatever the build's (6 for 32-bit AES-NI), and
+  // the one-block calls counted.
+  static struct aes_impl aes8;
+  aes8 = *KeySt(&fk)->aes;
+  Sized::real = KeySt(&fk)->aes;
+  aes8.ctr_batch_blocks = 8;
+  aes8.ctr32 = Sized::Ctr32;
+  KeySt(&fk)->aes = &aes8;
+  std::mt19937_64 rng(31);
+  Bytes nonce = RandomBytes(rng, 12), aad = RandomBytes(rng, 13);
+  struct Case {
+    std::vector<size_t> chunks;  // repeated
+    size_t len;
+    std::vector<size_t> runs;  // the sizes of the kernel runs
+    size_t min_runs;
+    bool tail_blocks;  // a block of key stream for each partial block
+    bool lagged;       // every seal run lagged
+  };
+  const Case cases[] = {
+      // Whole blocks, not a multiple of a batch: every run uncut.
+      {{272}, 272 * 12, {17}, 12, true, false},
+      // 18 blocks and 12 bytes: every whole block after the block the
+      // previous chunk left partial goes to the kernel, then a block of key
+      // stream for the new partial block.
+      {{300}, 300 * 12, {18}, 12, true, false},
+      // 16 blocks and a byte, then 15 bytes and 16 blocks: whole groups,
+      // lagged, the partial block's key stream behind the pending group,
+      // and the two hashed together before the next run.
+      {{257, 271}, 528 * 6, {16}, 12, true, true},
+      // 9 blocks and 6 bytes: below tail_min, so cut to a batch, with the
+      // rest from a full buffer, as for kernels without stream sizes.
+      {{150}, 150 * 12, {8}, 2, false, false},
+  };
+  for (const Case &c : cases) {
+    Bytes pt = RandomBytes(rng, c.len), want(pt.size()), got;
+    uint8_t twant[16], tgot[16];
+    ASSERT_EQ(1, gcm_seal(&pk, want.data(), twant, 16, nonce.data(), 12, pt.data(), pt.size(),
+                          aad.data(), aad.size()));
+    // With tail_blocks, one block of key stream for each chunk that ends
+    // inside a block (but the last).
+    size_t tails = 0;
+    for (size_t off = 0, i = 0; c.tail_blocks && off < pt.size(); i++) {
+      off += std::min(pt.size() - off, c.chunks[i % c.chunks.size()]);
+      if (off < pt.size() && off % 16 != 0) tails++;
+    }
+    for (int open = 0; open <= 1; open++) {
+      const std::string what =
+          "chunk " + std::to_string(c.chunks[0]) + (open ? " open" : " seal");
+      Sized::Reset();
+      if (!open) {
+        StreamSealChunks(&fk, nonce, aad, pt, c.chunks, &got, tgot);
+        EXPECT_EQ(want, got) << what;
+        EXPECT_EQ(0, memcmp(twant, tgot, 16)) << what;
+      } else {
+        gcm_stream s;
+        ASSERT_EQ(1, gcm_stream_init(&s, &fk, GCM_DECRYPT, nonce.data(), 12));
+        ASSERT_EQ(1, gcm_stream_aad(&s, aad.data(), aad.size()));
+        got = want;
+        for (size_t off = 0, i = 0; off < got.size(); i++) {
+          size_t n = std::min(c.chunks[i % c.chunks.size()], got.size() - off);
+          ASSERT_EQ(1, gcm_stream_update(&s, got.data() + off, got.data() + off, n));
+          off += n;
+        }
+        EXPECT_EQ(1, gcm_stream_finish_open(&s, twant, 16)) << what;
+        EXPECT_EQ(pt, got) << what;
+      }
+      EXPECT_GE(Sized::runs.size(), c.min_runs) << what;
+      for (size_t i = 0; i < Sized::runs.size(); i++) {
+        bool expected = false;
+        for (size_t r : c.runs) expected |= Sized::runs[i] == r;
+        EXPECT_TRUE(expected) << what << ": run " << i << " of " << Sized::runs[i] << " blocks";
+      }
+      EXPECT_EQ(tails, Sized::one_block_refills) << what;
+      EXPECT_EQ(!open && c.lagged ? Sized::runs.size() : 0u, Sized::lagged) << what;
+    }
+  }
+  // Chunk sizes that move in and out of those paths: still the one-shot
+  // result, sealing and opening.
+  Bytes pt = RandomBytes(rng, 6000), want(pt.size()), got;
+  uint8_t twant[16], tgot[16];
+  ASSERT_EQ(1, gcm_seal(&pk, want.data(), twant, 16, nonce.data(), 12, pt.data(), pt.size(),
+                        aad.data(), aad.size()));
+  for (const std::vector<size_t> &chunks : std::vector<std::vector<size_t>>{
+           {300, 13, 257, 5, 600}, {257, 16, 1}, {200, 1000, 3}, {400, 31}}) {
+    StreamSealChunks(&fk, nonce, aad, pt, chunks, &got, tgot);
+    EXPECT_EQ(want, got) << chunks[0];
+    EXPECT_EQ(0, memcmp(twant, tgot, 16)) << chunks[0];
+  }
+  gcm_key_cleanup(&fk);
+  gcm_key_cleanup(&pk);
+}
+
 // ---- every path of the mode engine, every triple ----------------------------
 
 class ModePaths : public ::testing::TestWithParam<Triple> {
@@ -579,9 +739,11 @@ class ModePaths : public ::testing::TestWithParam<Triple> {
   }
   void TearDown() override { gcm_key_cleanup(&key_); }
 
-  // Seals pt one-shot and streamed in `chunks`, expects the same result.
+  // Seals pt one-shot and streamed in `chunks`, expects the same result;
+  // with `open`, also opens the one-shot result in place through the same
+  // chunks and expects pt back and the tag accepted.
   void Check(const Bytes &nonce, const Bytes &aad, const Bytes &pt,
-             const std::vector<size_t> &chunks, const std::string &what) {
+             const std::vector<size_t> &chunks, const std::string &what, bool open = false) {
     Bytes a(pt.size()), b;
     uint8_t ta[16], tb[16];
     ASSERT_EQ(1, gcm_seal(&key_, a.data(), ta, 16, nonce.data(), nonce.size(), pt.data(),
@@ -589,6 +751,17 @@ class ModePaths : public ::testing::TestWithParam<Triple> {
     StreamSealChunks(&key_, nonce, aad, pt, chunks, &b, tb);
     ASSERT_EQ(a, b) << what;
     ASSERT_EQ(0, memcmp(ta, tb, 16)) << what;
+    if (!open) return;
+    gcm_stream s;
+    ASSERT_EQ(1, gcm_stream_init(&s, &key_, GCM_DECRYPT, nonce.data(), nonce.size()));
+    ASSERT_EQ(1, gcm_stream_aad(&s, aad.data(), aad.size()));
+    for (size_t off = 0, i = 0; off < a.size(); i++) {
+      size_t n = std::min(a.size() - off, chunks[i % chunks.size()]);
+      ASSERT_EQ(1, gcm_stream_update(&s, a.data() + off, a.data() + off, n));
+      off += n;
+    }
+    ASSERT_EQ(1, gcm_stream_finish_open(&s, ta, 16)) << what << " (open)";
+    ASSERT_EQ(pt, a) << what << " (open)";
   }
 
   gcm_key key_;
@@ -621,16 +794,20 @@ TEST_P(ModePaths, ChunksCrossingTheBatchInEveryPosition) {
 }
 
 TEST_P(ModePaths, LongChunksOfEveryLength) {
-  // Chunks from just below the direct-run threshold (16 blocks) to past two
-  // buffers, every byte length up to 25 blocks, then every 7th: the run
-  // goes direct cut down to whole batches, the rest of it and any partial
-  // block come from the buffer, and the next chunk starts inside the
-  // buffered key stream. (Kept small: the qemu tier tests run it too.)
+  // Chunks from below the direct-run thresholds (8 blocks for a kernel
+  // that declares stream sizes, 16 otherwise) to past two buffers, every
+  // byte length up to 25 blocks, then every 7th. Without stream sizes the
+  // run goes direct cut down to whole batches, the rest of it and any
+  // partial block come from the buffer, and the next chunk starts inside
+  // the buffered key stream; with them the run goes uncut and a partial
+  // block behind a long enough run gets a key stream block of its own,
+  // which the next chunk finishes before its own run. Every third length
+  // is opened too. (Kept small: the qemu tier tests run it too.)
   std::mt19937_64 rng(4);
   Bytes nonce = RandomBytes(rng, 12), aad = RandomBytes(rng, 13);
   Bytes pt = RandomBytes(rng, 1700);
-  for (size_t len = 240; len <= 800; len += len < 400 ? 1 : 7) {
-    Check(nonce, aad, pt, {len}, "chunk " + std::to_string(len));
+  for (size_t len = 120; len <= 800; len += len < 400 ? 1 : 7) {
+    Check(nonce, aad, pt, {len}, "chunk " + std::to_string(len), len % 3 == 0);
     if (HasFatalFailure()) return;
   }
 }

@@ -177,6 +177,24 @@ struct fused_impl {
    * chosen by name there, and tested. Asks the named queries of
    * crypto/cpu/cpu.h only. */
   int (*preferred)(void);
+  /* Streams (crypto/gcm/gcm.c). Left 0, the mode engine treats a kernel
+   * call as costly as a key stream refill: a chunk's whole blocks go to the
+   * kernel only from GCM_STREAM_RUN_MIN blocks (and min_blocks) on, cut
+   * down to whole AES batches, and everything else, partial blocks
+   * included, is served from the key stream buffer, refilled a whole
+   * buffer at a time. A kernel that is cheaper per call declares, as
+   * measured with gcm-ab --chunk:
+   *   stream_run_min: the fewest whole blocks worth a call; the run that
+   *     ends a chunk on a block boundary goes to the kernel uncut.
+   *   stream_tail_min: 0, or the fewest whole blocks worth a call when a
+   *     partial block follows them: such a run also goes uncut, and the
+   *     partial block refills just its own key stream, so the next chunk
+   *     finishes that block from the buffer and goes straight back to the
+   *     kernel. Chunks that are not multiples of 16 bytes then run at the
+   *     kernel's speed, less two one-block calls (the key stream and the
+   *     GHASH of the block that straddles two chunks). */
+  unsigned stream_run_min;
+  unsigned stream_tail_min;
 };
 
 /* The kernels, one descriptor per file (crypto/fused/fused_<name>.c).

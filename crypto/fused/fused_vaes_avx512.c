@@ -89,6 +89,12 @@ const struct fused_impl fused_vaes_avx512 = {
     .aes = &aes_aesni,
     .ghash = &ghash_vpclmul_avx2,
     .min_blocks = 1,
+    /* Streams (fused.h): from 8 blocks with or without a partial block
+     * behind (gcm-ab --chunk against the buffer: 128-byte chunks 1.33-1.56x,
+     * 200-300 bytes 1.06-1.18x, a 16-byte-aligned run of 6 blocks
+     * slower). */
+    .stream_run_min = 8,
+    .stream_tail_min = 8,
     .usable = vaes_avx512_usable,
     .init = NULL,
     .seal = VAES_AVX512_KERNEL(seal),

@@ -85,9 +85,17 @@ struct gcm_stream_st {
    * `lagging`, ks[0 .. 16 * lag_blocks) instead holds a lagged seal's last
    * group of ciphertext, not yet hashed (crypto/fused/fused.h). */
   GCM_ALIGNED(16) uint8_t ks[GCM_KS_MAX_BLOCKS * 16];
-  /* 1 after a lagged fused seal, until its pending group is hashed; then
-   * ks_pos == ks_len and hash_len == 0 (nothing else is buffered). */
+  /* 1 after a lagged fused seal, until its pending group is hashed. Then
+   * nothing else is buffered (ks_pos == ks_len, hash_len == 0) but the key
+   * stream of a chunk's partial last block, right behind the pending group
+   * (tail_key_stream in gcm.c), and the ciphertext collected in it. */
   uint8_t lagging;
+  /* Streams on a kernel that declares its stream sizes
+   * (crypto/fused/fused.h): uncut_runs is 1 and a run that ends a chunk's
+   * whole blocks is not cut to batches; tail_min is the kernel's
+   * stream_tail_min (0: none). */
+  uint8_t uncut_runs;
+  uint16_t tail_min;
 };
 
 /* Expands the key with the given backends and derives H; fused (NULL for
