@@ -480,20 +480,27 @@ const struct fused_impl kLagged = {
     "lagged", 1, "none", nullptr, nullptr, 1, [] { return 1; }, nullptr,
     Lagged::Seal, Lagged::Open, 1, Lagged::SealLagged, 16, nullptr, 0, 0};
 
+// fk: a key on the default pair whose slot holds `kernel` and whose AES
+// descriptor is *aes8, a copy of the key's own claiming batches of 8
+// blocks, so that runs are whole batches (and 16-block runs whole groups)
+// whatever the build's batch is (6 blocks for 32-bit AES-NI); its ctr32
+// takes any count. pk: the same key on the two passes.
+void KernelKeys(const uint8_t raw[16], const struct fused_impl *kernel,
+                struct aes_impl *aes8, gcm_key *fk, gcm_key *pk) {
+  ASSERT_EQ(1, gcm_key_init_with_fused(fk, raw, 16, nullptr, nullptr, "c"));
+  ASSERT_EQ(1, gcm_key_init_with_fused(pk, raw, 16, nullptr, nullptr, "none"));
+  KeySt(fk)->fused = kernel;
+  *aes8 = *KeySt(fk)->aes;
+  aes8->ctr_batch_blocks = 8;
+  KeySt(fk)->aes = aes8;
+}
+
 TEST(FusedSlot, StreamSealsLagTheirLastGroupAndHashItFirst) {
-  uint8_t raw[16] = {2, 7, 1, 8, 2, 8, 1, 8, 2, 8, 4, 5, 9, 0, 4, 5};
+  const uint8_t raw[16] = {2, 7, 1, 8, 2, 8, 1, 8, 2, 8, 4, 5, 9, 0, 4, 5};
   gcm_key fk, pk;
-  ASSERT_EQ(1, gcm_key_init_with_fused(&fk, raw, 16, nullptr, nullptr, "c"));
-  ASSERT_EQ(1, gcm_key_init_with_fused(&pk, raw, 16, nullptr, nullptr, "none"));
-  KeySt(&fk)->fused = &kLagged;
-  // The key's own AES backend, claiming batches of 8 blocks, so that the
-  // runs below are whole batches (and 16-block runs whole groups) whatever
-  // the build's batch is (6 blocks for 32-bit AES-NI); its ctr32 takes any
-  // count.
   static struct aes_impl aes8;
-  aes8 = *KeySt(&fk)->aes;
-  aes8.ctr_batch_blocks = 8;
-  KeySt(&fk)->aes = &aes8;
+  KernelKeys(raw, &kLagged, &aes8, &fk, &pk);
+  if (HasFatalFailure()) return;
   std::mt19937_64 rng(21);
   Bytes nonce = RandomBytes(rng, 12), aad = RandomBytes(rng, 13);
   struct Case {
@@ -629,19 +636,14 @@ const struct fused_impl kSized = {
     Sized::Seal, Sized::Open, 1, Sized::SealLagged, 16, nullptr, 8, 12};
 
 TEST(FusedSlot, KernelsWithStreamSizesTakeUncutRunsAndPartialTails) {
-  uint8_t raw[16] = {1, 4, 1, 4, 2, 1, 3, 5, 6, 2, 3, 7, 3, 0, 9, 5};
+  const uint8_t raw[16] = {1, 4, 1, 4, 2, 1, 3, 5, 6, 2, 3, 7, 3, 0, 9, 5};
   gcm_key fk, pk;
-  ASSERT_EQ(1, gcm_key_init_with_fused(&fk, raw, 16, nullptr, nullptr, "c"));
-  ASSERT_EQ(1, gcm_key_init_with_fused(&pk, raw, 16, nullptr, nullptr, "none"));
-  KeySt(&fk)->fused = &kSized;
-  // Batches of 8 blocks whatever the build's (6 for 32-bit AES-NI), and
-  // the one-block calls counted.
   static struct aes_impl aes8;
-  aes8 = *KeySt(&fk)->aes;
-  Sized::real = KeySt(&fk)->aes;
-  aes8.ctr_batch_blocks = 8;
+  KernelKeys(raw, &kSized, &aes8, &fk, &pk);
+  if (HasFatalFailure()) return;
+  // The one-block ctr32 calls counted.
+  Sized::real = KeySt(&pk)->aes;
   aes8.ctr32 = Sized::Ctr32;
-  KeySt(&fk)->aes = &aes8;
   std::mt19937_64 rng(31);
   Bytes nonce = RandomBytes(rng, 12), aad = RandomBytes(rng, 13);
   struct Case {
