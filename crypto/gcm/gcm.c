@@ -488,6 +488,15 @@ static inline void crypt_buffered(struct gcm_stream_st *s, uint8_t *out,
   s->hash_len += (uint32_t)n;
 }
 
+/* Gives the buffered key stream from ks_pos (a block boundary) back, for
+ * a run that goes direct from here: what was collected is hashed, the
+ * counter steps back over the unused blocks (crypt_slow, crypt_sized). */
+static inline void give_back(struct gcm_stream_st *s) {
+  flush_hash(s);
+  ctr32_add(s->ctr, 0u - (s->ks_len - s->ks_pos) / 16u);
+  s->ks_pos = s->ks_len = 0;
+}
+
 static void crypt_slow(struct gcm_stream_st *s, uint8_t *out,
                        const uint8_t *in, size_t len);
 static void crypt_sized(struct gcm_stream_st *s, uint8_t *out,
@@ -593,9 +602,7 @@ static void crypt_slow(struct gcm_stream_st *s, uint8_t *out,
    * messages start with exactly the key stream they use and skip this. */
   if (!s->one_shot && s->ks_pos < s->ks_len && (s->ks_pos & 15u) == 0 &&
       len / 16 >= s->run_min) {
-    flush_hash(s);
-    ctr32_add(s->ctr, 0u - (s->ks_len - s->ks_pos) / 16u);
-    s->ks_pos = s->ks_len = 0;
+    give_back(s);
   }
 
   while (len > 0) {
@@ -686,9 +693,7 @@ static void crypt_sized(struct gcm_stream_st *s, uint8_t *out,
       in += head;
       out += head;
       len -= head;
-      flush_hash(s);
-      ctr32_add(s->ctr, 0u - (s->ks_len - s->ks_pos) / 16u);
-      s->ks_pos = s->ks_len = 0;
+      give_back(s);
     }
   }
   if (s->ks_pos == s->ks_len && len / 16 >= s->run_min) {
