@@ -54,6 +54,12 @@ struct aes_impl {
   /* Blocks the counter-mode kernel naturally computes at once. The mode
    * engine asks for key stream in multiples of this when it must buffer. */
   unsigned ctr_batch_blocks;
+  /* 1 when the rounds are CPU instructions (AES-NI, the ARMv8 AES
+   * instructions), so a block of key stream costs a few cycles; 0 for
+   * rounds in software (bitsliced, vector permutes), where one block costs
+   * more than a backend call. A stream may make key stream it then gives
+   * back unused only in the first case (crypt_slow in crypto/gcm/gcm.c). */
+  int hardware_rounds;
   /* Returns 1 when this build has the implementation's code and this CPU
    * can run it. Asks the named queries of crypto/cpu/cpu.h only. */
   int (*usable)(void);

@@ -64,6 +64,7 @@ const struct aes_impl aes_aesni = {
     .constant_time = 1,
     .requires = "AES-NI",
     .ctr_batch_blocks = AESNI_CTR_BLOCKS,
+    .hardware_rounds = 1,
     .usable = aesni_usable,
     .set_encrypt_key = AESNI_KERNEL(set_encrypt_key),
     .encrypt_block = AESNI_KERNEL(encrypt_block),

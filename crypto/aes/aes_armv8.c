@@ -56,6 +56,7 @@ const struct aes_impl aes_armv8 = {
     .constant_time = 1,
     .requires = "the Armv8 AES instructions",
     .ctr_batch_blocks = 8,
+    .hardware_rounds = 1,
     .usable = armv8_usable,
     .set_encrypt_key = ARMV8_KERNEL(set_encrypt_key),
     .encrypt_block = ARMV8_KERNEL(encrypt_block),

@@ -50,6 +50,7 @@ const struct aes_impl aes_armv8_32 = {
     .constant_time = 1,
     .requires = "the Armv8 AES instructions in AArch32 (HWCAP2_AES)",
     .ctr_batch_blocks = 4,
+    .hardware_rounds = 1,
     .usable = armv8_32_usable,
     .set_encrypt_key = ARMV8_32_KERNEL(set_encrypt_key),
     .encrypt_block = ARMV8_32_KERNEL(encrypt_block),
