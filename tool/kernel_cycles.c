@@ -1,0 +1,139 @@
+/*
+ * tool/kernel_cycles.c: gcm-kernel-cycles, what a fused kernel costs when a
+ * stream calls it once per chunk, without the API around it (not a test,
+ * not installed).
+ *
+ *   gcm-kernel-cycles [--aes A] [--ghash G] [--fused F] [--key-bits 128|256]
+ *                     [--size S] [--chunk N] [--rounds R]
+ *
+ * A stream of N-byte updates can be no faster than its kernel in N-byte
+ * calls. This tool seals S bytes with the key's fused kernel (the one
+ * gcm_key_init_with_fused attaches for the arguments, as in gcm-cycles)
+ * called directly, three ways, interleaved round by round:
+ *   - one call over all S / 16 blocks (what a one-shot message costs);
+ *   - S / N calls of N / 16 blocks to `seal`;
+ *   - the same to `seal_lagged`, the hash of each call's last group left
+ *     for the next call, as a stream does (when the kernel has it and N is
+ *     a whole number of its groups).
+ * It prints the median ticks of each and their speed as a share of the one
+ * call. With gcm-cycles' share for the same chunk through the streaming
+ * API, the difference is what the API and the mode engine add per update.
+ * N must be a positive multiple of 16 that divides S.
+ *
+ * The kernels are internal: this tool reads the key through the mode
+ * engine's header (crypto/gcm/mode.h), as the tests do.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../crypto/gcm/mode.h"
+#include "gcm/gcm.h"
+#include "ticks.h"
+
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+static uint64_t median(uint64_t *v, size_t n) {
+  qsort(v, n, sizeof(*v), cmp_u64);
+  return v[n / 2];
+}
+
+int main(int argc, char **argv) {
+  const char *aes = NULL, *ghash = NULL, *fused = NULL;
+  size_t key_bits = 128, size = 16384, chunk = 256, rounds = 1001;
+  for (int i = 1; i < argc; i += 2) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (v == NULL) {
+      fprintf(stderr, "gcm-kernel-cycles: %s needs a value\n", a);
+      return 2;
+    }
+    if (strcmp(a, "--aes") == 0) aes = v;
+    else if (strcmp(a, "--ghash") == 0) ghash = v;
+    else if (strcmp(a, "--fused") == 0) fused = v;
+    else if (strcmp(a, "--key-bits") == 0) key_bits = strtoul(v, NULL, 10);
+    else if (strcmp(a, "--size") == 0) size = strtoul(v, NULL, 10);
+    else if (strcmp(a, "--chunk") == 0) chunk = strtoul(v, NULL, 10);
+    else if (strcmp(a, "--rounds") == 0) rounds = strtoul(v, NULL, 10);
+    else {
+      fprintf(stderr, "gcm-kernel-cycles: unknown option %s\n", a);
+      return 2;
+    }
+  }
+  if ((key_bits != 128 && key_bits != 256) || size == 0 || rounds == 0 ||
+      chunk == 0 || chunk % 16 != 0 || size % chunk != 0 ||
+      size > (1u << 24)) {
+    fprintf(stderr, "gcm-kernel-cycles: bad --key-bits, --size, --chunk or "
+                    "--rounds (the chunk a positive multiple of 16 that "
+                    "divides the size, the size at most 16 MiB)\n");
+    return 2;
+  }
+
+  static const uint8_t key_bytes[32] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+  gcm_key key;
+  if (!gcm_key_init_with_fused(&key, key_bytes, key_bits / 8, aes, ghash,
+                               fused)) {
+    fprintf(stderr, "gcm-kernel-cycles: %s\n", gcm_last_error_message());
+    return 1;
+  }
+  const struct gcm_key_st *k = (const struct gcm_key_st *)(const void *)&key;
+  const struct fused_impl *f = k->fused;
+  if (f == NULL) {
+    fprintf(stderr, "gcm-kernel-cycles: the key has no fused kernel\n");
+    return 1;
+  }
+  const struct fused_keys fk = {k->aes, &k->aes_schedule, k->ghash,
+                                &k->ghash_key, &k->fused_key};
+  const size_t blocks = size / 16, per_call = chunk / 16;
+  const int lagged = f->seal_lagged != NULL && per_call % f->lag_blocks == 0;
+  printf("fused %s (%s/%s), AES-%zu, %zu bytes in %zu-byte calls, %s\n",
+         f->name, k->aes->name, k->ghash->name, key_bits, size, chunk,
+         TICKS_NAME);
+
+  uint8_t *buf = calloc(size, 1);
+  uint8_t pending[16 * FUSED_LAG_MAX_BLOCKS];
+  uint64_t *t = calloc(3 * rounds, sizeof(uint64_t));
+  if (buf == NULL || t == NULL) return 1;
+  uint8_t ctr[16] = {0}, Xi[16] = {0};
+  for (size_t r = 0; r < rounds + 1; r++) { /* round 0 warms up */
+    uint64_t t0 = ticks();
+    f->seal(&fk, buf, buf, blocks, ctr, Xi);
+    uint64_t t1 = ticks();
+    for (size_t off = 0; off < size; off += chunk)
+      f->seal(&fk, buf + off, buf + off, per_call, ctr, Xi);
+    uint64_t t2 = ticks();
+    if (lagged) {
+      for (size_t off = 0; off < size; off += chunk) {
+        const struct fused_lag lag = {Xi, pending, off != 0};
+        f->seal_lagged(&fk, buf + off, buf + off, per_call, ctr, &lag);
+      }
+    }
+    uint64_t t3 = ticks();
+    if (r == 0) continue;
+    t[r - 1] = t1 - t0;
+    t[rounds + r - 1] = t2 - t1;
+    t[2 * rounds + r - 1] = t3 - t2;
+  }
+  const uint64_t one = median(t, rounds);
+  const uint64_t split = median(t + rounds, rounds);
+  printf("  %-22s %12s %8s\n", "calls", "ticks", "vs one");
+  printf("  %-22s %12llu %7.1f%%\n", "one call", (unsigned long long)one,
+         100.0);
+  printf("  %-22s %12llu %7.1f%%\n", "seal per chunk",
+         (unsigned long long)split, 100.0 * (double)one / (double)split);
+  if (lagged) {
+    const uint64_t lag = median(t + 2 * rounds, rounds);
+    printf("  %-22s %12llu %7.1f%%\n", "seal_lagged per chunk",
+           (unsigned long long)lag, 100.0 * (double)one / (double)lag);
+  } else {
+    printf("  seal_lagged per chunk: none (no lagged seal, or the chunk is "
+           "not whole groups of %u blocks)\n", f->lag_blocks);
+  }
+  free(buf);
+  free(t);
+  gcm_key_cleanup(&key);
+  return 0;
+}
