@@ -375,61 +375,63 @@ TEST(ModeBatches, StreamsCutRunsToBatchesOfAnySize) {
   std::mt19937_64 rng(12);
   Bytes nonce = RandomBytes(rng, 12), aad = RandomBytes(rng, 13), pt = RandomBytes(rng, 6000);
   for (const char *fused : {"none", "c"}) {
-    for (int hardware : {0, 1})
-    for (unsigned batch : {1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u, 12u, 24u}) {
-      gcm_key bk, pk;
-      ASSERT_EQ(1, gcm_key_init_with_fused(&bk, raw, 16, nullptr, nullptr, fused));
-      ASSERT_EQ(1, gcm_key_init_with_fused(&pk, raw, 16, nullptr, nullptr, "none"));
-      struct aes_impl fake = *KeySt(&bk)->aes;
-      fake.ctr_batch_blocks = batch;
-      fake.hardware_rounds = hardware;
-      fake.ctr32 = BatchAes::Ctr32;
-      BatchAes::real = KeySt(&bk)->aes;
-      BatchAes::batch = batch;
-      KeySt(&bk)->aes = &fake;
-      if (KeySt(&bk)->fused != nullptr) KeySt(&bk)->fused = &kBatchFused;
-      const std::string what = std::string(fused) + (hardware ? " hardware" : " software") +
-                               " batch " + std::to_string(batch);
-      Bytes want(pt.size()), got;
-      uint8_t twant[16], tgot[16];
-      ASSERT_EQ(1, gcm_seal(&pk, want.data(), twant, 16, nonce.data(), 12, pt.data(),
-                            pt.size(), aad.data(), aad.size()));
-      std::vector<std::vector<size_t>> chunkings = {{16},  {64},  {256},  {272},  {400},
-                                                    {1000}, {63}, {65}, {255}, {257},
-                                                    {1023}, {2000}, {6000}};
-      for (size_t b = 1; b <= 2 * batch + 1; b++) chunkings.push_back({16 * b});
-      for (size_t lead = 1; lead <= 24; lead++) chunkings.push_back({16 * lead, 16 * 40});
-      for (size_t lead = 1; lead < 16; lead++) chunkings.push_back({lead, 16 * 33});
-      for (const auto &c : chunkings) {
-        BatchAes::calls = BatchAes::off_batch = BatchAes::made = 0;
-        StreamSealChunks(&bk, nonce, aad, pt, c, &got, tgot);
-        std::string at = what + " chunks " + std::to_string(c[0]);
-        ASSERT_EQ(want, got) << at;
-        ASSERT_EQ(0, memcmp(twant, tgot, 16)) << at;
-        EXPECT_GE(BatchAes::calls, 1u) << at;
-        EXPECT_EQ(0u, BatchAes::off_batch) << at;
-        const size_t run_min = std::max(batch, 16u);
-        if (c.size() == 1 && (!hardware || c[0] / 16 >= run_min + batch)) {
-          const size_t blocks = (pt.size() + 15) / 16;
-          EXPECT_LE(BatchAes::made, blocks + batch + GCM_KS_MAX_BLOCKS) << at;
+    // AES in software (hardware_rounds 0) and AES instructions.
+    for (int hardware : {0, 1}) {
+      for (unsigned batch : {1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u, 12u, 24u}) {
+        gcm_key bk, pk;
+        ASSERT_EQ(1, gcm_key_init_with_fused(&bk, raw, 16, nullptr, nullptr, fused));
+        ASSERT_EQ(1, gcm_key_init_with_fused(&pk, raw, 16, nullptr, nullptr, "none"));
+        struct aes_impl fake = *KeySt(&bk)->aes;
+        fake.ctr_batch_blocks = batch;
+        fake.hardware_rounds = hardware;
+        fake.ctr32 = BatchAes::Ctr32;
+        BatchAes::real = KeySt(&bk)->aes;
+        BatchAes::batch = batch;
+        KeySt(&bk)->aes = &fake;
+        if (KeySt(&bk)->fused != nullptr) KeySt(&bk)->fused = &kBatchFused;
+        const std::string what = std::string(fused) + (hardware ? " hardware" : " software") +
+                                 " batch " + std::to_string(batch);
+        Bytes want(pt.size()), got;
+        uint8_t twant[16], tgot[16];
+        ASSERT_EQ(1, gcm_seal(&pk, want.data(), twant, 16, nonce.data(), 12, pt.data(),
+                              pt.size(), aad.data(), aad.size()));
+        std::vector<std::vector<size_t>> chunkings = {{16},  {64},  {256},  {272},  {400},
+                                                      {1000}, {63}, {65}, {255}, {257},
+                                                      {1023}, {2000}, {6000}};
+        for (size_t b = 1; b <= 2 * batch + 1; b++) chunkings.push_back({16 * b});
+        for (size_t lead = 1; lead <= 24; lead++) chunkings.push_back({16 * lead, 16 * 40});
+        for (size_t lead = 1; lead < 16; lead++) chunkings.push_back({lead, 16 * 33});
+        for (const auto &c : chunkings) {
+          BatchAes::calls = BatchAes::off_batch = BatchAes::made = 0;
+          StreamSealChunks(&bk, nonce, aad, pt, c, &got, tgot);
+          std::string at = what + " chunks " + std::to_string(c[0]);
+          ASSERT_EQ(want, got) << at;
+          ASSERT_EQ(0, memcmp(twant, tgot, 16)) << at;
+          EXPECT_GE(BatchAes::calls, 1u) << at;
+          EXPECT_EQ(0u, BatchAes::off_batch) << at;
+          const size_t run_min = std::max(batch, 16u);
+          if (c.size() == 1 && (!hardware || c[0] / 16 >= run_min + batch)) {
+            const size_t blocks = (pt.size() + 15) / 16;
+            EXPECT_LE(BatchAes::made, blocks + batch + GCM_KS_MAX_BLOCKS) << at;
+          }
+          // Opening in place through the same chunks restores the plaintext.
+          gcm_stream s;
+          ASSERT_EQ(1, gcm_stream_init(&s, &bk, GCM_DECRYPT, nonce.data(), 12));
+          ASSERT_EQ(1, gcm_stream_aad(&s, aad.data(), aad.size()));
+          Bytes back(want);
+          size_t off = 0;
+          for (size_t i = 0; off < back.size(); i++) {
+            size_t n = std::min(back.size() - off, c[i % c.size()]);
+            ASSERT_EQ(1, gcm_stream_update(&s, back.data() + off, back.data() + off, n));
+            off += n;
+          }
+          ASSERT_EQ(1, gcm_stream_finish_open(&s, twant, 16)) << at;
+          ASSERT_EQ(pt, back) << at;
+          EXPECT_EQ(0u, BatchAes::off_batch) << at;
         }
-        // Opening in place through the same chunks restores the plaintext.
-        gcm_stream s;
-        ASSERT_EQ(1, gcm_stream_init(&s, &bk, GCM_DECRYPT, nonce.data(), 12));
-        ASSERT_EQ(1, gcm_stream_aad(&s, aad.data(), aad.size()));
-        Bytes back(want);
-        size_t off = 0;
-        for (size_t i = 0; off < back.size(); i++) {
-          size_t n = std::min(back.size() - off, c[i % c.size()]);
-          ASSERT_EQ(1, gcm_stream_update(&s, back.data() + off, back.data() + off, n));
-          off += n;
-        }
-        ASSERT_EQ(1, gcm_stream_finish_open(&s, twant, 16)) << at;
-        ASSERT_EQ(pt, back) << at;
-        EXPECT_EQ(0u, BatchAes::off_batch) << at;
+        gcm_key_cleanup(&bk);
+        gcm_key_cleanup(&pk);
       }
-      gcm_key_cleanup(&bk);
-      gcm_key_cleanup(&pk);
     }
   }
 }

@@ -30,10 +30,12 @@
  * run_min whole blocks while the buffer ends on a block boundary, the
  * buffered blocks are given back (the counter steps back over them) so the
  * chunk, and the ones after it, take the bulk path instead of straddling
- * refills. With AES in software (the descriptor's hardware_rounds 0) key
- * stream costs too much to make twice: there only a chunk of whole batches
- * gives the buffer back, other long chunks use it up first, and the tail
- * of a long chunk refills just the batches it needs.
+ * refills. Key stream given back is made twice, which AES in software
+ * (the descriptor's hardware_rounds 0) cannot afford on every chunk: there,
+ * and with AES instructions on chunks of at least run_min blocks plus a
+ * batch, only a chunk of whole batches gives the buffer back; other such
+ * chunks use it up first, and their tails refill just the batches they
+ * need.
  *
  * Fused slot. A key may carry a fused kernel (crypto/fused/fused.h) that
  * does CTR and GHASH in one loop. Whole-block runs of at least its
@@ -618,10 +620,10 @@ static void crypt_slow(struct gcm_stream_st *s, uint8_t *out,
    * from short chunks to long ones, or whose first long chunk arrives with
    * the start-up batch still buffered, would stay on the buffered path for
    * good, every chunk straddling a refill. The blocks given back are
-   * recomputed by the direct run. With AES in software only a chunk of
-   * whole batches does this: its direct run ends it with nothing buffered,
-   * so it happens once per change of chunk size; other chunks use up the
-   * buffer (use_up). */
+   * recomputed by the direct run. A chunk that may use up the buffer
+   * (use_up) gives it back only when the chunk is whole batches: its
+   * direct run then ends it with nothing buffered, so this happens once
+   * per change of chunk size; other such chunks use the buffer up. */
   if (long_chunk && s->ks_pos < s->ks_len && (s->ks_pos & 15u) == 0 &&
       (!use_up || ((len & 15u) == 0 && whole_batches(s, len / 16)))) {
     give_back(s);
@@ -658,9 +660,9 @@ static void crypt_slow(struct gcm_stream_st *s, uint8_t *out,
         len -= n;
       } else {
         /* A full buffer serves the short chunks to come; the rest of a
-         * long chunk with AES in software gets only the whole batches it
-         * needs, since the next chunk is likely long too and will use up
-         * what is left before it goes direct. */
+         * chunk that uses up the buffer (use_up) gets only the whole
+         * batches it needs, since the next chunk is likely long too and
+         * will use up what is left before it goes direct. */
         unsigned fill = (GCM_KS_MAX_BLOCKS / batch) * batch;
         if (use_up) {
           const size_t need = round_to_batches(s, (len + 15) / 16 + batch - 1);
