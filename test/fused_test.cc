@@ -319,12 +319,19 @@ TEST(FusedSlot, StreamsSkipTheKernelForShortRunsAndCutRunsToBatches) {
     EXPECT_EQ(0, memcmp(twant, tgot, 16)) << len;
     EXPECT_EQ(0u, BatchAes::calls) << "chunk " << len;
   }
+  // Longer chunks reach the kernel, in whole batches. With AES in software
+  // a chunk that is not whole batches first uses up the key stream left in
+  // the buffer, so it reaches the kernel only when the rest is still 16
+  // blocks, as it is from 16 blocks plus a batch on.
+  const bool hardware = KeySt(&fk)->aes->hardware_rounds != 0;
   for (size_t len : {256, 257, 263, 272, 300, 383, 400, 511, 1000}) {
     BatchAes::calls = BatchAes::off_batch = 0;
     StreamSealChunks(&fk, nonce, aad, pt, {len}, &got, tgot);
     EXPECT_EQ(want, got) << len;
     EXPECT_EQ(0, memcmp(twant, tgot, 16)) << len;
-    EXPECT_GE(BatchAes::calls, 1u) << "chunk " << len;
+    if (hardware || len % (16 * BatchAes::batch) == 0 || len / 16 >= 16 + BatchAes::batch) {
+      EXPECT_GE(BatchAes::calls, 1u) << "chunk " << len;
+    }
     EXPECT_EQ(0u, BatchAes::off_batch) << "chunk " << len;
   }
   // Opening, through the same paths, restores the plaintext.
