@@ -131,11 +131,6 @@ static int streamed(const struct build *b, int open, size_t chunk,
   return open ? b->finish_open(&s, tag, 16) : b->finish_seal(&s, tag, 16);
 }
 
-static int cmp_u64(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : x > y;
-}
-
 int main(int argc, char **argv) {
   if (argc < 4) usage();
   struct build bs[2] = {{.path = argv[1]}, {.path = argv[2]}};
@@ -220,8 +215,7 @@ int main(int argc, char **argv) {
     }
     double med[2];
     for (int i = 0; i < 2; i++) {
-      qsort(bs[i].t, rounds, sizeof(uint64_t), cmp_u64);
-      med[i] = (double)bs[i].t[rounds / 2] / (double)batch;
+      med[i] = (double)ticks_median(bs[i].t, rounds) / (double)batch;
     }
     printf("%8zu %10.1f %10.1f %7.3f\n", n, med[0], med[1], med[0] / med[1]);
   }

@@ -43,16 +43,6 @@
 
 #define MAX_CHUNKS 32
 
-static int cmp_u64(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : x > y;
-}
-
-static uint64_t median(uint64_t *v, size_t n) {
-  qsort(v, n, sizeof(*v), cmp_u64);
-  return v[n / 2];
-}
-
 static void die(const char *what) {
   fprintf(stderr, "gcm-cycles: %s: %s\n", what, gcm_last_error_message());
   exit(1);
@@ -193,8 +183,8 @@ int main(int argc, char **argv) {
     }
     printf("16-byte %s: native %.1f, compat %.1f ticks per call (median of "
            "%zu batches of 1000)\n",
-           open ? "open" : "seal", median(nat, batches) / 1000.0,
-           median(com, batches) / 1000.0, batches);
+           open ? "open" : "seal", ticks_median(nat, batches) / 1000.0,
+           ticks_median(com, batches) / 1000.0, batches);
     free(nat);
     free(com);
     EVP_AEAD_CTX_cleanup(&ctx);
@@ -217,13 +207,13 @@ int main(int argc, char **argv) {
         t[c * rounds + r] = (ticks() - t0) / batch;
       }
     }
-    uint64_t base = median(t, rounds);
+    uint64_t base = ticks_median(t, rounds);
     printf("%zu-byte message, median of %zu rounds of %zu message%s each:\n",
            size, rounds, batch, batch == 1 ? "" : "s");
     printf("  %-9s %12s %10s %8s\n", "chunk", "per message", "per byte",
            "vs one-shot");
     for (size_t c = 0; c < nconf; c++) {
-      uint64_t m = c == 0 ? base : median(t + c * rounds, rounds);
+      uint64_t m = c == 0 ? base : ticks_median(t + c * rounds, rounds);
       char name[32];
       if (c == 0) snprintf(name, sizeof(name), "one-shot");
       else snprintf(name, sizeof(name), "%zu", chunks[c - 1]);

@@ -32,16 +32,6 @@
 #include "gcm/gcm.h"
 #include "ticks.h"
 
-static int cmp_u64(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : x > y;
-}
-
-static uint64_t median(uint64_t *v, size_t n) {
-  qsort(v, n, sizeof(*v), cmp_u64);
-  return v[n / 2];
-}
-
 int main(int argc, char **argv) {
   const char *aes = NULL, *ghash = NULL, *fused = NULL;
   size_t key_bits = 128, size = 16384, chunk = 256, rounds = 1001;
@@ -117,15 +107,15 @@ int main(int argc, char **argv) {
     t[rounds + r - 1] = t2 - t1;
     t[2 * rounds + r - 1] = t3 - t2;
   }
-  const uint64_t one = median(t, rounds);
-  const uint64_t split = median(t + rounds, rounds);
+  const uint64_t one = ticks_median(t, rounds);
+  const uint64_t split = ticks_median(t + rounds, rounds);
   printf("  %-22s %12s %8s\n", "calls", "ticks", "vs one");
   printf("  %-22s %12llu %7.1f%%\n", "one call", (unsigned long long)one,
          100.0);
   printf("  %-22s %12llu %7.1f%%\n", "seal per chunk",
          (unsigned long long)split, 100.0 * (double)one / (double)split);
   if (lagged) {
-    const uint64_t lag = median(t + 2 * rounds, rounds);
+    const uint64_t lag = ticks_median(t + 2 * rounds, rounds);
     printf("  %-22s %12llu %7.1f%%\n", "seal_lagged per chunk",
            (unsigned long long)lag, 100.0 * (double)one / (double)lag);
   } else {

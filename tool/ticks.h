@@ -7,7 +7,9 @@
 #ifndef LIBGCM_TOOL_TICKS_H
 #define LIBGCM_TOOL_TICKS_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <time.h>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -22,5 +24,16 @@ static inline uint64_t ticks(void) {
 }
 #define TICKS_NAME "ns"
 #endif
+
+/* The median of n tick counts (sorts v in place; for even n the upper of
+ * the two middle values). */
+static inline int ticks_cmp(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+static inline uint64_t ticks_median(uint64_t *v, size_t n) {
+  qsort(v, n, sizeof(*v), ticks_cmp);
+  return v[n / 2];
+}
 
 #endif /* LIBGCM_TOOL_TICKS_H */
