@@ -66,8 +66,7 @@ TEST_P(FusedKernel, MatchesCtrThenGhash) {
   ASSERT_EQ(1, gcm_key_init_with_fused(&key, raw.data(), raw.size(), t.aes.c_str(),
                                        t.ghash.c_str(), t.fused.c_str()));
   const struct gcm_key_st *ks = KeySt(&key);
-  const struct fused_keys fk = {ks->aes, &ks->aes_schedule, ks->ghash, &ks->ghash_key,
-                                &ks->fused_key};
+  const struct fused_keys fk = gcm_key_fused_keys(ks);
 
   const size_t lengths[] = {1, 2, 3, 4, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65,
                             127, 128, 129, 255, 256, 257, 600};

@@ -75,8 +75,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "gcm-kernel-cycles: the key has no fused kernel\n");
     return 1;
   }
-  const struct fused_keys fk = {k->aes, &k->aes_schedule, k->ghash,
-                                &k->ghash_key, &k->fused_key};
+  const struct fused_keys fk = gcm_key_fused_keys(k);
   const size_t blocks = size / 16, per_call = chunk / 16;
   const int lagged = f->seal_lagged != NULL && per_call % f->lag_blocks == 0;
   printf("fused %s (%s/%s), AES-%zu, %zu bytes in %zu-byte calls, %s\n",

@@ -384,8 +384,7 @@ static void fused_run(struct gcm_stream_st *s, uint8_t *out, const uint8_t *in,
                       size_t blocks) {
   const struct gcm_key_st *k = s->key;
   const struct fused_impl *f = k->fused;
-  const struct fused_keys fk = {k->aes, &k->aes_schedule, k->ghash,
-                                &k->ghash_key, &k->fused_key};
+  const struct fused_keys fk = gcm_key_fused_keys(k);
   if (s->encrypt) {
     if (f->seal_lagged != NULL && !s->one_shot &&
         (blocks & (f->lag_blocks - 1u)) == 0) {
@@ -947,8 +946,7 @@ static void one_shot_fused(const struct gcm_key_st *k, int encrypt,
   _Alignas(16) uint8_t Xi[16] = {0};
   const size_t whole = in_len / 16, rest = in_len % 16;
   const uint8_t *tin = in + whole * 16;
-  const struct fused_keys fk = {k->aes, &k->aes_schedule, k->ghash,
-                                &k->ghash_key, &k->fused_key};
+  const struct fused_keys fk = gcm_key_fused_keys(k);
 
   /* Every block a kernel loads is written whole (crypto/gcm/block.h). The
    * partial block's input is read now: opening hashes the ciphertext as

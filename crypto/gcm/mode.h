@@ -98,6 +98,15 @@ struct gcm_stream_st {
   uint16_t tail_min;
 };
 
+/* What a fused kernel reads of key k (struct fused_keys in
+ * crypto/fused/fused.h), assembled for a call: never stored, since a
+ * gcm_key may be copied with memcpy. */
+static inline struct fused_keys gcm_key_fused_keys(const struct gcm_key_st *k) {
+  const struct fused_keys fk = {k->aes, &k->aes_schedule, k->ghash,
+                                &k->ghash_key, &k->fused_key};
+  return fk;
+}
+
 /* Expands the key with the given backends and derives H; fused (NULL for
  * the two passes) fills its own per-key data from them. key_len is 16, 24
  * or 32. */
