@@ -96,6 +96,11 @@ struct gcm_stream_st {
    * stream_tail_min (0: none). */
   uint8_t uncut_runs;
   uint16_t tail_min;
+  /* Streams: the fewest whole blocks from which a chunk uses up buffered
+   * key stream and refills only what its tail needs, rather than giving a
+   * refill back (crypt_slow in gcm.c): run_min with AES in software,
+   * run_min plus a batch with AES instructions. */
+  uint16_t use_up_min;
 };
 
 /* What a fused kernel reads of key k (struct fused_keys in
