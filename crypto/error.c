@@ -64,13 +64,13 @@ const char *gcm_last_error_message(void) {
   return last_message;
 }
 
-int error_set(gcm_error err) {
+int gcmi_error_set(gcm_error err) {
   last_error = err;
   last_message[0] = '\0';
   return 0;
 }
 
-int error_setf(gcm_error err, const char *fmt, ...) {
+int gcmi_error_setf(gcm_error err, const char *fmt, ...) {
   va_list ap;
   last_error = err;
   va_start(ap, fmt);

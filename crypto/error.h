@@ -11,13 +11,13 @@
 #include "internal.h"
 
 /* Records `err` with its fixed description. Returns 0, so callers can write
- * `return error_set(GCM_ERR_...)`. */
-GCM_HIDDEN int error_set(gcm_error err);
+ * `return gcmi_error_set(GCM_ERR_...)`. */
+GCM_HIDDEN int gcmi_error_set(gcm_error err);
 
 /* Records `err` with a printf-style message (truncated to 255 bytes). */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((format(printf, 2, 3)))
 #endif
-GCM_HIDDEN int error_setf(gcm_error err, const char *fmt, ...);
+GCM_HIDDEN int gcmi_error_setf(gcm_error err, const char *fmt, ...);
 
 #endif /* LIBGCM_CRYPTO_ERROR_H */

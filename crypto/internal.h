@@ -153,16 +153,16 @@ static inline int ct_memeq(const void *a, const void *b, size_t n) {
 }
 
 /* Overwrites n bytes at p with zeros in a way the compiler cannot elide. */
-GCM_HIDDEN void secure_wipe(void *p, size_t n);
+GCM_HIDDEN void gcmi_secure_wipe(void *p, size_t n);
 
-/* secure_wipe of one 16-byte block, inlined: the hot paths wipe a tag or
+/* gcmi_secure_wipe of one 16-byte block, inlined: the hot paths wipe a tag or
  * a block of key stream on every call. */
 static inline void secure_wipe_block(void *p) {
 #if defined(__GNUC__) || defined(__clang__)
   memset(p, 0, 16);
   __asm__ __volatile__("" : : "r"(p) : "memory");
 #else
-  secure_wipe(p, 16);
+  gcmi_secure_wipe(p, 16);
 #endif
 }
 

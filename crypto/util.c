@@ -4,7 +4,7 @@
  */
 #include "internal.h"
 
-void secure_wipe(void *p, size_t n) {
+void gcmi_secure_wipe(void *p, size_t n) {
   if (p == NULL || n == 0) return;
 #if defined(__GNUC__) || defined(__clang__)
   /* The empty assembly statement claims to read the memory, so the store

@@ -139,21 +139,21 @@ TEST(AbiAarch64, AesKernels) {
   for (size_t len : {16, 24, 32}) {
     struct aes_schedule s;
     std::string n = "armv8 (" + std::to_string(len * 8) + "-bit key) ";
-    CheckedCall(Fn(aes_armv8.set_encrypt_key), n + "set_encrypt_key",
+    CheckedCall(Fn(gcmi_aes_armv8.set_encrypt_key), n + "set_encrypt_key",
                 P(&s), P(key), len);
-    CheckedCall(Fn(aes_armv8.encrypt_block), n + "encrypt_block",
+    CheckedCall(Fn(gcmi_aes_armv8.encrypt_block), n + "encrypt_block",
                 P(&s), P(out), P(buf));
     for (size_t blocks : {0, 1, 7, 8, 19}) {
-      CheckedCall(Fn(aes_armv8.ctr32), n + "ctr32", P(&s), P(out),
+      CheckedCall(Fn(gcmi_aes_armv8.ctr32), n + "ctr32", P(&s), P(out),
                   P(buf), blocks, P(ctr));
     }
     n = "vpaes-neon (" + std::to_string(len * 8) + "-bit key) ";
-    CheckedCall(Fn(aes_vpaes_neon.set_encrypt_key), n + "set_encrypt_key",
+    CheckedCall(Fn(gcmi_aes_vpaes_neon.set_encrypt_key), n + "set_encrypt_key",
                 P(&s), P(key), len);
-    CheckedCall(Fn(aes_vpaes_neon.encrypt_block), n + "encrypt_block",
+    CheckedCall(Fn(gcmi_aes_vpaes_neon.encrypt_block), n + "encrypt_block",
                 P(&s), P(out), P(buf));
     for (size_t blocks : {0, 1, 2, 3, 4, 7, 19}) {
-      CheckedCall(Fn(aes_vpaes_neon.ctr32), n + "ctr32", P(&s), P(out),
+      CheckedCall(Fn(gcmi_aes_vpaes_neon.ctr32), n + "ctr32", P(&s), P(out),
                   P(buf), blocks, P(ctr));
     }
   }
@@ -164,23 +164,23 @@ TEST(AbiAarch64, GhashKernels) {
   for (size_t i = 0; i < sizeof(h); i++) h[i] = (uint8_t)(7 * i + 5);
   for (size_t i = 0; i < sizeof(buf); i++) buf[i] = (uint8_t)(i * i);
   struct ghash_key k;
-  CheckedCall(Fn(ghash_pmull.init), "pmull init", P(&k), P(h));
+  CheckedCall(Fn(gcmi_ghash_pmull.init), "pmull init", P(&k), P(h));
   for (size_t blocks : {0, 1, 8, 19}) {
-    CheckedCall(Fn(ghash_pmull.update), "pmull blocks", P(xi), P(&k),
+    CheckedCall(Fn(gcmi_ghash_pmull.update), "pmull blocks", P(xi), P(&k),
                 P(buf), blocks);
   }
   // neon: the key is built in C (crypto/ghash/ghash_neon_aarch64.c); the kernel
   // takes batches of up to eight blocks.
-  ghash_neon_aarch64.init(&k, h);
+  gcmi_ghash_neon_aarch64.init(&k, h);
   for (size_t blocks : {0, 1, 8, 19}) {
-    CheckedCall(Fn(ghash_neon_aarch64.update), "neon blocks", P(xi), P(&k),
+    CheckedCall(Fn(gcmi_ghash_neon_aarch64.update), "neon blocks", P(xi), P(&k),
                 P(buf), blocks);
   }
 }
 
 TEST(AbiAarch64, FusedKernels) {
-  if (!fused_armv8_pmull.usable()) {
-    GTEST_SKIP() << "armv8_pmull needs " << fused_armv8_pmull.requires;
+  if (!gcmi_fused_armv8_pmull.usable()) {
+    GTEST_SKIP() << "armv8_pmull needs " << gcmi_fused_armv8_pmull.requires;
   }
   uint8_t key[32], h[16], ctr[16], xi[16] = {0}, buf[16 * 19], out[16 * 19];
   for (size_t i = 0; i < sizeof(key); i++) key[i] = (uint8_t)(5 * i + 2);
@@ -189,16 +189,16 @@ TEST(AbiAarch64, FusedKernels) {
   for (size_t len : {16, 24, 32}) {
     struct aes_schedule s;
     struct ghash_key gk;
-    aes_armv8.set_encrypt_key(&s, key, len);
+    gcmi_aes_armv8.set_encrypt_key(&s, key, len);
     const uint8_t zero[16] = {0};
-    aes_armv8.encrypt_block(&s, h, zero);
-    ghash_pmull.init(&gk, h);
-    struct fused_keys k = {&aes_armv8, &s, &ghash_pmull, &gk, nullptr};
+    gcmi_aes_armv8.encrypt_block(&s, h, zero);
+    gcmi_ghash_pmull.init(&gk, h);
+    struct fused_keys k = {&gcmi_aes_armv8, &s, &gcmi_ghash_pmull, &gk, nullptr};
     std::string n = "armv8_pmull (" + std::to_string(len * 8) + "-bit key) ";
     for (size_t blocks : {0, 1, 7, 8, 9, 16, 19}) {
-      CheckedCall(Fn(fused_armv8_pmull.seal), n + "seal", P(&k), P(out),
+      CheckedCall(Fn(gcmi_fused_armv8_pmull.seal), n + "seal", P(&k), P(out),
                   P(buf), blocks, P(ctr), P(xi));
-      CheckedCall(Fn(fused_armv8_pmull.open), n + "open", P(&k),
+      CheckedCall(Fn(gcmi_fused_armv8_pmull.open), n + "open", P(&k),
                   P(out), P(buf), blocks, P(ctr), P(xi));
     }
   }

@@ -116,7 +116,7 @@ const void *Fn(F *f) {
 uint32_t P(const void *p) { return (uint32_t)reinterpret_cast<uintptr_t>(p); }
 
 TEST(AbiArm, AesKernels) {
-  if (!cpu_arm_has_aes()) GTEST_SKIP() << "no AES instructions on this CPU";
+  if (!gcmi_cpu_arm_has_aes()) GTEST_SKIP() << "no AES instructions on this CPU";
   uint8_t key[32], ctr[16], buf[16 * 19], out[16 * 19];
   for (size_t i = 0; i < sizeof(key); i++) key[i] = (uint8_t)(3 * i + 1);
   for (size_t i = 0; i < sizeof(buf); i++) buf[i] = (uint8_t)i;
@@ -124,19 +124,19 @@ TEST(AbiArm, AesKernels) {
   for (uint32_t len : {16u, 24u, 32u}) {
     struct aes_schedule s;
     std::string n = "armv8-32 (" + std::to_string(len * 8) + "-bit key) ";
-    CheckedCall(Fn(aes_armv8_32.set_encrypt_key), n + "set_encrypt_key",
+    CheckedCall(Fn(gcmi_aes_armv8_32.set_encrypt_key), n + "set_encrypt_key",
                 P(&s), P(key), len);
-    CheckedCall(Fn(aes_armv8_32.encrypt_block), n + "encrypt_block", P(&s),
+    CheckedCall(Fn(gcmi_aes_armv8_32.encrypt_block), n + "encrypt_block", P(&s),
                 P(out), P(buf));
     for (uint32_t blocks : {0u, 1u, 3u, 4u, 19u}) {
-      CheckedCall(Fn(aes_armv8_32.ctr32), n + "ctr32", P(&s), P(out), P(buf),
+      CheckedCall(Fn(gcmi_aes_armv8_32.ctr32), n + "ctr32", P(&s), P(out), P(buf),
                   blocks, P(ctr));
     }
   }
 }
 
 TEST(AbiArm, BsaesNeonKernels) {
-  if (!cpu_arm_has_neon()) GTEST_SKIP() << "no NEON on this CPU";
+  if (!gcmi_cpu_arm_has_neon()) GTEST_SKIP() << "no NEON on this CPU";
   uint8_t key[32], ctr[16], buf[16 * 19], out[16 * 19];
   for (size_t i = 0; i < sizeof(key); i++) key[i] = (uint8_t)(5 * i + 2);
   for (size_t i = 0; i < sizeof(buf); i++) buf[i] = (uint8_t)(i * 3);
@@ -144,37 +144,37 @@ TEST(AbiArm, BsaesNeonKernels) {
   for (uint32_t len : {16u, 24u, 32u}) {
     struct aes_schedule s;
     // The schedule is C (crypto/aes/aes_bsaes_neon.c); the kernel is ctr32.
-    aes_bsaes_neon.set_encrypt_key(&s, key, len);
+    gcmi_aes_bsaes_neon.set_encrypt_key(&s, key, len);
     std::string n = "bsaes-neon (" + std::to_string(len * 8) + "-bit key) ";
     for (uint32_t blocks : {0u, 1u, 7u, 8u, 19u}) {
-      CheckedCall(Fn(aes_bsaes_neon.ctr32), n + "ctr32", P(&s), P(out),
+      CheckedCall(Fn(gcmi_aes_bsaes_neon.ctr32), n + "ctr32", P(&s), P(out),
                   P(buf), blocks, P(ctr));
     }
   }
 }
 
 TEST(AbiArm, GhashKernels) {
-  if (!cpu_arm_has_pmull()) GTEST_SKIP() << "no PMULL instruction on this CPU";
+  if (!gcmi_cpu_arm_has_pmull()) GTEST_SKIP() << "no PMULL instruction on this CPU";
   uint8_t h[16], xi[16] = {0}, buf[16 * 19];
   for (size_t i = 0; i < sizeof(h); i++) h[i] = (uint8_t)(7 * i + 5);
   for (size_t i = 0; i < sizeof(buf); i++) buf[i] = (uint8_t)(i * i);
   struct ghash_key k;
-  CheckedCall(Fn(ghash_pmull32.init), "pmull32 init", P(&k), P(h));
+  CheckedCall(Fn(gcmi_ghash_pmull32.init), "pmull32 init", P(&k), P(h));
   for (uint32_t blocks : {0u, 1u, 4u, 19u}) {
-    CheckedCall(Fn(ghash_pmull32.update), "pmull32 blocks", P(xi),
+    CheckedCall(Fn(gcmi_ghash_pmull32.update), "pmull32 blocks", P(xi),
                 P(&k), P(buf), blocks);
   }
 }
 
 TEST(AbiArm, NeonGhashKernels) {
-  if (!cpu_arm_has_neon()) GTEST_SKIP() << "no NEON on this CPU";
+  if (!gcmi_cpu_arm_has_neon()) GTEST_SKIP() << "no NEON on this CPU";
   uint8_t h[16], xi[16] = {0}, buf[16 * 19];
   for (size_t i = 0; i < sizeof(h); i++) h[i] = (uint8_t)(11 * i + 3);
   for (size_t i = 0; i < sizeof(buf); i++) buf[i] = (uint8_t)(i * 5);
   struct ghash_key k;
-  CheckedCall(Fn(ghash_neon_armv4.init), "neon init", P(&k), P(h));
+  CheckedCall(Fn(gcmi_ghash_neon_armv4.init), "neon init", P(&k), P(h));
   for (uint32_t blocks : {0u, 1u, 4u, 19u}) {
-    CheckedCall(Fn(ghash_neon_armv4.update), "neon blocks", P(xi), P(&k),
+    CheckedCall(Fn(gcmi_ghash_neon_armv4.update), "neon blocks", P(xi), P(&k),
                 P(buf), blocks);
   }
 }

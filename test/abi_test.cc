@@ -108,26 +108,26 @@ uint64_t abi_test_call_win64(const void *fn, const uint64_t args[6],
                              AbiRegs *regs);
 #if defined(LIBGCM_ABI_TEST_MSABI)
 // Only their addresses are taken: they are called through the trampoline.
-void ghash_x86_64_clmul_init_msabi(void);
-void ghash_x86_64_clmul_blocks_msabi(void);
-void ghash_x86_64_ssse3_blocks_msabi(void);
-void aes_gcm_x86_64_vaes_avx512_seal_msabi(void);
-void aes_gcm_x86_64_vaes_avx512_open_msabi(void);
-void aes_gcm_x86_64_vaes_avx512_seal_lagged_msabi(void);
-void aes_gcm_x86_64_vaes_avx2_seal_msabi(void);
-void aes_gcm_x86_64_vaes_avx2_open_msabi(void);
-void aes_gcm_x86_64_vaes_avx2_seal_lagged_msabi(void);
-void aes_gcm_x86_64_aesni_avx_seal_msabi(void);
-void aes_gcm_x86_64_aesni_avx_open_msabi(void);
-void aes_gcm_x86_64_aesni_avx_seal_lagged_msabi(void);
-void ghash_x86_64_vpclmul_avx2_init_msabi(void);
-void ghash_x86_64_vpclmul_avx2_blocks_msabi(void);
-void aes_x86_64_aesni_set_encrypt_key_msabi(void);
-void aes_x86_64_aesni_encrypt_block_msabi(void);
-void aes_x86_64_aesni_ctr32_msabi(void);
-void aes_x86_64_vpaes_set_encrypt_key_msabi(void);
-void aes_x86_64_vpaes_encrypt_block_msabi(void);
-void aes_x86_64_vpaes_ctr32_msabi(void);
+void gcmi_ghash_x86_64_clmul_init_msabi(void);
+void gcmi_ghash_x86_64_clmul_blocks_msabi(void);
+void gcmi_ghash_x86_64_ssse3_blocks_msabi(void);
+void gcmi_aes_gcm_x86_64_vaes_avx512_seal_msabi(void);
+void gcmi_aes_gcm_x86_64_vaes_avx512_open_msabi(void);
+void gcmi_aes_gcm_x86_64_vaes_avx512_seal_lagged_msabi(void);
+void gcmi_aes_gcm_x86_64_vaes_avx2_seal_msabi(void);
+void gcmi_aes_gcm_x86_64_vaes_avx2_open_msabi(void);
+void gcmi_aes_gcm_x86_64_vaes_avx2_seal_lagged_msabi(void);
+void gcmi_aes_gcm_x86_64_aesni_avx_seal_msabi(void);
+void gcmi_aes_gcm_x86_64_aesni_avx_open_msabi(void);
+void gcmi_aes_gcm_x86_64_aesni_avx_seal_lagged_msabi(void);
+void gcmi_ghash_x86_64_vpclmul_avx2_init_msabi(void);
+void gcmi_ghash_x86_64_vpclmul_avx2_blocks_msabi(void);
+void gcmi_aes_x86_64_aesni_set_encrypt_key_msabi(void);
+void gcmi_aes_x86_64_aesni_encrypt_block_msabi(void);
+void gcmi_aes_x86_64_aesni_ctr32_msabi(void);
+void gcmi_aes_x86_64_vpaes_set_encrypt_key_msabi(void);
+void gcmi_aes_x86_64_vpaes_encrypt_block_msabi(void);
+void gcmi_aes_x86_64_vpaes_ctr32_msabi(void);
 #endif
 }
 
@@ -190,34 +190,34 @@ struct GhashKernels {
 std::vector<GhashKernels> Kernels() {
   std::vector<GhashKernels> k;
   k.push_back({"clmul", kNativeAbi,
-               reinterpret_cast<const void *>(ghash_clmul.init),
-               reinterpret_cast<const void *>(ghash_clmul.update),
-               ghash_clmul.init, ghash_clmul.update});
+               reinterpret_cast<const void *>(gcmi_ghash_clmul.init),
+               reinterpret_cast<const void *>(gcmi_ghash_clmul.update),
+               gcmi_ghash_clmul.init, gcmi_ghash_clmul.update});
   // ssse3's init is C (crypto/ghash/ghash_ssse3.c).
   k.push_back({"ssse3", kNativeAbi,
-               reinterpret_cast<const void *>(ghash_ssse3.init),
-               reinterpret_cast<const void *>(ghash_ssse3.update),
-               ghash_ssse3.init, ghash_ssse3.update});
+               reinterpret_cast<const void *>(gcmi_ghash_ssse3.init),
+               reinterpret_cast<const void *>(gcmi_ghash_ssse3.update),
+               gcmi_ghash_ssse3.init, gcmi_ghash_ssse3.update});
   k.push_back(
       {"vpclmul_avx2", kNativeAbi,
-       reinterpret_cast<const void *>(ghash_vpclmul_avx2.init),
-       reinterpret_cast<const void *>(ghash_vpclmul_avx2.update),
-       ghash_vpclmul_avx2.init, ghash_vpclmul_avx2.update});
+       reinterpret_cast<const void *>(gcmi_ghash_vpclmul_avx2.init),
+       reinterpret_cast<const void *>(gcmi_ghash_vpclmul_avx2.update),
+       gcmi_ghash_vpclmul_avx2.init, gcmi_ghash_vpclmul_avx2.update});
 #if defined(LIBGCM_ABI_TEST_MSABI)
   k.push_back(
       {"vpclmul_avx2_msabi", Abi::kWin64,
-       reinterpret_cast<const void *>(&ghash_x86_64_vpclmul_avx2_init_msabi),
-       reinterpret_cast<const void *>(&ghash_x86_64_vpclmul_avx2_blocks_msabi),
-       ghash_vpclmul_avx2.init, ghash_vpclmul_avx2.update});
+       reinterpret_cast<const void *>(&gcmi_ghash_x86_64_vpclmul_avx2_init_msabi),
+       reinterpret_cast<const void *>(&gcmi_ghash_x86_64_vpclmul_avx2_blocks_msabi),
+       gcmi_ghash_vpclmul_avx2.init, gcmi_ghash_vpclmul_avx2.update});
   k.push_back({"clmul_msabi", Abi::kWin64,
-               reinterpret_cast<const void *>(&ghash_x86_64_clmul_init_msabi),
+               reinterpret_cast<const void *>(&gcmi_ghash_x86_64_clmul_init_msabi),
                reinterpret_cast<const void *>(
-                   &ghash_x86_64_clmul_blocks_msabi),
-               ghash_clmul.init, ghash_clmul.update});
+                   &gcmi_ghash_x86_64_clmul_blocks_msabi),
+               gcmi_ghash_clmul.init, gcmi_ghash_clmul.update});
   k.push_back({"ssse3_msabi", Abi::kWin64, nullptr,
                reinterpret_cast<const void *>(
-                   &ghash_x86_64_ssse3_blocks_msabi),
-               ghash_ssse3.init, ghash_ssse3.update});
+                   &gcmi_ghash_x86_64_ssse3_blocks_msabi),
+               gcmi_ghash_ssse3.init, gcmi_ghash_ssse3.update});
 #endif
   return k;
 }
@@ -300,33 +300,33 @@ std::vector<AesKernels> AesKernelList() {
   std::vector<AesKernels> k;
   k.push_back(
       {"aesni", kNativeAbi,
-       reinterpret_cast<const void *>(aes_aesni.set_encrypt_key),
-       reinterpret_cast<const void *>(aes_aesni.encrypt_block),
-       reinterpret_cast<const void *>(aes_aesni.ctr32),
-       aes_aesni.set_encrypt_key, aes_aesni.encrypt_block,
-       aes_aesni.ctr32});
+       reinterpret_cast<const void *>(gcmi_aes_aesni.set_encrypt_key),
+       reinterpret_cast<const void *>(gcmi_aes_aesni.encrypt_block),
+       reinterpret_cast<const void *>(gcmi_aes_aesni.ctr32),
+       gcmi_aes_aesni.set_encrypt_key, gcmi_aes_aesni.encrypt_block,
+       gcmi_aes_aesni.ctr32});
   k.push_back(
       {"vpaes", kNativeAbi,
-       reinterpret_cast<const void *>(aes_vpaes.set_encrypt_key),
-       reinterpret_cast<const void *>(aes_vpaes.encrypt_block),
-       reinterpret_cast<const void *>(aes_vpaes.ctr32),
-       aes_vpaes.set_encrypt_key, aes_vpaes.encrypt_block,
-       aes_vpaes.ctr32});
+       reinterpret_cast<const void *>(gcmi_aes_vpaes.set_encrypt_key),
+       reinterpret_cast<const void *>(gcmi_aes_vpaes.encrypt_block),
+       reinterpret_cast<const void *>(gcmi_aes_vpaes.ctr32),
+       gcmi_aes_vpaes.set_encrypt_key, gcmi_aes_vpaes.encrypt_block,
+       gcmi_aes_vpaes.ctr32});
 #if defined(LIBGCM_ABI_TEST_MSABI)
   k.push_back(
       {"aesni_msabi", Abi::kWin64,
-       reinterpret_cast<const void *>(&aes_x86_64_aesni_set_encrypt_key_msabi),
-       reinterpret_cast<const void *>(&aes_x86_64_aesni_encrypt_block_msabi),
-       reinterpret_cast<const void *>(&aes_x86_64_aesni_ctr32_msabi),
-       aes_aesni.set_encrypt_key, aes_aesni.encrypt_block,
-       aes_aesni.ctr32});
+       reinterpret_cast<const void *>(&gcmi_aes_x86_64_aesni_set_encrypt_key_msabi),
+       reinterpret_cast<const void *>(&gcmi_aes_x86_64_aesni_encrypt_block_msabi),
+       reinterpret_cast<const void *>(&gcmi_aes_x86_64_aesni_ctr32_msabi),
+       gcmi_aes_aesni.set_encrypt_key, gcmi_aes_aesni.encrypt_block,
+       gcmi_aes_aesni.ctr32});
   k.push_back(
       {"vpaes_msabi", Abi::kWin64,
-       reinterpret_cast<const void *>(&aes_x86_64_vpaes_set_encrypt_key_msabi),
-       reinterpret_cast<const void *>(&aes_x86_64_vpaes_encrypt_block_msabi),
-       reinterpret_cast<const void *>(&aes_x86_64_vpaes_ctr32_msabi),
-       aes_vpaes.set_encrypt_key, aes_vpaes.encrypt_block,
-       aes_vpaes.ctr32});
+       reinterpret_cast<const void *>(&gcmi_aes_x86_64_vpaes_set_encrypt_key_msabi),
+       reinterpret_cast<const void *>(&gcmi_aes_x86_64_vpaes_encrypt_block_msabi),
+       reinterpret_cast<const void *>(&gcmi_aes_x86_64_vpaes_ctr32_msabi),
+       gcmi_aes_vpaes.set_encrypt_key, gcmi_aes_vpaes.encrypt_block,
+       gcmi_aes_vpaes.ctr32});
 #endif
   return k;
 }
@@ -405,46 +405,46 @@ struct FusedKernels {
 std::vector<FusedKernels> FusedKernelList() {
   std::vector<FusedKernels> k;
   k.push_back({"vaes_avx512", kNativeAbi,
-               reinterpret_cast<const void *>(fused_vaes_avx512.seal),
-               reinterpret_cast<const void *>(fused_vaes_avx512.open),
-               &fused_vaes_avx512,
-               reinterpret_cast<const void *>(fused_vaes_avx512.seal_lagged)});
+               reinterpret_cast<const void *>(gcmi_fused_vaes_avx512.seal),
+               reinterpret_cast<const void *>(gcmi_fused_vaes_avx512.open),
+               &gcmi_fused_vaes_avx512,
+               reinterpret_cast<const void *>(gcmi_fused_vaes_avx512.seal_lagged)});
 #if defined(LIBGCM_ABI_TEST_MSABI)
   k.push_back(
       {"vaes_avx512_msabi", Abi::kWin64,
-       reinterpret_cast<const void *>(&aes_gcm_x86_64_vaes_avx512_seal_msabi),
-       reinterpret_cast<const void *>(&aes_gcm_x86_64_vaes_avx512_open_msabi),
-       &fused_vaes_avx512,
+       reinterpret_cast<const void *>(&gcmi_aes_gcm_x86_64_vaes_avx512_seal_msabi),
+       reinterpret_cast<const void *>(&gcmi_aes_gcm_x86_64_vaes_avx512_open_msabi),
+       &gcmi_fused_vaes_avx512,
        reinterpret_cast<const void *>(
-           &aes_gcm_x86_64_vaes_avx512_seal_lagged_msabi)});
+           &gcmi_aes_gcm_x86_64_vaes_avx512_seal_lagged_msabi)});
 #endif
   k.push_back({"vaes_avx2", kNativeAbi,
-               reinterpret_cast<const void *>(fused_vaes_avx2.seal),
-               reinterpret_cast<const void *>(fused_vaes_avx2.open),
-               &fused_vaes_avx2,
-               reinterpret_cast<const void *>(fused_vaes_avx2.seal_lagged)});
+               reinterpret_cast<const void *>(gcmi_fused_vaes_avx2.seal),
+               reinterpret_cast<const void *>(gcmi_fused_vaes_avx2.open),
+               &gcmi_fused_vaes_avx2,
+               reinterpret_cast<const void *>(gcmi_fused_vaes_avx2.seal_lagged)});
 #if defined(LIBGCM_ABI_TEST_MSABI)
   k.push_back(
       {"vaes_avx2_msabi", Abi::kWin64,
-       reinterpret_cast<const void *>(&aes_gcm_x86_64_vaes_avx2_seal_msabi),
-       reinterpret_cast<const void *>(&aes_gcm_x86_64_vaes_avx2_open_msabi),
-       &fused_vaes_avx2,
+       reinterpret_cast<const void *>(&gcmi_aes_gcm_x86_64_vaes_avx2_seal_msabi),
+       reinterpret_cast<const void *>(&gcmi_aes_gcm_x86_64_vaes_avx2_open_msabi),
+       &gcmi_fused_vaes_avx2,
        reinterpret_cast<const void *>(
-           &aes_gcm_x86_64_vaes_avx2_seal_lagged_msabi)});
+           &gcmi_aes_gcm_x86_64_vaes_avx2_seal_lagged_msabi)});
 #endif
   k.push_back({"aesni_avx", kNativeAbi,
-               reinterpret_cast<const void *>(fused_aesni_avx.seal),
-               reinterpret_cast<const void *>(fused_aesni_avx.open),
-               &fused_aesni_avx,
-               reinterpret_cast<const void *>(fused_aesni_avx.seal_lagged)});
+               reinterpret_cast<const void *>(gcmi_fused_aesni_avx.seal),
+               reinterpret_cast<const void *>(gcmi_fused_aesni_avx.open),
+               &gcmi_fused_aesni_avx,
+               reinterpret_cast<const void *>(gcmi_fused_aesni_avx.seal_lagged)});
 #if defined(LIBGCM_ABI_TEST_MSABI)
   k.push_back(
       {"aesni_avx_msabi", Abi::kWin64,
-       reinterpret_cast<const void *>(&aes_gcm_x86_64_aesni_avx_seal_msabi),
-       reinterpret_cast<const void *>(&aes_gcm_x86_64_aesni_avx_open_msabi),
-       &fused_aesni_avx,
+       reinterpret_cast<const void *>(&gcmi_aes_gcm_x86_64_aesni_avx_seal_msabi),
+       reinterpret_cast<const void *>(&gcmi_aes_gcm_x86_64_aesni_avx_open_msabi),
+       &gcmi_fused_aesni_avx,
        reinterpret_cast<const void *>(
-           &aes_gcm_x86_64_aesni_avx_seal_lagged_msabi)});
+           &gcmi_aes_gcm_x86_64_aesni_avx_seal_lagged_msabi)});
 #endif
   return k;
 }

@@ -91,11 +91,11 @@ struct X86GhashKernels {
 };
 
 std::vector<X86GhashKernels> GhashList() {
-  return {{"clmul", ghash_clmul.init, ghash_clmul.update, nullptr},
+  return {{"clmul", gcmi_ghash_clmul.init, gcmi_ghash_clmul.update, nullptr},
           // ssse3's init is C (crypto/ghash/ghash_ssse3.c).
-          {"ssse3", nullptr, ghash_ssse3.update, &ghash_ssse3},
+          {"ssse3", nullptr, gcmi_ghash_ssse3.update, &gcmi_ghash_ssse3},
           // So is sse2's (crypto/ghash/ghash_sse2.c).
-          {"sse2", nullptr, ghash_sse2.update, &ghash_sse2}};
+          {"sse2", nullptr, gcmi_ghash_sse2.update, &gcmi_ghash_sse2}};
 }
 
 void PrintTo(const X86GhashKernels &k, std::ostream *os) { *os << k.name; }
@@ -163,15 +163,15 @@ struct X86AesKernels {
 };
 
 std::vector<X86AesKernels> AesList() {
-  return {{"aesni", aes_aesni.set_encrypt_key, aes_aesni.encrypt_block,
-           aes_aesni.ctr32},
-          {"vpaes", aes_vpaes.set_encrypt_key, aes_vpaes.encrypt_block,
-           aes_vpaes.ctr32},
+  return {{"aesni", gcmi_aes_aesni.set_encrypt_key, gcmi_aes_aesni.encrypt_block,
+           gcmi_aes_aesni.ctr32},
+          {"vpaes", gcmi_aes_vpaes.set_encrypt_key, gcmi_aes_vpaes.encrypt_block,
+           gcmi_aes_vpaes.ctr32},
           // C with SSE2 intrinsics, not assembly: checked here because it
           // must keep its SSE2 spills aligned at any caller alignment
           // (-mstackrealign, CMakeLists.txt).
-          {"ct_sse2", aes_ct_sse2.set_encrypt_key, aes_ct_sse2.encrypt_block,
-           aes_ct_sse2.ctr32}};
+          {"ct_sse2", gcmi_aes_ct_sse2.set_encrypt_key, gcmi_aes_ct_sse2.encrypt_block,
+           gcmi_aes_ct_sse2.ctr32}};
 }
 
 void PrintTo(const X86AesKernels &k, std::ostream *os) { *os << k.name; }

@@ -8,7 +8,7 @@
 // on many keys, lengths and counters is strong evidence, on top of the
 // FIPS 197 appendix C known answers.
 //
-// The suite is parameterised over the dispatcher's list (dispatch_aes_at):
+// The suite is parameterised over the dispatcher's list (gcmi_dispatch_aes_at):
 // a new backend gets all of these tests by being listed there.
 
 #include <gtest/gtest.h>
@@ -139,8 +139,8 @@ class RefAes {
 
 std::vector<const aes_impl *> UsableAesImpls() {
   std::vector<const aes_impl *> v;
-  for (size_t i = 0; dispatch_aes_at(i) != nullptr; i++) {
-    if (dispatch_aes_at(i)->usable()) v.push_back(dispatch_aes_at(i));
+  for (size_t i = 0; gcmi_dispatch_aes_at(i) != nullptr; i++) {
+    if (gcmi_dispatch_aes_at(i)->usable()) v.push_back(gcmi_dispatch_aes_at(i));
   }
   return v;
 }
@@ -161,7 +161,7 @@ TEST_P(AesTest, Descriptor) {
   EXPECT_GT(std::strlen(impl()->name), 0u);
   ASSERT_NE(impl()->requires, nullptr);
   EXPECT_GE(impl()->ctr_batch_blocks, 1u);
-  EXPECT_EQ(dispatch_find_aes(impl()->name), impl());
+  EXPECT_EQ(gcmi_dispatch_find_aes(impl()->name), impl());
   if (std::strcmp(impl()->name, "ct") == 0) {
     EXPECT_EQ(impl()->constant_time, 1);
   }

@@ -245,7 +245,7 @@ TEST(Dispatch, X86OrderPutsTheSse2TierBetweenSsse3AndPortable) {
 // it must be unusable. Where it is usable it is the fused kernel of a
 // default key, beside aesni and vpclmul_avx2, except on the Intel cores
 // that lose clock speed on 512-bit instructions (family 6, models 85, 106,
-// 108, 125, 126, 140, 141: cpu_x86_zmm_lowers_clock, whose list the test
+// 108, 125, 126, 140, 141: gcmi_cpu_x86_zmm_lowers_clock, whose list the test
 // below checks), which keep vaes_avx2 unless named; elsewhere vaes_avx2 is
 // the default, wherever that runs.
 TEST(Dispatch, ZmmKernelFollowsCpuidAndIsTheDefaultWhereverItRuns) {
@@ -269,7 +269,7 @@ TEST(Dispatch, ZmmKernelFollowsCpuidAndIsTheDefaultWhereverItRuns) {
     __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
     xcr0 = (uint64_t{hi} << 32) | lo;
   }
-  const bool slow_zmm = cpu_x86_zmm_lowers_clock(intel, family, model) != 0;
+  const bool slow_zmm = gcmi_cpu_x86_zmm_lowers_clock(intel, family, model) != 0;
   const bool avx512 = (b7 & (1u << 16)) && (b7 & (1u << 30)) && (b7 & (1u << 31)) &&
                       (xcr0 & 0xe6) == 0xe6 && !avx512_masked;
   const bool runs = aesni && pclmul && (b7 & (1u << 5)) && (c7 & (1u << 9)) &&
@@ -304,14 +304,14 @@ TEST(Dispatch, ZmmKernelFollowsCpuidAndIsTheDefaultWhereverItRuns) {
 // The function exists on every build; only x86 builds call it.
 TEST(Dispatch, ZmmClockListIsTheIntelModelsThatDownclock) {
   for (uint32_t model : {85u, 106u, 108u, 125u, 126u, 140u, 141u}) {
-    EXPECT_EQ(1, cpu_x86_zmm_lowers_clock(1, 6, model)) << "model " << model;
-    EXPECT_EQ(0, cpu_x86_zmm_lowers_clock(0, 6, model)) << "not Intel, model " << model;
-    EXPECT_EQ(0, cpu_x86_zmm_lowers_clock(1, 15, model)) << "family 15, model " << model;
+    EXPECT_EQ(1, gcmi_cpu_x86_zmm_lowers_clock(1, 6, model)) << "model " << model;
+    EXPECT_EQ(0, gcmi_cpu_x86_zmm_lowers_clock(0, 6, model)) << "not Intel, model " << model;
+    EXPECT_EQ(0, gcmi_cpu_x86_zmm_lowers_clock(1, 15, model)) << "family 15, model " << model;
   }
   for (uint32_t model : {0u, 60u, 79u, 84u, 86u, 143u, 151u, 173u, 207u, 255u}) {
-    EXPECT_EQ(0, cpu_x86_zmm_lowers_clock(1, 6, model)) << "model " << model;
+    EXPECT_EQ(0, gcmi_cpu_x86_zmm_lowers_clock(1, 6, model)) << "model " << model;
   }
-  EXPECT_EQ(0, cpu_x86_zmm_lowers_clock(0, 25, 17));  // AMD Zen 4
+  EXPECT_EQ(0, gcmi_cpu_x86_zmm_lowers_clock(0, 25, 17));  // AMD Zen 4
 }
 
 }  // namespace

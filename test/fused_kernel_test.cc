@@ -44,8 +44,8 @@ using gcmtest::RandomBytes;
 // suite in fused_test.cc).
 std::vector<const fused_impl *> FusedImpls() {
   std::vector<const fused_impl *> v;
-  for (size_t i = 0; dispatch_fused_at(i) != nullptr; i++) {
-    const fused_impl *f = dispatch_fused_at(i);
+  for (size_t i = 0; gcmi_dispatch_fused_at(i) != nullptr; i++) {
+    const fused_impl *f = gcmi_dispatch_fused_at(i);
     if (f->seal != nullptr && f->aes != nullptr) v.push_back(f);
   }
   return v;
@@ -121,7 +121,7 @@ class FusedKernelDirect : public ::testing::TestWithParam<const fused_impl *> {
     impl()->ghash->init(&k->ghash, H);
     std::memset(&k->fused, 0, sizeof(k->fused));
     if (impl()->init) impl()->init(&k->fused, &k->aes, &k->ghash, H);
-    ghash_ct64.init(&k->ref_ghash, H);
+    gcmi_ghash_ct64.init(&k->ref_ghash, H);
     k->keys = fused_keys{impl()->aes, &k->aes, impl()->ghash, &k->ghash,
                          &k->fused};
   }
@@ -139,7 +139,7 @@ class FusedKernelDirect : public ::testing::TestWithParam<const fused_impl *> {
     impl()->aes->ctr32(&k.aes, want.data(), data.data(), blocks, ctr);
     uint8_t want_xi[16];
     std::memcpy(want_xi, xi0, 16);
-    ghash_ct64.update(want_xi, &k.ref_ghash, seal ? want.data() : data.data(),
+    gcmi_ghash_ct64.update(want_xi, &k.ref_ghash, seal ? want.data() : data.data(),
                      blocks);
 
     // The kernel, with guard bytes around its output.
@@ -179,9 +179,9 @@ class FusedKernelDirect : public ::testing::TestWithParam<const fused_impl *> {
     uint8_t want_xi[16];
     std::memcpy(want_xi, xi0, 16);
     if (has_pending) {
-      ghash_ct64.update(want_xi, &k.ref_ghash, pending0.data(), group);
+      gcmi_ghash_ct64.update(want_xi, &k.ref_ghash, pending0.data(), group);
     }
-    ghash_ct64.update(want_xi, &k.ref_ghash, want.data(), blocks - group);
+    gcmi_ghash_ct64.update(want_xi, &k.ref_ghash, want.data(), blocks - group);
 
     ASSERT_EQ(n, data.size());
     KernelBuffers b(data, in_off, out_off, in_place);

@@ -53,11 +53,11 @@ class FusedKernel : public ::testing::TestWithParam<Triple> {};
 
 TEST_P(FusedKernel, MatchesCtrThenGhash) {
   const Triple &t = GetParam();
-  const struct aes_impl *aes = dispatch_find_aes(t.aes.c_str());
-  const struct ghash_impl *ghash = dispatch_find_ghash(t.ghash.c_str());
-  const struct fused_impl *f = dispatch_find_fused(t.fused.c_str());
+  const struct aes_impl *aes = gcmi_dispatch_find_aes(t.aes.c_str());
+  const struct ghash_impl *ghash = gcmi_dispatch_find_ghash(t.ghash.c_str());
+  const struct fused_impl *f = gcmi_dispatch_find_fused(t.fused.c_str());
   ASSERT_TRUE(aes && ghash && f);
-  ASSERT_TRUE(dispatch_fused_fits(f, aes, ghash));
+  ASSERT_TRUE(gcmi_dispatch_fused_fits(f, aes, ghash));
 
   std::mt19937_64 rng(2024);
   // Keys built as the mode engine builds them.
@@ -133,7 +133,7 @@ GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(FusedKernel);
 
 // ---- the slot in the mode engine --------------------------------------------
 
-// A kernel that forwards to fused_c and counts what it was handed; with
+// A kernel that forwards to gcmi_fused_c and counts what it was handed; with
 // `poison` it flips a bit of the output, which the results must show.
 struct Counting {
   static size_t calls, blocks;
@@ -142,14 +142,14 @@ struct Counting {
                    const uint8_t ctr[16], uint8_t Xi[16]) {
     calls++;
     blocks += n;
-    fused_c.seal(k, out, in, n, ctr, Xi);
+    gcmi_fused_c.seal(k, out, in, n, ctr, Xi);
     if (poison) out[0] ^= 1;
   }
   static void Open(const struct fused_keys *k, uint8_t *out, const uint8_t *in, size_t n,
                    const uint8_t ctr[16], uint8_t Xi[16]) {
     calls++;
     blocks += n;
-    fused_c.open(k, out, in, n, ctr, Xi);
+    gcmi_fused_c.open(k, out, in, n, ctr, Xi);
     if (poison) out[0] ^= 1;
   }
 };
@@ -272,14 +272,14 @@ struct BatchAes {
                    const uint8_t ctr[16], uint8_t Xi[16]) {
     Count(n);
     in_fused = true;
-    fused_c.seal(k, out, in, n, ctr, Xi);
+    gcmi_fused_c.seal(k, out, in, n, ctr, Xi);
     in_fused = false;
   }
   static void Open(const struct fused_keys *k, uint8_t *out, const uint8_t *in, size_t n,
                    const uint8_t ctr[16], uint8_t Xi[16]) {
     Count(n);
     in_fused = true;
-    fused_c.open(k, out, in, n, ctr, Xi);
+    gcmi_fused_c.open(k, out, in, n, ctr, Xi);
     in_fused = false;
   }
 };
@@ -1057,13 +1057,13 @@ TEST(FusedDispatch, DefaultIsFirstFittingAutomaticKernel) {
   const char *def = nullptr;
   ASSERT_EQ(1, gcm_default_fused_backend(&def));
   for (const auto &p : gcmtest::UsableBackendPairs()) {
-    const struct aes_impl *a = dispatch_find_aes(p.first.c_str());
-    const struct ghash_impl *g = dispatch_find_ghash(p.second.c_str());
+    const struct aes_impl *a = gcmi_dispatch_find_aes(p.first.c_str());
+    const struct ghash_impl *g = gcmi_dispatch_find_ghash(p.second.c_str());
     const char *expect = "none";
-    for (size_t i = 0; dispatch_fused_at(i) != nullptr; i++) {
-      const struct fused_impl *f = dispatch_fused_at(i);
+    for (size_t i = 0; gcmi_dispatch_fused_at(i) != nullptr; i++) {
+      const struct fused_impl *f = gcmi_dispatch_fused_at(i);
       if (!f->named_only && f->constant_time && f->usable() &&
-          (f->preferred == nullptr || f->preferred()) && dispatch_fused_fits(f, a, g)) {
+          (f->preferred == nullptr || f->preferred()) && gcmi_dispatch_fused_fits(f, a, g)) {
         expect = f->name;
         break;
       }
@@ -1077,7 +1077,7 @@ TEST(FusedDispatch, DefaultIsFirstFittingAutomaticKernel) {
   EXPECT_STREQ(def, gcm_key_fused_backend(&k));
   gcm_key_cleanup(&k);
   // The portable loop is reserved for naming.
-  EXPECT_EQ(1, fused_c.named_only);
+  EXPECT_EQ(1, gcmi_fused_c.named_only);
 }
 
 // LIBGCM_FUSED, run from the env.fused_* ctest entries with

@@ -14,7 +14,7 @@
 // integer product as large as it can get, so H and data made of 0xff, 0x11,
 // 0x22, 0x44, 0x88 bytes are tried explicitly.
 //
-// The suite is parameterised over the dispatcher's list (dispatch_ghash_at):
+// The suite is parameterised over the dispatcher's list (gcmi_dispatch_ghash_at):
 // a new backend gets all of these tests by being listed there.
 
 #include <gtest/gtest.h>
@@ -88,8 +88,8 @@ Bytes GhashInput(const Bytes &a, const Bytes &c) {
 
 std::vector<const ghash_impl *> UsableGhashImpls() {
   std::vector<const ghash_impl *> v;
-  for (size_t i = 0; dispatch_ghash_at(i) != nullptr; i++) {
-    if (dispatch_ghash_at(i)->usable()) v.push_back(dispatch_ghash_at(i));
+  for (size_t i = 0; gcmi_dispatch_ghash_at(i) != nullptr; i++) {
+    if (gcmi_dispatch_ghash_at(i)->usable()) v.push_back(gcmi_dispatch_ghash_at(i));
   }
   return v;
 }
@@ -122,16 +122,16 @@ class GhashTest : public ::testing::TestWithParam<const ghash_impl *> {
 TEST(GhashList, PortableBackendsListed) {
   // The three portable backends are always built and always usable.
   for (const char *name : {"ct64", "ct32", "4bit"}) {
-    const ghash_impl *g = dispatch_find_ghash(name);
+    const ghash_impl *g = gcmi_dispatch_find_ghash(name);
     ASSERT_NE(g, nullptr) << name;
     EXPECT_EQ(g->usable(), 1) << name;
   }
-  EXPECT_EQ(dispatch_find_ghash("ct64"), &ghash_ct64);
-  EXPECT_EQ(dispatch_find_ghash("ct32"), &ghash_ct32);
-  EXPECT_EQ(dispatch_find_ghash("4bit"), &ghash_4bit);
-  EXPECT_EQ(ghash_ct64.constant_time, 1);
-  EXPECT_EQ(ghash_ct32.constant_time, 1);
-  EXPECT_EQ(ghash_4bit.constant_time, 0);
+  EXPECT_EQ(gcmi_dispatch_find_ghash("ct64"), &gcmi_ghash_ct64);
+  EXPECT_EQ(gcmi_dispatch_find_ghash("ct32"), &gcmi_ghash_ct32);
+  EXPECT_EQ(gcmi_dispatch_find_ghash("4bit"), &gcmi_ghash_4bit);
+  EXPECT_EQ(gcmi_ghash_ct64.constant_time, 1);
+  EXPECT_EQ(gcmi_ghash_ct32.constant_time, 1);
+  EXPECT_EQ(gcmi_ghash_4bit.constant_time, 0);
 }
 
 TEST_P(GhashTest, Descriptor) {
@@ -140,7 +140,7 @@ TEST_P(GhashTest, Descriptor) {
   ASSERT_NE(impl()->requires, nullptr);
   ASSERT_NE(impl()->init, nullptr);
   ASSERT_NE(impl()->update, nullptr);
-  EXPECT_EQ(dispatch_find_ghash(impl()->name), impl());
+  EXPECT_EQ(gcmi_dispatch_find_ghash(impl()->name), impl());
 }
 
 // McGrew and Viega, "The Galois/Counter Mode of Operation (GCM)", test cases

@@ -5,7 +5,7 @@
 // api_test.cc, KeyCleanup.WipesEverything), and a finished or failed
 // stream keeps no key stream, hash state or tag mask.
 //
-// The wipes happen inside the library (crypto/util.c: secure_wipe, a memset
+// The wipes happen inside the library (crypto/util.c: gcmi_secure_wipe, a memset
 // followed by an empty asm statement that claims to read the memory), in
 // another translation unit than these tests, so the compiler building this
 // file cannot drop them; the library's own compiler cannot either, because
@@ -17,7 +17,7 @@
 // What these tests cannot see: copies of secrets that gcm_seal and
 // gcm_open leave in their own stack frames. gcm_seal and gcm_open keep
 // their whole per-message state (counter, key stream, running GHASH value,
-// tag mask E(K, J0)) in one local struct and wipe it with secure_wipe
+// tag mask E(K, J0)) in one local struct and wipe it with gcmi_secure_wipe
 // before returning, and gcm_open wipes its expected tag; registers and
 // spill slots of the AES and GHASH backends are not wiped (as in other
 // libraries: doing so portably needs compiler support).

@@ -266,7 +266,7 @@ static void native_round(const gcm_key *k, int *ok) {
   *ok &= gcm_stream_update(&s, out + 1000, ct + 1000, BIG - 1000);
   *ok &= gcm_stream_finish_open(&s, tag, 16);
   gcm_stream_cleanup(&s);
-  /* Failures that format a message (error_setf). */
+  /* Failures that format a message (gcmi_error_setf). */
   *ok &= !gcm_seal(k, ct, tag, 17, kNonce, 12, pt, 16, NULL, 0);
   *ok &= !gcm_seal(k, ct + 1, tag, 16, kNonce, 12, ct, 16, NULL, 0);
   *ok &= !gcm_stream_aad(&s, aad, 1); /* after finish */

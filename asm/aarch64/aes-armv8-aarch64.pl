@@ -54,13 +54,13 @@
 #
 # Register plan (AAPCS64)
 # =======================
-#   aes_aarch64_armv8_set_encrypt_key(s = x0, key = x1, key_len = x2)
+#   gcmi_aes_aarch64_armv8_set_encrypt_key(s = x0, key = x1, key_len = x2)
 #     v0 (v1)  the current round-key words; v2 SubWord(..) ^ Rcon
 #     v3       Rcon / temporary; v4-v6 the TBL index vectors; v7 zero
 #     w3       step counter; x9 Rcon pointer; x10 constants pointer
-#   aes_aarch64_armv8_encrypt_block(s = x0, out = x1, in = x2)
+#   gcmi_aes_aarch64_armv8_encrypt_block(s = x0, out = x1, in = x2)
 #     v0 state, v1 round key, w3 rounds
-#   aes_aarch64_armv8_ctr32(s = x0, out = x1, in = x2, blocks = x3, ctr = x4)
+#   gcmi_aes_aarch64_armv8_ctr32(s = x0, out = x1, in = x2, blocks = x3, ctr = x4)
 #     v0-v7 blocks, v8-v15 input (callee-saved: the prologue saves d8-d15),
 #     v16-v30 round keys, v31 the caller's counter block,
 #     w9 Nr, x10 key pointer, w11 counter (host order), w12 temporary
@@ -139,7 +139,7 @@ my $code = <<___;
 .long 0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36
 
 .text
-.function aes_aarch64_armv8_set_encrypt_key args=3 public=x0,x1,x2,x3,x9,x10
+.function gcmi_aes_aarch64_armv8_set_encrypt_key args=3 public=x0,x1,x2,x3,x9,x10
     lsr     w3, w2, 2
     add     w3, w3, 6              # Nr = key_len / 4 + 6
     str     w3, [x0, $ROUNDS]
@@ -213,7 +213,7 @@ my $code = <<___;
 .Lkey_done:
 .endfunction
 
-.function aes_aarch64_armv8_encrypt_block args=3 public=x0,x2,x1,x3
+.function gcmi_aes_aarch64_armv8_encrypt_block args=3 public=x0,x2,x1,x3
     ldr     w3, [x0, $ROUNDS]      # public: Nr follows from the key length
     ld1     {v0.16b}, [x2]
     ld1     {v1.16b}, [x0], 16
@@ -230,7 +230,7 @@ my $code = <<___;
     st1     {v0.16b}, [x1]
 .endfunction
 
-.function aes_aarch64_armv8_ctr32 args=5 public=x0,x2,x1,x3,x4,x9,x10
+.function gcmi_aes_aarch64_armv8_ctr32 args=5 public=x0,x2,x1,x3,x4,x9,x10
     cbz     x3, .Lctr_done
     ldr     w9, [x0, $ROUNDS]      # public: Nr follows from the key length
     mov     x10, x0

@@ -58,7 +58,7 @@
 #
 # Register plan (AAPCS64)
 # =======================
-#   aes_gcm_aarch64_armv8_pmull_seal / _open(k = x0, out = x1, in = x2,
+#   gcmi_aes_gcm_aarch64_armv8_pmull_seal / _open(k = x0, out = x1, in = x2,
 #                                            blocks = x3, ctr = x4, Xi = x5)
 #     x6 AES schedule (k->aes_key; walks over the round keys at set-up),
 #     x7 GHASH key (k->ghash_key), x8 the GHASH data pointer of the batch,
@@ -300,7 +300,7 @@ my $code = <<___;
 .quad 0xc200000000000000, 0xc200000000000000   # the reduction constant
 
 .text
-.function aes_gcm_aarch64_armv8_pmull_seal args=6 public=x0,x1,x2,x3,x4,x5,x6,x7,x8,x9,x10
+.function gcmi_aes_gcm_aarch64_armv8_pmull_seal args=6 public=x0,x1,x2,x3,x4,x5,x6,x7,x8,x9,x10
     cbz     x3, .Lseal_done
 @{[setup('seal')]}
     cmp     x3, 8
@@ -338,7 +338,7 @@ my $code = <<___;
 @{[finish('seal')]}
 .endfunction
 
-.function aes_gcm_aarch64_armv8_pmull_open args=6 public=x0,x1,x2,x3,x4,x5,x6,x7,x8,x9,x10
+.function gcmi_aes_gcm_aarch64_armv8_pmull_open args=6 public=x0,x1,x2,x3,x4,x5,x6,x7,x8,x9,x10
     cbz     x3, .Lopen_done
 @{[setup('open')]}
 .Lopen_loop8:

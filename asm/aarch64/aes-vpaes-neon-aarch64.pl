@@ -69,12 +69,12 @@
 #   are callee-saved: the prologue saves d8-d15 where they are used).
 #   x9 round-key pointer, w10 round counter, x13 64 * (round mod 4), x14
 #   the round's masks, x15 the masks, x7 16 * Nr / Nr.
-#   aes_aarch64_vpaes_neon_set_encrypt_key(s = x0, key = x1, key_len = x2)
+#   gcmi_aes_aarch64_vpaes_neon_set_encrypt_key(s = x0, key = x1, key_len = x2)
 #     x3 Nk, x4 Nr, x5 words to make, x6 word index i, x8 i mod Nk, x7 the
 #     Rcon pointer; w12 the word being made, w14 Rcon / w[i-Nk] (key
 #     material: not declared public).
-#   aes_aarch64_vpaes_neon_encrypt_block(s = x0, out = x1, in = x2)
-#   aes_aarch64_vpaes_neon_ctr32(s = x0, out = x1, in = x2, blocks = x3,
+#   gcmi_aes_aarch64_vpaes_neon_encrypt_block(s = x0, out = x1, in = x2)
+#   gcmi_aes_aarch64_vpaes_neon_ctr32(s = x0, out = x1, in = x2, blocks = x3,
 #                                ctr = x4): w11 counter, w12 temporary.
 # Every function clears the vector registers that held key material,
 # state or key stream before it returns.
@@ -296,7 +296,7 @@ my @FOUR = map { blk($_) } 0 .. 3;
 my $code = $rodata . <<___;
 
 .text
-.function aes_aarch64_vpaes_neon_set_encrypt_key args=3 public=x0,x1,x2,x3,x4,x5,x6,x7,x8,x9,x15
+.function gcmi_aes_aarch64_vpaes_neon_set_encrypt_key args=3 public=x0,x1,x2,x3,x4,x5,x6,x7,x8,x9,x15
 $load_consts
     adrl    x15, .Lk63
     ld1     {v27.16b}, [x15]
@@ -371,7 +371,7 @@ $subword
 @{[ clear(map { "v$_" } 0 .. 4, 27, 30, 31) ]}
 .endfunction
 
-.function aes_aarch64_vpaes_neon_encrypt_block args=3 public=x0,x1,x2,x7,x9,x10,x13,x14,x15
+.function gcmi_aes_aarch64_vpaes_neon_encrypt_block args=3 public=x0,x1,x2,x7,x9,x10,x13,x14,x15
 $load_consts
     ldr     w7, [x0, $ROUNDS]               # public: Nr follows from the key length
     ld1     {v0.16b}, [x2]
@@ -382,7 +382,7 @@ $load_consts
 @{[ clear(map { "v$_" } 0 .. 4, 27, 30, 31) ]}
 .endfunction
 
-.function aes_aarch64_vpaes_neon_ctr32 args=5 public=x0,x1,x2,x3,x4,x7,x9,x10,x13,x14,x15
+.function gcmi_aes_aarch64_vpaes_neon_ctr32 args=5 public=x0,x1,x2,x3,x4,x7,x9,x10,x13,x14,x15
     cbz     x3, .Lctr_done
 $load_consts
     ldr     w7, [x0, $ROUNDS]               # public: Nr follows from the key length

@@ -73,7 +73,7 @@
 #
 # Register plan (AAPCS64)
 # =======================
-#   ghash_aarch64_neon_blocks(Xi = x0, key = x1, in = x2, blocks = x3)
+#   gcmi_ghash_aarch64_neon_blocks(Xi = x0, key = x1, in = x2, blocks = x3)
 #     x4 blocks left in the batch, x5 key pointer, x6 batch size, x7
 #     constants pointer
 #     v0 A (reflected block), v1-v3 rot_1..3 A, v4 M, v5-v7 rot_1..3 M,
@@ -201,7 +201,7 @@ for my $r (1 .. 4) {
 $code .= <<___;
 
 .text
-.function ghash_aarch64_neon_blocks args=4 public=x0,x1,x2,x3,x4,x5,x6,x7
+.function gcmi_ghash_aarch64_neon_blocks args=4 public=x0,x1,x2,x3,x4,x5,x6,x7
     cbz     x3, .Lneon_done
     adrl    x7, .Lghash_neon_consts
     ld1     {v28.16b-v31.16b}, [x7]

@@ -53,10 +53,10 @@
 #
 # Register plan (AAPCS64)
 # =======================
-#   ghash_aarch64_pmull_init(key = x0, H = x1)
+#   gcmi_ghash_aarch64_pmull_init(key = x0, H = x1)
 #     v0 K_1, v1 K_k, v28 the reduction constant, v29 zero, v30 fix-up
 #     constant, v2-v7 temporaries
-#   ghash_aarch64_pmull_blocks(Xi = x0, key = x1, in = x2, blocks = x3)
+#   gcmi_ghash_aarch64_pmull_blocks(Xi = x0, key = x1, in = x2, blocks = x3)
 #     v0 the running hash (reflected), v1-v8 eight blocks (v8 is
 #     callee-saved: the prologue saves d8-d14), v9 lo, v10 hi, v11 mid,
 #     v12-v14 temporaries, v16-v23 K_1..K_8, v24-v27 the Karatsuba halves,
@@ -126,7 +126,7 @@ my $code = <<___;
 .quad 0x1, 0xc200000000000000                  # y^128 mod g' (the x^-1 fix-up)
 
 .text
-.function ghash_aarch64_pmull_init args=2 public=x0,x1,x9,x10
+.function gcmi_ghash_aarch64_pmull_init args=2 public=x0,x1,x9,x10
     adrl    x9, .Lghash_pmull_consts
     ld1     {v28.2d, v29.2d}, [x9]
     mov     v30.16b, v29.16b
@@ -163,7 +163,7 @@ my $code = <<___;
     b.ne    .Linit_loop
 .endfunction
 
-.function ghash_aarch64_pmull_blocks args=4 public=x0,x1,x2,x3,x9
+.function gcmi_ghash_aarch64_pmull_blocks args=4 public=x0,x1,x2,x3,x9
     cbz     x3, .Lblocks_done
     ld1     {v0.16b}, [x0]
 @{[reverse16('v0')]}

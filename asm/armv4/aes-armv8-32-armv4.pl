@@ -49,13 +49,13 @@
 # Register plan (AAPCS: r4-r11 and d8-d15 are saved by the prologue when
 # touched)
 # ====================================================================
-#   aes_armv4_armv8_set_encrypt_key(s = r0, key = r1, key_len = r2)
+#   gcmi_aes_armv4_armv8_set_encrypt_key(s = r0, key = r1, key_len = r2)
 #     q0 (q1)  the current round-key words; q2 SubWord(..) ^ Rcon
 #     q3       Rcon / temporary; q8-q10 the VTBL index vectors; q11 zero
 #     r3       step counter; r12 Rcon pointer
-#   aes_armv4_armv8_encrypt_block(s = r0, out = r1, in = r2)
+#   gcmi_aes_armv4_armv8_encrypt_block(s = r0, out = r1, in = r2)
 #     q0 state, q1 round key, r3 rounds
-#   aes_armv4_armv8_ctr32(s = r0, out = r1, in = r2, blocks = r3, ctr = r4)
+#   gcmi_aes_armv4_armv8_ctr32(s = r0, out = r1, in = r2, blocks = r3, ctr = r4)
 #     q0-q3 blocks, q4-q7 input (d8-d15: saved by the prologue), q8 the
 #     caller's counter block, q9 the streamed round key, q10-q15
 #     rk[Nr-5..Nr], r5 Nr - 5, r12 round-key pointer, r8 round counter,
@@ -161,7 +161,7 @@ my $code = <<___;
 .long 0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36
 
 .text
-.function aes_armv4_armv8_set_encrypt_key args=3 public=r0,r1,r2,r3,r12
+.function gcmi_aes_armv4_armv8_set_encrypt_key args=3 public=r0,r1,r2,r3,r12
     lsr     r3, r2, 2
     add     r3, r3, 6              # Nr = key_len / 4 + 6
     str     r3, [r0, $ROUNDS]
@@ -231,7 +231,7 @@ my $code = <<___;
 .Lkey_done:
 .endfunction
 
-.function aes_armv4_armv8_encrypt_block args=3 public=r0,r1,r2,r3
+.function gcmi_aes_armv4_armv8_encrypt_block args=3 public=r0,r1,r2,r3
     ldr     r3, [r0, $ROUNDS]      # public: Nr follows from the key length
     vld1.8  {q0}, [r2]
     vld1.8  {q1}, [r0]!
@@ -248,7 +248,7 @@ my $code = <<___;
     vst1.8  {q0}, [r1]
 .endfunction
 
-.function aes_armv4_armv8_ctr32 args=5 public=r0,r1,r2,r3,r4,r5,r8,r12
+.function gcmi_aes_armv4_armv8_ctr32 args=5 public=r0,r1,r2,r3,r4,r5,r8,r12
     cmp     r3, 0
     beq     .Lctr_done
     ldr     r5, [r0, $ROUNDS]      # public: Nr follows from the key length

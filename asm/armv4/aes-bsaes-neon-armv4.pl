@@ -73,7 +73,7 @@
 # Register plan (AAPCS: r4-r11 and d8-d15 are saved by the prologue when
 # touched)
 # ====================================================================
-#   aes_armv4_bsaes_neon_ctr32(s = r0, out = r1, in = r2, blocks = r3,
+#   gcmi_aes_armv4_bsaes_neon_ctr32(s = r0, out = r1, in = r2, blocks = r3,
 #                              ctr = r4)
 #     q0-q7    the eight planes (between rounds plane i in q<i>); before
 #              packing and after unpacking, block b in q<b>
@@ -442,7 +442,7 @@ my $code = <<___;
 .fpu neon
 
 .text
-.function aes_armv4_bsaes_neon_ctr32 args=5 frame=$frame public=r0,r1,r2,r3,r4,r5,r8,r12
+.function gcmi_aes_armv4_bsaes_neon_ctr32 args=5 frame=$frame public=r0,r1,r2,r3,r4,r5,r8,r12
     cmp     r3, 0
     beq     .Lctr_done
     ldr     r5, [r0, $ROUNDS]      # public: Nr follows from the key length

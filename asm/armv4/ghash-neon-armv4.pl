@@ -48,8 +48,8 @@
 #
 # Register plan (AAPCS; the prologue saves the d8-d15 the body touches)
 # =====================================================================
-#   ghash_armv4_neon_init(key = r0, H = r1)
-#   ghash_armv4_neon_blocks(Xi = r0, key = r1, in = r2, blocks = r3)
+#   gcmi_ghash_armv4_neon_init(key = r0, H = r1)
+#   gcmi_ghash_armv4_neon_blocks(Xi = r0, key = r1, in = r2, blocks = r3)
 #     q0 the running hash (reflected), q1 the block (then d2 = its
 #     Karatsuba operand, d3 the key's), q2/q3/q4 the sums lo/hi/mid,
 #     q5/q6/q7 one 128x128 product's lo/hi/mid, q8-q11 K_1..K_4 (in init:
@@ -168,7 +168,7 @@ my $code = <<___;
 .quad 0x1, 0xc200000000000000                  # y^128 mod g' (the x^-1 fix-up)
 
 .text
-.function ghash_armv4_neon_init args=2 public=r0,r1,r2,r3,r12
+.function gcmi_ghash_armv4_neon_init args=2 public=r0,r1,r2,r3,r12
     adrl    r12, .Lghash_neon_fixup
     vld1.64 {d22-d23}, [r12]
     vmov.i8 q12, 0
@@ -196,7 +196,7 @@ my $code = <<___;
     bne     .Linit_loop
 .endfunction
 
-.function ghash_armv4_neon_blocks args=4 public=r0,r1,r2,r3,r12
+.function gcmi_ghash_armv4_neon_blocks args=4 public=r0,r1,r2,r3,r12
     cmp     r3, 0
     beq     .Lblocks_done
     vld1.8  {q0}, [r0]

@@ -49,10 +49,10 @@
 #
 # Register plan (AAPCS; the prologue saves the d8-d15 the body touches)
 # =====================================================================
-#   ghash_armv4_pmull32_init(key = r0, H = r1)
+#   gcmi_ghash_armv4_pmull32_init(key = r0, H = r1)
 #     q0 K_1, q1 K_k, q2-q7 temporaries, d28 the reduction constant,
 #     q13 the fix-up constant, q15 zero, r12 constants pointer, r3 counter
-#   ghash_armv4_pmull32_blocks(Xi = r0, key = r1, in = r2, blocks = r3)
+#   gcmi_ghash_armv4_pmull32_blocks(Xi = r0, key = r1, in = r2, blocks = r3)
 #     q0 the running hash (reflected), q1 the block, d2^d3 in d14,
 #     q2/q3/q4 the sums lo/hi/mid, q5/q6/q7 one product's lo/hi/mid,
 #     q8-q11 K_1..K_4 (d16-d23), d24-d27 their Karatsuba halves,
@@ -126,7 +126,7 @@ my $code = <<___;
 .quad 0x1, 0xc200000000000000                  # y^128 mod g' (the x^-1 fix-up)
 
 .text
-.function ghash_armv4_pmull32_init args=2 public=r0,r1,r2,r3,r12
+.function gcmi_ghash_armv4_pmull32_init args=2 public=r0,r1,r2,r3,r12
     adrl    r12, .Lghash_pmull32_consts
     vld1.64 {d28-d29}, [r12]!
     vld1.64 {d26-d27}, [r12]
@@ -161,7 +161,7 @@ my $code = <<___;
     bne     .Linit_loop
 .endfunction
 
-.function ghash_armv4_pmull32_blocks args=4 public=r0,r1,r2,r3,r12
+.function gcmi_ghash_armv4_pmull32_blocks args=4 public=r0,r1,r2,r3,r12
     cmp     r3, 0
     beq     .Lblocks_done
     vld1.8  {q0}, [r0]

@@ -26,13 +26,13 @@
 # Register plan (cdecl; perlasm/x86.pm loads the arguments in the order
 # edi, esi, edx, ecx, ebx; constants through the pic= register)
 # =======================================================================
-#   aes_x86_aesni_set_encrypt_key(s = edi, key = esi, key_len = edx)
+#   gcmi_aes_x86_aesni_set_encrypt_key(s = edi, key = esi, key_len = edx)
 #     pic ebx; xmm1 current round-key words (AES-256: first half), xmm3
 #     AES-256 second half / AES-192 w4,w5, xmm2 SubWord(RotWord(..)) ^ Rcon,
 #     xmm4 prefix-XOR temporary, xmm0 zero (AES-256), xmm5 broadcast mask
-#   aes_x86_aesni_encrypt_block(s = edi, out = esi, in = edx)
+#   gcmi_aes_x86_aesni_encrypt_block(s = edi, out = esi, in = edx)
 #     xmm0 the state, eax Nr
-#   aes_x86_aesni_ctr32(s = edi, out = esi, in = edx, blocks = ecx,
+#   gcmi_aes_x86_aesni_ctr32(s = edi, out = esi, in = edx, blocks = ecx,
 #                       ctr = ebx)
 #     xmm0-xmm5 the six blocks in flight, xmm6 rk[r] or data ^ rk[Nr],
 #     xmm7 base counter block (counter bytes swapped); eax 16 * Nr (rk[Nr]
@@ -67,7 +67,7 @@ my $code = perlasm::aesni_common::rodata(7);
 $code .= <<___;
 
 .text
-.function aes_x86_aesni_set_encrypt_key args=3 pic=ebx public=edi,esi,edx,ebx   # (struct aes_schedule *s, const uint8_t *key, size_t key_len)
+.function gcmi_aes_x86_aesni_set_encrypt_key args=3 pic=ebx public=edi,esi,edx,ebx   # (struct aes_schedule *s, const uint8_t *key, size_t key_len)
 @{[ perlasm::aesni_common::set_encrypt_key('edi', 'esi', 'edx', $ROUNDS) ]}.endfunction
 ___
 
@@ -75,7 +75,7 @@ ___
 
 $code .= <<___;
 
-.function aes_x86_aesni_encrypt_block args=3 public=edi,esi,edx,eax   # (const struct aes_schedule *s, uint8_t out[16], const uint8_t in[16])
+.function gcmi_aes_x86_aesni_encrypt_block args=3 public=edi,esi,edx,eax   # (const struct aes_schedule *s, uint8_t out[16], const uint8_t in[16])
 @{[ perlasm::aesni_common::encrypt_block('edi', 'esi', 'edx', 'eax', $ROUNDS) ]}.endfunction
 ___
 
@@ -97,7 +97,7 @@ my $tail_store = sub { perlasm::aesni_common::tail_store(\%tail, @_) };
 
 $code .= <<___;
 
-.function aes_x86_aesni_ctr32 args=5 pic=ebp public=edi,esi,edx,ecx,ebx,ebp,eax   # (const struct aes_schedule *s, uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t ctr[16])
+.function gcmi_aes_x86_aesni_ctr32 args=5 pic=ebp public=edi,esi,edx,ecx,ebx,ebp,eax   # (const struct aes_schedule *s, uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t ctr[16])
     test       $blocks, $blocks
     jz         .Lctr_return
     mov        eax, [$key + $ROUNDS]   # public: the round count follows from the key length

@@ -35,17 +35,17 @@
 # Register plan (cdecl; perlasm/x86.pm loads the arguments in the order
 # edi, esi, edx, ecx, ebx)
 # =====================================================================
-#   aes_x86_vpaes_set_encrypt_key(s = edi, key = esi, key_len = edx)
+#   gcmi_aes_x86_vpaes_set_encrypt_key(s = edi, key = esi, key_len = edx)
 #     ecx word index i, eax i mod Nk, esi the key and then the Rcon index,
 #     edx temporaries, ebx the word being made (key material: the one
 #     general-purpose register not declared public; the epilogue restores
 #     the caller's ebx over it), [esp] Nk, [esp + 4] 4 * (Nr + 1); pass 2:
 #     eax the round key's address, ecx the count, edx the mask offset;
 #     xmm0-4 the S-box, xmm5-7 constants; pic ebp
-#   aes_x86_vpaes_encrypt_block(s = edi, out = esi, in = edx)
+#   gcmi_aes_x86_vpaes_encrypt_block(s = edi, out = esi, in = edx)
 #     xmm0 the state, xmm1-4 temporaries, xmm5-7 constants; eax 16 * round,
 #     ecx 64 * (round mod 4), ebp 16 * Nr; pic ebx
-#   aes_x86_vpaes_ctr32(s = edi, out = esi, in = edx, blocks = ecx,
+#   gcmi_aes_x86_vpaes_ctr32(s = edi, out = esi, in = edx, blocks = ecx,
 #                       ctr = ebx)
 #     blocks in xmm0-3 and xmm4-7 (one block: as encrypt_block); frame
 #     slots [esp + 32n], [esp + 32n + 16] block n's spills, [esp + 64] the
@@ -121,7 +121,7 @@ my $to_tower_key = perlasm::vpaes_rounds::zip([ $R->to_tower($ONE) ]);
 $code .= <<___;
 
 .text
-.function aes_x86_vpaes_set_encrypt_key args=3 frame=16 pic=ebp public=edi,esi,edx,ecx,eax,ebp   # (struct aes_schedule *s, const uint8_t *key, size_t key_len)
+.function gcmi_aes_x86_vpaes_set_encrypt_key args=3 frame=16 pic=ebp public=edi,esi,edx,ecx,eax,ebp   # (struct aes_schedule *s, const uint8_t *key, size_t key_len)
 @{[ $R->load_constants() ]}
     mov     eax, edx
     shr     eax, 2                  # Nk = 4, 6 or 8
@@ -197,7 +197,7 @@ ___
 
 $code .= <<___;
 
-.function aes_x86_vpaes_encrypt_block args=3 pic=ebx public=edi,edx,esi,ecx,ebx,ebp,eax   # (const struct aes_schedule *s, uint8_t out[16], const uint8_t in[16])
+.function gcmi_aes_x86_vpaes_encrypt_block args=3 pic=ebx public=edi,edx,esi,ecx,ebx,ebp,eax   # (const struct aes_schedule *s, uint8_t out[16], const uint8_t in[16])
 @{[ $R->load_constants() ]}
     mov     ebp, [edi + $ROUNDS]   # public: the round count follows from the key length
     shl     ebp, 4                  # 16 * Nr
@@ -225,7 +225,7 @@ ___
 
 $code .= <<___;
 
-.function aes_x86_vpaes_ctr32 args=5 frame=96 pic=ebp public=edi,edx,esi,ecx,ebx,ebp,eax   # (const struct aes_schedule *s, uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t ctr[16])
+.function gcmi_aes_x86_vpaes_ctr32 args=5 frame=96 pic=ebp public=edi,edx,esi,ecx,ebx,ebp,eax   # (const struct aes_schedule *s, uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t ctr[16])
     test    ecx, ecx
     jz      .Lctr_done
     movdqu  xmm0, [ebx]

@@ -36,12 +36,12 @@
 # Register plan (cdecl; perlasm/x86.pm loads the arguments in the order
 # edi, esi, edx, ecx; constants through the pic= register)
 # =====================================================================
-#   ghash_x86_clmul_blocks(Xi = edi, key = esi, in = edx, blocks = ecx)
+#   gcmi_ghash_x86_clmul_blocks(Xi = edi, key = esi, in = edx, blocks = ecx)
 #     xmm0 Y (reflected), xmm1 xmm2 xmm3 lo, hi, mid accumulators,
 #     xmm4-xmm6 one block's temporaries, xmm7 byte-reversal mask;
 #     eax, ebp tail: byte offset and address of the highest power used;
 #     pic ebx
-#   ghash_x86_clmul_init(key = edi, H = esi)
+#   gcmi_ghash_x86_clmul_init(key = edi, H = esi)
 #     xmm0 current power, xmm1-xmm3 product parts, xmm4 H'^1, xmm5 its
 #     Karatsuba half-sum, xmm6 reduction temporary; ecx loop count, eax
 #     store address; pic ebx
@@ -72,7 +72,7 @@ my $clear = join '', map { "    pxor      xmm$_, xmm$_\n" } 0 .. 6;
 $code .= <<___;
 
 .text
-.function ghash_x86_clmul_init args=2 pic=ebx public=edi,esi,ecx,eax,ebx   # (struct ghash_key *key, const uint8_t H[16])
+.function gcmi_ghash_x86_clmul_init args=2 pic=ebx public=edi,esi,ecx,eax,ebx   # (struct ghash_key *key, const uint8_t H[16])
 @{[ perlasm::ghash_clmul_common::init('edi', 'esi', 'eax') ]}$clear
 .endfunction
 ___
@@ -85,7 +85,7 @@ my %r = (Xi => 'edi', key => 'esi', in => 'edx', blocks => 'ecx',
 
 $code .= <<___;
 
-.function ghash_x86_clmul_blocks args=4 pic=ebx public=edi,esi,edx,ecx,ebp,eax,ebx   # (uint8_t Xi[16], const struct ghash_key *key, const uint8_t *in, size_t blocks)
+.function gcmi_ghash_x86_clmul_blocks args=4 pic=ebx public=edi,esi,edx,ecx,ebp,eax,ebx   # (uint8_t Xi[16], const struct ghash_key *key, const uint8_t *in, size_t blocks)
 @{[ perlasm::ghash_clmul_common::blocks(\%r) ]}$clear
 .endfunction
 ___

@@ -59,7 +59,7 @@
 # Register plan (cdecl; perlasm/x86.pm loads the arguments in the order
 # edi, esi, edx, ecx; constants through the pic= register)
 # =====================================================================
-#   ghash_x86_sse2_blocks(Xi = edi, key = esi, in = edx, blocks = ecx)
+#   gcmi_ghash_x86_sse2_blocks(Xi = edi, key = esi, in = edx, blocks = ecx)
 #     xmm7          Y, the running hash, reflected
 #     xmm0-xmm3     during a 32 x 32 product: the four classes of the data
 #                   word; otherwise loading, byte reversal and reduction
@@ -244,7 +244,7 @@ my $code = <<___;
     .quad 0x8888888888888888, 0x8888888888888888
 
 .text
-.function ghash_x86_sse2_blocks args=4 frame=$FRAME pic=ebx public=edi,esi,edx,ecx,ebx   # (uint8_t Xi[16], const struct ghash_key *key, const uint8_t *in, size_t blocks)
+.function gcmi_ghash_x86_sse2_blocks args=4 frame=$FRAME pic=ebx public=edi,esi,edx,ecx,ebx   # (uint8_t Xi[16], const struct ghash_key *key, const uint8_t *in, size_t blocks)
     test      $blocks, $blocks
     jz        .Lsse2_return
     movdqu    $Y, [$Xi]

@@ -31,7 +31,7 @@
 # Register plan (cdecl; perlasm/x86.pm loads the arguments in the order
 # edi, esi, edx, ecx; constants through the pic= register)
 # =====================================================================
-#   ghash_x86_ssse3_blocks(Xi = edi, key = esi, in = edx, blocks = ecx)
+#   gcmi_ghash_x86_ssse3_blocks(Xi = edi, key = esi, in = edx, blocks = ecx)
 #     xmm0          Y, the running hash, reflected; during a product the
 #                   second look-up temporary
 #     xmm1 xmm2     ACC: alo (degree >= 128 part), ahi
@@ -70,7 +70,7 @@ my $code = perlasm::ghash_ssse3_common::rodata();
 $code .= <<___;
 
 .text
-.function ghash_x86_ssse3_blocks args=4 pic=ebx public=edi,esi,edx,ecx,ebx   # (uint8_t Xi[16], const struct ghash_key *key, const uint8_t *in, size_t blocks)
+.function gcmi_ghash_x86_ssse3_blocks args=4 pic=ebx public=edi,esi,edx,ecx,ebx   # (uint8_t Xi[16], const struct ghash_key *key, const uint8_t *in, size_t blocks)
     test      $r{blocks}, $r{blocks}
     jz        .Lssse3_return
 ___

@@ -73,9 +73,9 @@
 #
 # Register plan (System V names; the translator maps win64 arguments)
 # ===================================================================
-#   aes_gcm_x86_64_aesni_avx_seal / _open(k = rdi, out = rsi, in = rdx,
+#   gcmi_aes_gcm_x86_64_aesni_avx_seal / _open(k = rdi, out = rsi, in = rdx,
 #                                         blocks = rcx, ctr = r8, Xi = r9)
-#   aes_gcm_x86_64_aesni_avx_seal_lagged(the same, but lag = r9): r12
+#   gcmi_aes_gcm_x86_64_aesni_avx_seal_lagged(the same, but lag = r9): r12
 #     lag->pending, rbx lag->has_pending, r9 (before the common entry)
 #     lag->Xi; the rest as in seal.
 #     r10 AES schedule (k->aes_key), r11 GHASH key (k->ghash_key),
@@ -381,7 +381,7 @@ sub stitched {
 $code .= <<___;
 
 .text
-.function aes_gcm_x86_64_aesni_avx_seal args=6 frame=16 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax,rbx,rbp   # (const struct fused_keys *k, uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t ctr[16], uint8_t Xi[16])
+.function gcmi_aes_gcm_x86_64_aesni_avx_seal args=6 frame=16 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax,rbx,rbp   # (const struct fused_keys *k, uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t ctr[16], uint8_t Xi[16])
 $entry
     cmp        $blocks, 8
     jb         .Lseal_tail
@@ -431,7 +431,7 @@ ___
 
 $code .= <<___;
 
-.function aes_gcm_x86_64_aesni_avx_seal_lagged args=6 frame=16 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax,rbx,rbp,r12   # (const struct fused_keys *k, uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t ctr[16], const struct fused_lag *lag)
+.function gcmi_aes_gcm_x86_64_aesni_avx_seal_lagged args=6 frame=16 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax,rbx,rbp,r12   # (const struct fused_keys *k, uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t ctr[16], const struct fused_lag *lag)
     mov        r12, [r9 + $LAG_PENDING]     # public: a pointer in struct fused_lag
     mov        rbx, [r9 + $LAG_HAS_PENDING] # public: 0 or 1
     mov        r9, [r9 + $LAG_XI]           # public: a pointer in struct fused_lag
@@ -464,7 +464,7 @@ ___
 
 $code .= <<___;
 
-.function aes_gcm_x86_64_aesni_avx_open args=6 frame=16 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax,rbx,rbp   # (const struct fused_keys *k, uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t ctr[16], uint8_t Xi[16])
+.function gcmi_aes_gcm_x86_64_aesni_avx_open args=6 frame=16 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax,rbx,rbp   # (const struct fused_keys *k, uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t ctr[16], uint8_t Xi[16])
 $entry
 .Lopen_loop:
     cmp        $blocks, 8

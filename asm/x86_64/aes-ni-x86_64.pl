@@ -67,15 +67,15 @@
 #
 # Register plan (System V names; the translator maps win64 arguments)
 # ===================================================================
-#   aes_x86_64_aesni_set_encrypt_key(s = rdi, key = rsi, key_len = rdx)
+#   gcmi_aes_x86_64_aesni_set_encrypt_key(s = rdi, key = rsi, key_len = rdx)
 #     xmm1        current 4 round-key words (w[i-4..i-1]; AES-256: first half)
 #     xmm3        AES-256: second half; AES-192: w4, w5 in the low qword
 #     xmm2        SubWord(RotWord(..)) ^ Rcon, broadcast
 #     xmm4        prefix-XOR temporary;  xmm0 zero (AES-256)
 #     xmm5        the broadcast mask for PSHUFB
-#   aes_x86_64_aesni_encrypt_block(s = rdi, out = rsi, in = rdx)
+#   gcmi_aes_x86_64_aesni_encrypt_block(s = rdi, out = rsi, in = rdx)
 #     xmm0 the state, eax Nr
-#   aes_x86_64_aesni_ctr32(s = rdi, out = rsi, in = rdx, blocks = rcx,
+#   gcmi_aes_x86_64_aesni_ctr32(s = rdi, out = rsi, in = rdx, blocks = rcx,
 #                          ctr = r8)
 #     xmm0-xmm7   the eight blocks in flight
 #     xmm8        base counter block, counter bytes swapped
@@ -115,7 +115,7 @@ my $code = perlasm::aesni_common::rodata(9);
 $code .= <<___;
 
 .text
-.function aes_x86_64_aesni_set_encrypt_key args=3 public=rdi,rsi,rdx   # (struct aes_schedule *s, const uint8_t *key, size_t key_len)
+.function gcmi_aes_x86_64_aesni_set_encrypt_key args=3 public=rdi,rsi,rdx   # (struct aes_schedule *s, const uint8_t *key, size_t key_len)
 @{[ perlasm::aesni_common::set_encrypt_key('rdi', 'rsi', 'rdx', $ROUNDS) ]}.endfunction
 ___
 
@@ -123,7 +123,7 @@ ___
 
 $code .= <<___;
 
-.function aes_x86_64_aesni_encrypt_block args=3 public=rdi,rsi,rdx,rax   # (const struct aes_schedule *s, uint8_t out[16], const uint8_t in[16])
+.function gcmi_aes_x86_64_aesni_encrypt_block args=3 public=rdi,rsi,rdx,rax   # (const struct aes_schedule *s, uint8_t out[16], const uint8_t in[16])
 @{[ perlasm::aesni_common::encrypt_block('rdi', 'rsi', 'rdx', 'rax', $ROUNDS) ]}.endfunction
 ___
 
@@ -139,7 +139,7 @@ my $tail_store = sub { perlasm::aesni_common::tail_store(\%r, @_) };
 
 $code .= <<___;
 
-.function aes_x86_64_aesni_ctr32 args=5 public=rdi,rsi,rdx,rcx,r8,r9,rax   # (const struct aes_schedule *s, uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t ctr[16])
+.function gcmi_aes_x86_64_aesni_ctr32 args=5 public=rdi,rsi,rdx,rcx,r8,r9,rax   # (const struct aes_schedule *s, uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t ctr[16])
     test       $blocks, $blocks
     jz         .Lctr_return
     mov        eax, [$key + $ROUNDS]   # public: the round count follows from the key length

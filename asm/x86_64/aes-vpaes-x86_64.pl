@@ -118,13 +118,13 @@
 #   rax     16 * round (offset of the round key), r9 16 * Nr
 #   r10     64 * (round mod 4): offset of that round's masks from r11
 #   r11     address of the permutation masks
-#   aes_x86_64_vpaes_set_encrypt_key(s = rdi, key = rsi, key_len = rdx)
+#   gcmi_aes_x86_64_vpaes_set_encrypt_key(s = rdi, key = rsi, key_len = rdx)
 #     rcx word index i, r11 i mod Nk, r8 Nk, r9 Nr, r10 4*(Nr+1), rsi Rcon
 #     pointer, ebx the word being made (key material: the one general-purpose
 #     register here that is not declared public, and the epilogue restores
 #     the caller's rbx over it), edx Rcon and then a mask offset, rax the
 #     round key being converted, xmm0-4 the S-box, xmm5 0x63 bytes.
-#   aes_x86_64_vpaes_ctr32(s = rdi, out = rsi, in = rdx, blocks = rcx,
+#   gcmi_aes_x86_64_vpaes_ctr32(s = rdi, out = rsi, in = rdx, blocks = rcx,
 #                          ctr = r8)
 # Every function clears the registers and stack slots that held key
 # material, state or key stream before it returns. On win64 the translator
@@ -204,7 +204,7 @@ $make_four .= "    pxor    xmm" . 4 * $_ . ", [rdi]\n" for 0 .. 3;
 $code .= <<___;
 
 .text
-.function aes_x86_64_vpaes_set_encrypt_key args=3 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax   # (struct aes_schedule *s, const uint8_t *key, size_t key_len)
+.function gcmi_aes_x86_64_vpaes_set_encrypt_key args=3 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax   # (struct aes_schedule *s, const uint8_t *key, size_t key_len)
 @{[ $R->load_constants() ]}
     mov     r8, rdx
     shr     r8, 2                   # Nk = 4, 6 or 8
@@ -276,7 +276,7 @@ $to_tower_key
 @{[ clear(map { "xmm$_" } 0 .. 5) ]}
 .endfunction
 
-.function aes_x86_64_vpaes_encrypt_block args=3 public=rdi,rdx,rsi,r9,r10,r11,rax   # (const struct aes_schedule *s, uint8_t out[16], const uint8_t in[16])
+.function gcmi_aes_x86_64_vpaes_encrypt_block args=3 public=rdi,rdx,rsi,r9,r10,r11,rax   # (const struct aes_schedule *s, uint8_t out[16], const uint8_t in[16])
 @{[ $R->load_constants() ]}
     lea     r11, [.Lmasks]
     mov     r9d, [rdi + $ROUNDS]   # public: the round count follows from the key length
@@ -288,7 +288,7 @@ $to_tower_key
 @{[ clear(map { "xmm$_" } 0 .. 4) ]}
 .endfunction
 
-.function aes_x86_64_vpaes_ctr32 args=5 frame=144 public=rdi,rdx,rsi,rcx,r8,r9,r10,r11,rax   # (const struct aes_schedule *s, uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t ctr[16])
+.function gcmi_aes_x86_64_vpaes_ctr32 args=5 frame=144 public=rdi,rdx,rsi,rcx,r8,r9,r10,r11,rax   # (const struct aes_schedule *s, uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t ctr[16])
     test    rcx, rcx
     jz      .Lctr_done
     movdqu  xmm0, [r8]

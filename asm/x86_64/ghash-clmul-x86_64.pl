@@ -58,14 +58,14 @@
 #
 # Register plan (System V names; the translator maps win64 arguments)
 # ===================================================================
-#   ghash_x86_64_clmul_blocks(Xi = rdi, key = rsi, in = rdx, blocks = rcx)
+#   gcmi_ghash_x86_64_clmul_blocks(Xi = rdi, key = rsi, in = rdx, blocks = rcx)
 #     xmm0          Y, the running hash, reflected
 #     xmm1 xmm2 xmm3   lo, hi, mid accumulators of the current group
 #     xmm4-xmm9     per-block temporaries (two sets, alternating blocks, so
 #                   consecutive blocks do not share a register)
 #     xmm10         byte-reversal mask for PSHUFB
 #     rax, r8       tail: byte offset and address of the highest power used
-#   ghash_x86_64_clmul_init(key = rdi, H = rsi)
+#   gcmi_ghash_x86_64_clmul_init(key = rdi, H = rsi)
 #     xmm0 current power, xmm1-xmm3 product parts, xmm4 H'^1,
 #     xmm5 its Karatsuba half-sum, xmm6 reduction temporary; ecx, rax loop.
 # On win64 the translator saves and restores xmm6-xmm10 (blocks) or xmm6
@@ -97,7 +97,7 @@ my $code = perlasm::ghash_clmul_common::rodata();
 $code .= <<___;
 
 .text
-.function ghash_x86_64_clmul_init args=2 public=rdi,rsi,rcx,rax   # (struct ghash_key *key, const uint8_t H[16])
+.function gcmi_ghash_x86_64_clmul_init args=2 public=rdi,rsi,rcx,rax   # (struct ghash_key *key, const uint8_t H[16])
 @{[ perlasm::ghash_clmul_common::init('rdi', 'rsi', 'rax') ]}.endfunction
 ___
 
@@ -108,7 +108,7 @@ my %r = (Xi => 'rdi', key => 'rsi', in => 'rdx', blocks => 'rcx',
 
 $code .= <<___;
 
-.function ghash_x86_64_clmul_blocks args=4 public=rdi,rsi,rdx,rcx,r8,rax   # (uint8_t Xi[16], const struct ghash_key *key, const uint8_t *in, size_t blocks)
+.function gcmi_ghash_x86_64_clmul_blocks args=4 public=rdi,rsi,rdx,rcx,r8,rax   # (uint8_t Xi[16], const struct ghash_key *key, const uint8_t *in, size_t blocks)
 @{[ perlasm::ghash_clmul_common::blocks(\%r) ]}.endfunction
 ___
 

@@ -74,7 +74,7 @@
 #
 # Register plan (System V names; the translator maps win64 arguments)
 # ===================================================================
-#   ghash_x86_64_ssse3_blocks(Xi = rdi, key = rsi, in = rdx, blocks = rcx)
+#   gcmi_ghash_x86_64_ssse3_blocks(Xi = rdi, key = rsi, in = rdx, blocks = rcx)
 #     xmm0          Y, the running hash, reflected
 #     xmm1 xmm2     ACC: alo (degree >= 128 part), ahi
 #     xmm3 xmm4     HI, LO nibbles of Y ^ X1 (pair) or Y ^ X (single)
@@ -113,7 +113,7 @@ my $code = perlasm::ghash_ssse3_common::rodata();
 $code .= <<___;
 
 .text
-.function ghash_x86_64_ssse3_blocks args=4 public=rdi,rsi,rdx,rcx   # (uint8_t Xi[16], const struct ghash_key *key, const uint8_t *in, size_t blocks)
+.function gcmi_ghash_x86_64_ssse3_blocks args=4 public=rdi,rsi,rdx,rcx   # (uint8_t Xi[16], const struct ghash_key *key, const uint8_t *in, size_t blocks)
     test      $r{blocks}, $r{blocks}
     jz        .Lssse3_return
     movdqa    $r{bswap}, [.Lbswap_mask]

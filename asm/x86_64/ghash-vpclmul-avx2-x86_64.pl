@@ -62,7 +62,7 @@
 #
 # Register plan (System V names; the translator maps win64 arguments)
 # ===================================================================
-#   ghash_x86_64_vpclmul_avx2_blocks(Xi = rdi, key = rsi, in = rdx,
+#   gcmi_ghash_x86_64_vpclmul_avx2_blocks(Xi = rdi, key = rsi, in = rdx,
 #                                    blocks = rcx)
 #     ymm0        Y (upper lane zero); XORed into the first block of a
 #                 group, then zeroed so later XORs are no-ops
@@ -71,7 +71,7 @@
 #     ymm5 ymm6   half-sum and product temporaries
 #     ymm7        per-lane byte-reversal mask
 #     r8          address of the first power of a short run; rax its count
-#   ghash_x86_64_vpclmul_avx2_init(key = rdi, H = rsi)
+#   gcmi_ghash_x86_64_vpclmul_avx2_init(key = rdi, H = rsi)
 #     xmm0 current power, xmm1 H', xmm5 its half sum, xmm2-xmm4 products,
 #     xmm6 temporary
 # Every register that held H, a power, Y or data is cleared before return
@@ -173,7 +173,7 @@ sub clear { return join '', map { "    vpxor      xmm$_, xmm$_, xmm$_\n" } @_ }
 $code .= <<___;
 
 .text
-.function ghash_x86_64_vpclmul_avx2_init args=2 public=rdi,rsi,rcx,rax   # (struct ghash_key *key, const uint8_t H[16])
+.function gcmi_ghash_x86_64_vpclmul_avx2_init args=2 public=rdi,rsi,rcx,rax   # (struct ghash_key *key, const uint8_t H[16])
     vmovdqu    xmm0, [rsi]
     vpshufb    xmm0, xmm0, [.Lbswap_mask]   # H, reflected
     vpshufd    xmm1, xmm0, 0xff
@@ -228,7 +228,7 @@ for my $j (0 .. 7) {
 
 $code .= <<___;
 
-.function ghash_x86_64_vpclmul_avx2_blocks args=4 public=rdi,rsi,rdx,rcx,r8,rax   # (uint8_t Xi[16], const struct ghash_key *key, const uint8_t *in, size_t blocks)
+.function gcmi_ghash_x86_64_vpclmul_avx2_blocks args=4 public=rdi,rsi,rdx,rcx,r8,rax   # (uint8_t Xi[16], const struct ghash_key *key, const uint8_t *in, size_t blocks)
     test       $blocks, $blocks
     jz         .Lblocks_return
     vmovdqa    ymm7, [.Lbswap_mask]

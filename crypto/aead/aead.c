@@ -38,20 +38,20 @@ static struct gcm_stream_st *stream_st(gcm_stream *s) {
 static int key_init(gcm_key *k, const uint8_t *key, size_t key_len,
                     const char *aes_backend, const char *ghash_backend,
                     const char *fused_backend, const char *api) {
-  if (k == NULL) return error_set(GCM_ERR_NULL_POINTER);
-  secure_wipe(k, sizeof(*k));
-  if (key == NULL) return error_set(GCM_ERR_NULL_POINTER);
+  if (k == NULL) return gcmi_error_set(GCM_ERR_NULL_POINTER);
+  gcmi_secure_wipe(k, sizeof(*k));
+  if (key == NULL) return gcmi_error_set(GCM_ERR_NULL_POINTER);
   if (key_len != 16 && key_len != 24 && key_len != 32) {
-    return error_setf(GCM_ERR_KEY_LENGTH,
+    return gcmi_error_setf(GCM_ERR_KEY_LENGTH,
                       "AES key must be 16, 24 or 32 bytes, got %zu", key_len);
   }
   const struct aes_impl *aes;
   const struct ghash_impl *ghash;
   const struct fused_impl *fused;
   struct dispatch_failure why;
-  if (!dispatch_choose(aes_backend, ghash_backend, &aes, &ghash, &why) ||
-      !dispatch_choose_fused(fused_backend, aes, ghash, &fused, &why)) {
-    return backend_choice_error(&why, api);
+  if (!gcmi_dispatch_choose(aes_backend, ghash_backend, &aes, &ghash, &why) ||
+      !gcmi_dispatch_choose_fused(fused_backend, aes, ghash, &fused, &why)) {
+    return gcmi_backend_choice_error(&why, api);
   }
   gcm_mode_key_init(key_st(k), aes, ghash, fused, key, key_len);
   return 1;
@@ -76,7 +76,7 @@ int gcm_key_init_with_fused(gcm_key *k, const uint8_t *key, size_t key_len,
 }
 
 void gcm_key_cleanup(gcm_key *k) {
-  if (k != NULL) secure_wipe(k, sizeof(*k));
+  if (k != NULL) gcmi_secure_wipe(k, sizeof(*k));
 }
 
 static const struct gcm_key_st *valid_key(const gcm_key *k) {
@@ -110,22 +110,22 @@ size_t gcm_key_length(const gcm_key *k) {
 static int buf_ok(const void *p, size_t len) { return p != NULL || len == 0; }
 
 static int check_key(const gcm_key *k, const struct gcm_key_st **out) {
-  if (k == NULL) return error_set(GCM_ERR_NULL_POINTER);
+  if (k == NULL) return gcmi_error_set(GCM_ERR_NULL_POINTER);
   *out = valid_key(k);
-  if (*out == NULL) return error_set(GCM_ERR_NOT_INITIALIZED);
+  if (*out == NULL) return gcmi_error_set(GCM_ERR_NOT_INITIALIZED);
   return 1;
 }
 
 static int check_nonce(const uint8_t *nonce, size_t nonce_len) {
   if (nonce_len == 0) {
-    return error_setf(GCM_ERR_NONCE_LENGTH, "nonce must not be empty");
+    return gcmi_error_setf(GCM_ERR_NONCE_LENGTH, "nonce must not be empty");
   }
-  if (nonce == NULL) return error_set(GCM_ERR_NULL_POINTER);
+  if (nonce == NULL) return gcmi_error_set(GCM_ERR_NULL_POINTER);
   /* Only a 64-bit size_t can exceed the limit; testing it on 32-bit
    * targets would be a comparison that is always false. */
 #if SIZE_MAX > 0xffffffffu
   if ((uint64_t)nonce_len > GCM_MAX_NONCE_LEN) {
-    return error_set(GCM_ERR_NONCE_LENGTH);
+    return gcmi_error_set(GCM_ERR_NONCE_LENGTH);
   }
 #endif
   return 1;
@@ -133,7 +133,7 @@ static int check_nonce(const uint8_t *nonce, size_t nonce_len) {
 
 static int check_tag_len(size_t tag_len) {
   if (tag_len < 1 || tag_len > GCM_TAG_LEN) {
-    return error_setf(GCM_ERR_TAG_LENGTH,
+    return gcmi_error_setf(GCM_ERR_TAG_LENGTH,
                       "tag length must be 1 to 16 bytes, got %zu", tag_len);
   }
   return 1;
@@ -141,13 +141,13 @@ static int check_tag_len(size_t tag_len) {
 
 static int check_lengths(uint64_t data_len, uint64_t aad_len) {
   if (data_len > GCM_MAX_DATA_LEN) {
-    return error_setf(GCM_ERR_TOO_LONG,
+    return gcmi_error_setf(GCM_ERR_TOO_LONG,
                       "plaintext of %llu bytes exceeds GCM's limit of "
                       "2^36-32 bytes per nonce",
                       (unsigned long long)data_len);
   }
   if (aad_len > GCM_MAX_AAD_LEN) {
-    return error_setf(GCM_ERR_TOO_LONG,
+    return gcmi_error_setf(GCM_ERR_TOO_LONG,
                       "AAD of %llu bytes exceeds GCM's limit of 2^61-1 bytes",
                       (unsigned long long)aad_len);
   }
@@ -191,13 +191,13 @@ static int one_shot_checks(const gcm_key *k, const struct gcm_key_st **ks,
   if (!check_nonce(nonce, nonce_len)) return 0;
   if (tag == NULL || !buf_ok(out, in_len) || !buf_ok(in, in_len) ||
       !buf_ok(aad, aad_len)) {
-    return error_set(GCM_ERR_NULL_POINTER);
+    return gcmi_error_set(GCM_ERR_NULL_POINTER);
   }
   if (!check_lengths(in_len, aad_len)) return 0;
   if (aliasing == AEAD_CHECK_ALIASING &&
       !one_shot_disjoint(seal, out, tag, tag_len, nonce, nonce_len, in, in_len,
                          aad, aad_len)) {
-    return error_set(GCM_ERR_OVERLAP);
+    return gcmi_error_set(GCM_ERR_OVERLAP);
   }
   return 1;
 }
@@ -206,10 +206,10 @@ static int one_shot_checks(const gcm_key *k, const struct gcm_key_st **ks,
  * pointer, or a length the caller could not have allocated (over the GCM
  * limit), in which case nothing is written at all. */
 static void wipe_output(void *p, size_t len, uint64_t limit) {
-  if (p != NULL && (uint64_t)len <= limit) secure_wipe(p, len);
+  if (p != NULL && (uint64_t)len <= limit) gcmi_secure_wipe(p, len);
 }
 
-int aead_seal(enum aead_aliasing aliasing, const gcm_key *k, uint8_t *out,
+int gcmi_aead_seal(enum aead_aliasing aliasing, const gcm_key *k, uint8_t *out,
               uint8_t *tag, size_t tag_len, const uint8_t *nonce,
               size_t nonce_len, const uint8_t *in, size_t in_len,
               const uint8_t *aad, size_t aad_len) {
@@ -220,7 +220,7 @@ int aead_seal(enum aead_aliasing aliasing, const gcm_key *k, uint8_t *out,
     wipe_output(tag, tag_len, GCM_TAG_LEN);
     return 0;
   }
-  aead_seal_checked(ks, out, tag, tag_len, nonce, nonce_len, in, in_len, aad,
+  gcmi_aead_seal_checked(ks, out, tag, tag_len, nonce, nonce_len, in, in_len, aad,
                     aad_len);
   return 1;
 }
@@ -228,11 +228,11 @@ int aead_seal(enum aead_aliasing aliasing, const gcm_key *k, uint8_t *out,
 int gcm_seal(const gcm_key *k, uint8_t *out, uint8_t *tag, size_t tag_len,
              const uint8_t *nonce, size_t nonce_len, const uint8_t *in,
              size_t in_len, const uint8_t *aad, size_t aad_len) {
-  return aead_seal(AEAD_CHECK_ALIASING, k, out, tag, tag_len, nonce,
+  return gcmi_aead_seal(AEAD_CHECK_ALIASING, k, out, tag, tag_len, nonce,
                    nonce_len, in, in_len, aad, aad_len);
 }
 
-void aead_seal_checked(const struct gcm_key_st *ks, uint8_t *out, uint8_t *tag,
+void gcmi_aead_seal_checked(const struct gcm_key_st *ks, uint8_t *out, uint8_t *tag,
                        size_t tag_len, const uint8_t *nonce, size_t nonce_len,
                        const uint8_t *in, size_t in_len, const uint8_t *aad,
                        size_t aad_len) {
@@ -245,10 +245,10 @@ void aead_seal_checked(const struct gcm_key_st *ks, uint8_t *out, uint8_t *tag,
   gcm_mode_one_shot(ks, 1, nonce, nonce_len, in, in_len, aad, aad_len, out,
                     full_tag);
   memcpy(tag, full_tag, tag_len);
-  secure_wipe(full_tag, sizeof(full_tag));
+  gcmi_secure_wipe(full_tag, sizeof(full_tag));
 }
 
-int aead_open(enum aead_aliasing aliasing, const gcm_key *k, uint8_t *out,
+int gcmi_aead_open(enum aead_aliasing aliasing, const gcm_key *k, uint8_t *out,
               const uint8_t *nonce, size_t nonce_len, const uint8_t *in,
               size_t in_len, const uint8_t *tag, size_t tag_len,
               const uint8_t *aad, size_t aad_len) {
@@ -258,7 +258,7 @@ int aead_open(enum aead_aliasing aliasing, const gcm_key *k, uint8_t *out,
     wipe_output(out, in_len, GCM_MAX_DATA_LEN);
     return 0;
   }
-  return aead_open_checked(ks, out, nonce, nonce_len, in, in_len, tag, tag_len,
+  return gcmi_aead_open_checked(ks, out, nonce, nonce_len, in, in_len, tag, tag_len,
                            aad, aad_len);
 }
 
@@ -266,11 +266,11 @@ int gcm_open(const gcm_key *k, uint8_t *out, const uint8_t *nonce,
              size_t nonce_len, const uint8_t *in, size_t in_len,
              const uint8_t *tag, size_t tag_len, const uint8_t *aad,
              size_t aad_len) {
-  return aead_open(AEAD_CHECK_ALIASING, k, out, nonce, nonce_len, in, in_len,
+  return gcmi_aead_open(AEAD_CHECK_ALIASING, k, out, nonce, nonce_len, in, in_len,
                    tag, tag_len, aad, aad_len);
 }
 
-int aead_open_checked(const struct gcm_key_st *ks, uint8_t *out,
+int gcmi_aead_open_checked(const struct gcm_key_st *ks, uint8_t *out,
                       const uint8_t *nonce, size_t nonce_len, const uint8_t *in,
                       size_t in_len, const uint8_t *tag, size_t tag_len,
                       const uint8_t *aad, size_t aad_len) {
@@ -280,8 +280,8 @@ int aead_open_checked(const struct gcm_key_st *ks, uint8_t *out,
   int ok = ct_memeq(expected, tag, tag_len);
   secure_wipe_block(expected);
   if (!ok) {
-    if (in_len > 0) secure_wipe(out, in_len);
-    return error_set(GCM_ERR_AUTH);
+    if (in_len > 0) gcmi_secure_wipe(out, in_len);
+    return gcmi_error_set(GCM_ERR_AUTH);
   }
   return 1;
 }
@@ -293,7 +293,7 @@ int aead_open_checked(const struct gcm_key_st *ks, uint8_t *out,
 static void stream_end(struct gcm_stream_st *s) {
   uint32_t magic = s->magic;
   const struct gcm_key_st *k = s->key;
-  secure_wipe(s, sizeof(*s));
+  gcmi_secure_wipe(s, sizeof(*s));
   s->magic = magic;
   s->key = k;
   s->phase = GCM_PHASE_DONE;
@@ -303,21 +303,21 @@ static void stream_end(struct gcm_stream_st *s) {
  * why not. */
 static struct gcm_stream_st *live_stream(gcm_stream *s) {
   if (s == NULL) {
-    error_set(GCM_ERR_NULL_POINTER);
+    gcmi_error_set(GCM_ERR_NULL_POINTER);
     return NULL;
   }
   struct gcm_stream_st *st = stream_st(s);
   if (st->magic != GCM_STREAM_MAGIC || st->key == NULL) {
-    error_set(GCM_ERR_NOT_INITIALIZED);
+    gcmi_error_set(GCM_ERR_NOT_INITIALIZED);
     return NULL;
   }
   if (st->phase == GCM_PHASE_DONE) {
-    error_setf(GCM_ERR_STATE,
+    gcmi_error_setf(GCM_ERR_STATE,
                "stream already finished or failed; call gcm_stream_init");
     return NULL;
   }
   if (st->key->magic != GCM_KEY_MAGIC) {
-    error_setf(GCM_ERR_NOT_INITIALIZED,
+    gcmi_error_setf(GCM_ERR_NOT_INITIALIZED,
                "the stream's key was cleaned up during the message");
     stream_end(st);
     return NULL;
@@ -327,15 +327,15 @@ static struct gcm_stream_st *live_stream(gcm_stream *s) {
 
 int gcm_stream_init(gcm_stream *s, const gcm_key *k, gcm_direction dir,
                     const uint8_t *nonce, size_t nonce_len) {
-  if (s == NULL) return error_set(GCM_ERR_NULL_POINTER);
+  if (s == NULL) return gcmi_error_set(GCM_ERR_NULL_POINTER);
   struct gcm_stream_st *st = stream_st(s);
   /* The whole public object, so the bytes past the internal struct are
    * zero too and stay so. */
-  secure_wipe(s, sizeof(*s));
+  gcmi_secure_wipe(s, sizeof(*s));
   const struct gcm_key_st *ks;
   if (!check_key(k, &ks)) return 0;
   if (dir != GCM_ENCRYPT && dir != GCM_DECRYPT) {
-    return error_setf(GCM_ERR_INVALID_ARGUMENT,
+    return gcmi_error_setf(GCM_ERR_INVALID_ARGUMENT,
                       "direction must be GCM_ENCRYPT or GCM_DECRYPT");
   }
   if (!check_nonce(nonce, nonce_len)) return 0;
@@ -348,15 +348,15 @@ int gcm_stream_aad(gcm_stream *s, const uint8_t *aad, size_t len) {
   if (st == NULL) return 0;
   if (st->phase != GCM_PHASE_AAD) {
     stream_end(st);
-    return error_setf(GCM_ERR_STATE, "AAD must come before any data");
+    return gcmi_error_setf(GCM_ERR_STATE, "AAD must come before any data");
   }
   if (!buf_ok(aad, len)) {
     stream_end(st);
-    return error_set(GCM_ERR_NULL_POINTER);
+    return gcmi_error_set(GCM_ERR_NULL_POINTER);
   }
   if ((uint64_t)len > GCM_MAX_AAD_LEN - st->aad_len) {
     stream_end(st);
-    return error_setf(GCM_ERR_TOO_LONG,
+    return gcmi_error_setf(GCM_ERR_TOO_LONG,
                       "total AAD would exceed GCM's limit of 2^61-1 bytes");
   }
   gcm_mode_aad(st, aad, len);
@@ -369,19 +369,19 @@ int gcm_stream_aad(gcm_stream *s, const uint8_t *aad, size_t len) {
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noinline))
 #endif
-int aead_stream_update(enum aead_aliasing aliasing, gcm_stream *s,
+int gcmi_aead_stream_update(enum aead_aliasing aliasing, gcm_stream *s,
                        uint8_t *out, const uint8_t *in, size_t len) {
   struct gcm_stream_st *st = live_stream(s);
   int ok = st != NULL;
   if (ok && (!buf_ok(out, len) || !buf_ok(in, len))) {
-    ok = error_set(GCM_ERR_NULL_POINTER);
+    ok = gcmi_error_set(GCM_ERR_NULL_POINTER);
   } else if (ok && (uint64_t)len > GCM_MAX_DATA_LEN - st->data_len) {
-    ok = error_setf(GCM_ERR_TOO_LONG,
+    ok = gcmi_error_setf(GCM_ERR_TOO_LONG,
                     "total data would exceed GCM's limit of 2^36-32 bytes "
                     "per nonce");
   } else if (ok && aliasing == AEAD_CHECK_ALIASING &&
              !aead_inplace_or_disjoint(out, in, len)) {
-    ok = error_set(GCM_ERR_OVERLAP);
+    ok = gcmi_error_set(GCM_ERR_OVERLAP);
   }
   if (!ok) {
     if (st != NULL) stream_end(st);
@@ -394,7 +394,7 @@ int aead_stream_update(enum aead_aliasing aliasing, gcm_stream *s,
 
 int gcm_stream_update(gcm_stream *s, uint8_t *out, const uint8_t *in,
                       size_t len) {
-  /* The common call, every check of aead_stream_update in one condition.
+  /* The common call, every check of gcmi_aead_stream_update in one condition.
    * Any failure takes the checked path, which sets the error and ends the
    * stream exactly as before. */
   const struct gcm_stream_st *fast = s != NULL ? stream_st(s) : NULL;
@@ -407,7 +407,7 @@ int gcm_stream_update(gcm_stream *s, uint8_t *out, const uint8_t *in,
     gcm_mode_crypt(stream_st(s), out, in, len);
     return 1;
   }
-  return aead_stream_update(AEAD_CHECK_ALIASING, s, out, in, len);
+  return gcmi_aead_stream_update(AEAD_CHECK_ALIASING, s, out, in, len);
 }
 
 /* The stream a finish call may complete: live, in the direction the call
@@ -419,12 +419,12 @@ static struct gcm_stream_st *finishing_stream(gcm_stream *s, int encrypt,
   struct gcm_stream_st *st = live_stream(s);
   int ok = st != NULL;
   if (ok && st->encrypt != encrypt) {
-    ok = error_setf(GCM_ERR_STATE, "%s",
+    ok = gcmi_error_setf(GCM_ERR_STATE, "%s",
                     encrypt ? "gcm_stream_finish_seal on a decrypting stream"
                             : "gcm_stream_finish_open on an encrypting stream");
   }
   ok = ok && check_tag_len(tag_len);
-  if (ok && tag == NULL) ok = error_set(GCM_ERR_NULL_POINTER);
+  if (ok && tag == NULL) ok = gcmi_error_set(GCM_ERR_NULL_POINTER);
   if (!ok) {
     if (st != NULL) stream_end(st);
     return NULL;
@@ -454,9 +454,9 @@ int gcm_stream_finish_open(gcm_stream *s, const uint8_t *tag,
   int ok = ct_memeq(expected, tag, tag_len);
   secure_wipe_block(expected);
   stream_end(st);
-  return ok ? 1 : error_set(GCM_ERR_AUTH);
+  return ok ? 1 : gcmi_error_set(GCM_ERR_AUTH);
 }
 
 void gcm_stream_cleanup(gcm_stream *s) {
-  if (s != NULL) secure_wipe(s, sizeof(*s));
+  if (s != NULL) gcmi_secure_wipe(s, sizeof(*s));
 }

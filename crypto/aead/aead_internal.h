@@ -3,15 +3,15 @@
  * (compat.c) needs of the native API (aead.c) beyond <gcm/gcm.h>, so that
  * no argument is checked twice on its way through.
  *
- * - The one-shot bodies without any checks (aead_seal_checked,
- *   aead_open_checked): compat.c checks a single-buffer EVP_AEAD_CTX_seal /
+ * - The one-shot bodies without any checks (gcmi_aead_seal_checked,
+ *   gcmi_aead_open_checked): compat.c checks a single-buffer EVP_AEAD_CTX_seal /
  *   _open once, with a test that covers everything gcm_seal / gcm_open would
  *   check as well, and then calls these directly: the compat call costs its
  *   own few compares over the native one, not a second pass over the
  *   arguments. Any call that fails the combined test takes the ordinary
  *   path, which reports the same errors as before.
- * - The native calls with their aliasing test optional (aead_seal,
- *   aead_open, aead_stream_update): the ordinary compat path applies the
+ * - The native calls with their aliasing test optional (gcmi_aead_seal,
+ *   gcmi_aead_open, gcmi_aead_stream_update): the ordinary compat path applies the
  *   aliasing rules to all of a call's pieces at once (a wider test than any
  *   one native call can make) and then hands each piece to these with
  *   AEAD_ALIASING_CHECKED, which check everything else exactly as gcm_seal,
@@ -46,21 +46,21 @@ static inline int aead_inplace_or_disjoint(const void *out, const void *in,
  * same errors and wipes the same outputs, without the overlap test. */
 enum aead_aliasing { AEAD_CHECK_ALIASING, AEAD_ALIASING_CHECKED };
 
-GCM_HIDDEN int aead_seal(enum aead_aliasing aliasing, const gcm_key *k,
+GCM_HIDDEN int gcmi_aead_seal(enum aead_aliasing aliasing, const gcm_key *k,
                          uint8_t *out, uint8_t *tag, size_t tag_len,
                          const uint8_t *nonce, size_t nonce_len,
                          const uint8_t *in, size_t in_len, const uint8_t *aad,
                          size_t aad_len);
-GCM_HIDDEN int aead_open(enum aead_aliasing aliasing, const gcm_key *k,
+GCM_HIDDEN int gcmi_aead_open(enum aead_aliasing aliasing, const gcm_key *k,
                          uint8_t *out, const uint8_t *nonce, size_t nonce_len,
                          const uint8_t *in, size_t in_len, const uint8_t *tag,
                          size_t tag_len, const uint8_t *aad, size_t aad_len);
-GCM_HIDDEN int aead_stream_update(enum aead_aliasing aliasing, gcm_stream *s,
+GCM_HIDDEN int gcmi_aead_stream_update(enum aead_aliasing aliasing, gcm_stream *s,
                                   uint8_t *out, const uint8_t *in, size_t len);
 
 /* gcm_seal after its checks have passed: writes in_len bytes to out and
  * tag_len (1..16) bytes to tag. */
-GCM_HIDDEN void aead_seal_checked(const struct gcm_key_st *ks, uint8_t *out,
+GCM_HIDDEN void gcmi_aead_seal_checked(const struct gcm_key_st *ks, uint8_t *out,
                                   uint8_t *tag, size_t tag_len,
                                   const uint8_t *nonce, size_t nonce_len,
                                   const uint8_t *in, size_t in_len,
@@ -68,7 +68,7 @@ GCM_HIDDEN void aead_seal_checked(const struct gcm_key_st *ks, uint8_t *out,
 
 /* gcm_open after its checks have passed: returns 1 when the tag is right;
  * else 0 with GCM_ERR_AUTH recorded and out (in_len bytes) zeroed. */
-GCM_HIDDEN int aead_open_checked(const struct gcm_key_st *ks, uint8_t *out,
+GCM_HIDDEN int gcmi_aead_open_checked(const struct gcm_key_st *ks, uint8_t *out,
                                  const uint8_t *nonce, size_t nonce_len,
                                  const uint8_t *in, size_t in_len,
                                  const uint8_t *tag, size_t tag_len,

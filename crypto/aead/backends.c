@@ -4,9 +4,9 @@
  *
  * Index order: every AES backend, best first, then every GHASH backend,
  * then every fused kernel, each kind best first, exactly as the dispatcher
- * tries them (read through dispatch_entry_at). Also the messages of failed
+ * tries them (read through gcmi_dispatch_entry_at). Also the messages of failed
  * backend choices, for every public function that chooses
- * (backend_choice_error).
+ * (gcmi_backend_choice_error).
  */
 #include <string.h>
 
@@ -18,24 +18,24 @@
 
 static const char *const kind_word[] = {"AES", "GHASH", "fused"};
 
-int backend_choice_error(const struct dispatch_failure *why,
+int gcmi_backend_choice_error(const struct dispatch_failure *why,
                          const char *api) {
   const char *kind = kind_word[why->kind];
   const char *source = why->env_var != NULL ? why->env_var : api;
   switch (why->reason) {
     case DISPATCH_UNKNOWN:
-      return error_setf(GCM_ERR_BACKEND_UNKNOWN,
+      return gcmi_error_setf(GCM_ERR_BACKEND_UNKNOWN,
                         "%s names an unknown %s backend '%s%s'", source, kind,
                         why->name, why->name_truncated ? "..." : "");
     case DISPATCH_NOT_BUILT:
-      return error_setf(GCM_ERR_BACKEND_UNUSABLE,
+      return gcmi_error_setf(GCM_ERR_BACKEND_UNUSABLE,
                         "%s names %s backend '%s', which needs %s; this "
                         "build of libgcm does not include its kernels",
                         source, kind, why->name, why->requires);
     case DISPATCH_UNUSABLE: {
       /* The CPU's answer is after the architecture's test mask, if any. */
-      const char *mask = cpu_mask_variable();
-      return error_setf(GCM_ERR_BACKEND_UNUSABLE,
+      const char *mask = gcmi_cpu_mask_variable();
+      return gcmi_error_setf(GCM_ERR_BACKEND_UNUSABLE,
                         "%s names %s backend '%s', which needs %s; this CPU "
                         "%s%s%slacks it",
                         source, kind, why->name, why->requires,
@@ -43,10 +43,10 @@ int backend_choice_error(const struct dispatch_failure *why,
                         mask ? ") " : "");
     }
     case DISPATCH_NONE_RUNS:
-      return error_setf(GCM_ERR_BACKEND_UNUSABLE,
+      return gcmi_error_setf(GCM_ERR_BACKEND_UNUSABLE,
                         "no constant-time %s backend runs on this CPU", kind);
     case DISPATCH_WRONG_PAIR:
-      return error_setf(GCM_ERR_BACKEND_UNUSABLE,
+      return gcmi_error_setf(GCM_ERR_BACKEND_UNUSABLE,
                         "%s names fused backend '%s', which works only with "
                         "AES %s and GHASH %s; this key uses %s and %s",
                         source, why->name,
@@ -54,13 +54,13 @@ int backend_choice_error(const struct dispatch_failure *why,
                         why->fused_ghash ? why->fused_ghash : "(any)",
                         why->key_aes, why->key_ghash);
   }
-  return error_setf(GCM_ERR_BACKEND_UNKNOWN, "%s: no backend chosen", api);
+  return gcmi_error_setf(GCM_ERR_BACKEND_UNKNOWN, "%s: no backend chosen", api);
 }
 
 static size_t count(enum dispatch_kind kind) {
   struct dispatch_entry e;
   size_t n = 0;
-  while (dispatch_entry_at(kind, n, &e)) n++;
+  while (gcmi_dispatch_entry_at(kind, n, &e)) n++;
   return n;
 }
 
@@ -74,11 +74,11 @@ size_t gcm_backend_count(void) {
 }
 
 int gcm_backend_get(size_t index, gcm_backend_info *info) {
-  if (info == NULL) return error_set(GCM_ERR_NULL_POINTER);
+  if (info == NULL) return gcmi_error_set(GCM_ERR_NULL_POINTER);
   size_t i = index;
   for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
     struct dispatch_entry e;
-    if (dispatch_entry_at(kinds[k], i, &e)) {
+    if (gcmi_dispatch_entry_at(kinds[k], i, &e)) {
       info->kind = public_kind[k];
       info->name = e.name;
       info->requires = e.requires;
@@ -88,22 +88,22 @@ int gcm_backend_get(size_t index, gcm_backend_info *info) {
     }
     i -= count(kinds[k]);
   }
-  return error_setf(GCM_ERR_INVALID_ARGUMENT, "backend index %zu out of range",
+  return gcmi_error_setf(GCM_ERR_INVALID_ARGUMENT, "backend index %zu out of range",
                     index);
 }
 
 int gcm_backend_is_available(gcm_backend_kind kind, const char *name) {
   if (name == NULL) return 0;
   if (kind == GCM_BACKEND_AES) {
-    const struct aes_impl *a = dispatch_find_aes(name);
+    const struct aes_impl *a = gcmi_dispatch_find_aes(name);
     return a != NULL && a->usable();
   }
   if (kind == GCM_BACKEND_GHASH) {
-    const struct ghash_impl *g = dispatch_find_ghash(name);
+    const struct ghash_impl *g = gcmi_dispatch_find_ghash(name);
     return g != NULL && g->usable();
   }
   if (kind == GCM_BACKEND_FUSED) {
-    const struct fused_impl *f = dispatch_find_fused(name);
+    const struct fused_impl *f = gcmi_dispatch_find_fused(name);
     return f != NULL && f->usable();
   }
   return 0;
@@ -113,10 +113,10 @@ int gcm_fused_backend_pair(const char *fused_name, const char **aes_name,
                            const char **ghash_name) {
   if (aes_name != NULL) *aes_name = NULL;
   if (ghash_name != NULL) *ghash_name = NULL;
-  if (fused_name == NULL) return error_set(GCM_ERR_NULL_POINTER);
-  const struct fused_impl *f = dispatch_find_fused(fused_name);
+  if (fused_name == NULL) return gcmi_error_set(GCM_ERR_NULL_POINTER);
+  const struct fused_impl *f = gcmi_dispatch_find_fused(fused_name);
   if (f == NULL) {
-    return error_setf(GCM_ERR_BACKEND_UNKNOWN, "unknown fused backend '%s'",
+    return gcmi_error_setf(GCM_ERR_BACKEND_UNKNOWN, "unknown fused backend '%s'",
                       fused_name);
   }
   if (aes_name != NULL && f->aes != NULL) *aes_name = f->aes->name;
@@ -128,8 +128,8 @@ int gcm_default_backends(const char **aes_name, const char **ghash_name) {
   const struct aes_impl *a;
   const struct ghash_impl *g;
   struct dispatch_failure why;
-  if (!dispatch_choose(NULL, NULL, &a, &g, &why)) {
-    return backend_choice_error(&why, "gcm_default_backends");
+  if (!gcmi_dispatch_choose(NULL, NULL, &a, &g, &why)) {
+    return gcmi_backend_choice_error(&why, "gcm_default_backends");
   }
   if (aes_name != NULL) *aes_name = a->name;
   if (ghash_name != NULL) *ghash_name = g->name;
@@ -142,9 +142,9 @@ int gcm_default_fused_backend(const char **fused_name) {
   const struct fused_impl *f;
   if (fused_name != NULL) *fused_name = NULL;
   struct dispatch_failure why;
-  if (!dispatch_choose(NULL, NULL, &a, &g, &why) ||
-      !dispatch_choose_fused(NULL, a, g, &f, &why)) {
-    return backend_choice_error(&why, "gcm_default_fused_backend");
+  if (!gcmi_dispatch_choose(NULL, NULL, &a, &g, &why) ||
+      !gcmi_dispatch_choose_fused(NULL, a, g, &f, &why)) {
+    return gcmi_backend_choice_error(&why, "gcm_default_fused_backend");
   }
   if (fused_name != NULL) *fused_name = f ? f->name : "none";
   return 1;

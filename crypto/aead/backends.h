@@ -7,12 +7,12 @@
 #include "../gcm/dispatch.h"
 #include "../internal.h"
 
-/* Records the error a failed dispatch_choose / dispatch_choose_fused
+/* Records the error a failed gcmi_dispatch_choose / gcmi_dispatch_choose_fused
  * stands for, GCM_ERR_BACKEND_UNKNOWN or GCM_ERR_BACKEND_UNUSABLE, with a
  * message naming the backend and where the name came from: the
  * environment variable, or `api`, the public function the user called.
  * Returns 0. */
-GCM_HIDDEN int backend_choice_error(const struct dispatch_failure *why,
+GCM_HIDDEN int gcmi_backend_choice_error(const struct dispatch_failure *why,
                                     const char *api);
 
 #endif /* LIBGCM_CRYPTO_AEAD_BACKENDS_H */

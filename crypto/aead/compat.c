@@ -166,17 +166,17 @@ int EVP_AEAD_CTX_init(EVP_AEAD_CTX *ctx, const EVP_AEAD *aead,
                       const uint8_t *key, size_t key_len, size_t tag_len,
                       ENGINE *impl) {
   (void)impl;
-  if (ctx == NULL) return error_set(GCM_ERR_NULL_POINTER);
+  if (ctx == NULL) return gcmi_error_set(GCM_ERR_NULL_POINTER);
   ctx_clear_fields(ctx);
-  if (aead == NULL) return error_set(GCM_ERR_NULL_POINTER);
+  if (aead == NULL) return gcmi_error_set(GCM_ERR_NULL_POINTER);
   if (key_len != aead->key_len) {
-    return error_setf(GCM_ERR_KEY_LENGTH,
+    return gcmi_error_setf(GCM_ERR_KEY_LENGTH,
                       "this AEAD takes a %u-byte key, got %zu bytes",
                       (unsigned)aead->key_len, key_len);
   }
   if (tag_len == EVP_AEAD_DEFAULT_TAG_LENGTH) tag_len = aead->max_tag_len;
   if (tag_len > aead->max_tag_len) {
-    return error_setf(GCM_ERR_TAG_LENGTH,
+    return gcmi_error_setf(GCM_ERR_TAG_LENGTH,
                       "tag length %zu is over the maximum of %u", tag_len,
                       (unsigned)aead->max_tag_len);
   }
@@ -184,7 +184,7 @@ int EVP_AEAD_CTX_init(EVP_AEAD_CTX *ctx, const EVP_AEAD *aead,
    * a GCM tag of nothing, BoringSSL happens to fall back to the default of
    * 28; refusing it is safer than silently writing more than was asked.) */
   if (aead->rule == NONCE_RANDOM && tag_len <= RANDOM_NONCE_LEN) {
-    return error_setf(GCM_ERR_TAG_LENGTH,
+    return gcmi_error_setf(GCM_ERR_TAG_LENGTH,
                       "a randnonce tag is a 1..16-byte GCM tag followed by "
                       "the %u-byte nonce, so 13..28 bytes; got %zu",
                       (unsigned)RANDOM_NONCE_LEN, tag_len);
@@ -209,7 +209,7 @@ void EVP_AEAD_CTX_cleanup(EVP_AEAD_CTX *ctx) {
   /* The whole object, padding included, through a wipe the compiler keeps
    * even when cleanup is inlined into EVP_AEAD_CTX_free right before
    * free() (plain stores there are dead and were removed by clang -O3). */
-  secure_wipe(ctx, sizeof(*ctx));
+  gcmi_secure_wipe(ctx, sizeof(*ctx));
 }
 
 /* The context embeds a 64-byte-aligned gcm_key, which malloc does not
@@ -237,7 +237,7 @@ EVP_AEAD_CTX *EVP_AEAD_CTX_new(const EVP_AEAD *aead, const uint8_t *key,
                                size_t key_len, size_t tag_len) {
   EVP_AEAD_CTX *ctx = ctx_alloc();
   if (ctx == NULL) {
-    error_setf(GCM_ERR_INVALID_ARGUMENT, "out of memory for an EVP_AEAD_CTX");
+    gcmi_error_setf(GCM_ERR_INVALID_ARGUMENT, "out of memory for an EVP_AEAD_CTX");
     return NULL;
   }
   EVP_AEAD_CTX_zero(ctx);
@@ -263,19 +263,19 @@ int EVP_AEAD_CTX_get_iv(const EVP_AEAD_CTX *ctx, const uint8_t **out_iv,
   (void)ctx;
   (void)out_iv;
   (void)out_len;
-  return error_setf(GCM_ERR_INVALID_ARGUMENT,
+  return gcmi_error_setf(GCM_ERR_INVALID_ARGUMENT,
                     "AES-GCM AEADs have no implicit IV to return");
 }
 
 int EVP_AEAD_CTX_tag_len(const EVP_AEAD_CTX *ctx, size_t *out_tag_len,
                          const size_t in_len, const size_t extra_in_len) {
   (void)in_len; /* GCM's tag does not depend on the message length */
-  if (out_tag_len == NULL) return error_set(GCM_ERR_NULL_POINTER);
+  if (out_tag_len == NULL) return gcmi_error_set(GCM_ERR_NULL_POINTER);
   *out_tag_len = 0;
-  if (ctx == NULL) return error_set(GCM_ERR_NULL_POINTER);
-  if (ctx->aead == NULL) return error_set(GCM_ERR_NOT_INITIALIZED);
+  if (ctx == NULL) return gcmi_error_set(GCM_ERR_NULL_POINTER);
+  if (ctx->aead == NULL) return gcmi_error_set(GCM_ERR_NOT_INITIALIZED);
   if (extra_in_len > SIZE_MAX - ctx->tag_len) {
-    return error_setf(GCM_ERR_TOO_LONG,
+    return gcmi_error_setf(GCM_ERR_TOO_LONG,
                       "extra_in_len plus the tag overflows a size_t");
   }
   *out_tag_len = extra_in_len + ctx->tag_len;
@@ -297,9 +297,9 @@ static void zero_pieces(const CRYPTO_IOVEC *iov, size_t n) {
 }
 
 static int ctx_ready(const EVP_AEAD_CTX *ctx) {
-  if (ctx == NULL) return error_set(GCM_ERR_NULL_POINTER);
+  if (ctx == NULL) return gcmi_error_set(GCM_ERR_NULL_POINTER);
   if (ctx->aead == NULL) {
-    return error_setf(GCM_ERR_NOT_INITIALIZED,
+    return gcmi_error_setf(GCM_ERR_NOT_INITIALIZED,
                       "EVP_AEAD_CTX used before EVP_AEAD_CTX_init");
   }
   return 1;
@@ -334,7 +334,7 @@ static int sum_pieces(const void *v, size_t n,
   for (size_t i = 0; i < n; i++) {
     size_t len = piece(v, i).len;
     if (len > SIZE_MAX - sum) {
-      return error_setf(GCM_ERR_TOO_LONG, "%s lengths overflow a size_t",
+      return gcmi_error_setf(GCM_ERR_TOO_LONG, "%s lengths overflow a size_t",
                         what);
     }
     sum += len;
@@ -342,7 +342,7 @@ static int sum_pieces(const void *v, size_t n,
   for (size_t i = 0; i < n; i++) {
     struct piece_view p = piece(v, i);
     if (p.len != 0 && p.has_null) {
-      return error_setf(GCM_ERR_NULL_POINTER,
+      return gcmi_error_setf(GCM_ERR_NULL_POINTER,
                         "%s piece %zu has %zu bytes but a NULL pointer", what,
                         i, p.len);
     }
@@ -403,7 +403,7 @@ static int check_overlap(const struct call_buffers *b) {
   return 1;
 
 overlap:
-  return error_setf(GCM_ERR_OVERLAP,
+  return gcmi_error_setf(GCM_ERR_OVERLAP,
                     "an output buffer overlaps an input or another output "
                     "(only out == in is allowed)");
 }
@@ -419,7 +419,7 @@ static int check_call(const EVP_AEAD_CTX *ctx, const struct call_buffers *b,
       (b->nonce == NULL && b->nonce_len != 0) ||
       (b->out_tag == NULL && b->out_tag_len != 0) ||
       (b->in_tag == NULL && b->in_tag_len != 0)) {
-    return error_set(GCM_ERR_NULL_POINTER);
+    return gcmi_error_set(GCM_ERR_NULL_POINTER);
   }
   if (!sum_pieces(b->iov, b->n_iov, iovec_piece, "iovec", data_total) ||
       !sum_pieces(b->aad, b->n_aad, ivec_piece, "AAD", &aad_total)) {
@@ -431,7 +431,7 @@ static int check_call(const EVP_AEAD_CTX *ctx, const struct call_buffers *b,
 /* The randnonce AEADs take no nonce from the caller, in either direction. */
 static int check_no_nonce(size_t nonce_len) {
   if (nonce_len == 0) return 1;
-  return error_setf(GCM_ERR_NONCE_LENGTH,
+  return gcmi_error_setf(GCM_ERR_NONCE_LENGTH,
                     "randnonce AEADs make their own nonce: the nonce "
                     "argument must be empty, got %zu bytes",
                     nonce_len);
@@ -453,7 +453,7 @@ static int check_seal_nonce(const EVP_AEAD_CTX *cctx, const uint8_t *nonce,
   if (rule == NONCE_ANY) return 1;
   if (rule == NONCE_RANDOM) return check_no_nonce(nonce_len);
   if (nonce_len != TLS_NONCE_LEN) {
-    return error_setf(GCM_ERR_NONCE_LENGTH,
+    return gcmi_error_setf(GCM_ERR_NONCE_LENGTH,
                       "TLS AES-GCM needs a 12-byte nonce, got %zu bytes",
                       nonce_len);
   }
@@ -471,7 +471,7 @@ static int check_seal_nonce(const EVP_AEAD_CTX *cctx, const uint8_t *nonce,
   }
   /* 2^64-1 is refused because nothing could follow it. */
   if (value == UINT64_MAX || value < ctx->tls_next) {
-    return error_setf(GCM_ERR_NONCE_ORDER,
+    return gcmi_error_setf(GCM_ERR_NONCE_ORDER,
                       "TLS nonce %s %llu was used or passed already "
                       "(next allowed: %llu)",
                       rule == NONCE_TLS13 ? "sequence number" : "counter",
@@ -506,20 +506,20 @@ static int seal_core(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iov,
   if (!check_call(ctx, &b, &total)) return 0;
   if (!check_seal_nonce(ctx, nonce, nonce_len)) return 0;
   if (max_out_tag_len < ctx->tag_len) {
-    return error_setf(GCM_ERR_OUTPUT_TOO_SMALL,
+    return gcmi_error_setf(GCM_ERR_OUTPUT_TOO_SMALL,
                       "tag buffer holds %zu bytes, the tag needs %u",
                       max_out_tag_len, (unsigned)ctx->tag_len);
   }
   gcm_tag_len = ctx->tag_len;
   if (ctx->aead->rule == NONCE_RANDOM) {
-    if (!os_random_bytes(fresh_nonce, sizeof(fresh_nonce))) return 0;
+    if (!gcmi_os_random_bytes(fresh_nonce, sizeof(fresh_nonce))) return 0;
     nonce = fresh_nonce;
     nonce_len = sizeof(fresh_nonce);
     gcm_tag_len -= RANDOM_NONCE_LEN;
   }
 
   if (n_iov <= 1 && n_aad <= 1) {
-    ok = aead_seal(AEAD_ALIASING_CHECKED, &ctx->key,
+    ok = gcmi_aead_seal(AEAD_ALIASING_CHECKED, &ctx->key,
                    n_iov ? iov[0].out : NULL, out_tag, gcm_tag_len, nonce,
                    nonce_len, n_iov ? iov[0].in : NULL, n_iov ? iov[0].len : 0,
                    n_aad ? aad[0].in : NULL, n_aad ? aad[0].len : 0);
@@ -530,7 +530,7 @@ static int seal_core(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iov,
       ok = gcm_stream_aad(&s, aad[i].in, aad[i].len);
     }
     for (size_t i = 0; ok && i < n_iov; i++) {
-      ok = aead_stream_update(AEAD_ALIASING_CHECKED, &s, iov[i].out, iov[i].in,
+      ok = gcmi_aead_stream_update(AEAD_ALIASING_CHECKED, &s, iov[i].out, iov[i].in,
                               iov[i].len);
     }
     if (ok) ok = gcm_stream_finish_seal(&s, out_tag, gcm_tag_len);
@@ -575,7 +575,7 @@ static int decrypt_pieces(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iov,
   int ok;
 
   if (n_aad <= 1 && (data_len == 0 || iov[0].len >= data_len)) {
-    return aead_open(AEAD_ALIASING_CHECKED, &ctx->key,
+    return gcmi_aead_open(AEAD_ALIASING_CHECKED, &ctx->key,
                      data_len ? iov[0].out : NULL, nonce, nonce_len,
                      data_len ? iov[0].in : NULL, data_len, tag, tag_len,
                      n_aad ? aad[0].in : NULL, n_aad ? aad[0].len : 0);
@@ -588,7 +588,7 @@ static int decrypt_pieces(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iov,
   size_t left = data_len;
   for (size_t i = 0; ok && i < n_iov && left > 0; i++) {
     size_t take = iov[i].len < left ? iov[i].len : left;
-    ok = aead_stream_update(AEAD_ALIASING_CHECKED, &s, iov[i].out, iov[i].in,
+    ok = gcmi_aead_stream_update(AEAD_ALIASING_CHECKED, &s, iov[i].out, iov[i].in,
                             take);
     left -= take;
   }
@@ -608,7 +608,7 @@ static int open_core(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iov,
 
   if (!check_call(ctx, &b, &total)) return 0;
   if (in_tag_len != ctx->tag_len) {
-    return error_setf(GCM_ERR_AUTH,
+    return gcmi_error_setf(GCM_ERR_AUTH,
                       "tag is %zu bytes, this context expects %u", in_tag_len,
                       (unsigned)ctx->tag_len);
   }
@@ -631,7 +631,7 @@ int EVP_AEAD_CTX_sealv(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iovec,
   int ok = out_tag_len != NULL ? seal_core(ctx, iovec, num_iovec, out_tag,
                                            out_tag_len, max_out_tag_len, nonce,
                                            nonce_len, aadvec, num_aadvec)
-                               : error_set(GCM_ERR_NULL_POINTER);
+                               : gcmi_error_set(GCM_ERR_NULL_POINTER);
   if (!ok) {
     zero_pieces(iovec, num_iovec);
     zero_bytes(out_tag, max_out_tag_len);
@@ -696,15 +696,15 @@ int EVP_AEAD_CTX_seal(const EVP_AEAD_CTX *ctx, uint8_t *out, size_t *out_len,
   if (GCM_LIKELY(seal_fast_ok(ctx, out, out_len, max_out_len, nonce,
                               nonce_len, in, in_len, ad, ad_len)) &&
       check_seal_nonce(ctx, nonce, nonce_len)) {
-    aead_seal_checked(aead_valid_key(&ctx->key), out, out + in_len,
+    gcmi_aead_seal_checked(aead_valid_key(&ctx->key), out, out + in_len,
                       ctx->tag_len, nonce, nonce_len, in, in_len, ad, ad_len);
     *out_len = in_len + ctx->tag_len;
     return 1;
   }
   if (out_len == NULL || (out == NULL && max_out_len != 0)) {
-    error_set(GCM_ERR_NULL_POINTER);
+    gcmi_error_set(GCM_ERR_NULL_POINTER);
   } else if (max_out_len < in_len) {
-    error_setf(GCM_ERR_OUTPUT_TOO_SMALL,
+    gcmi_error_setf(GCM_ERR_OUTPUT_TOO_SMALL,
                "output holds %zu bytes, the ciphertext alone needs %zu",
                max_out_len, in_len);
   } else {
@@ -731,9 +731,9 @@ int EVP_AEAD_CTX_seal_scatter(const EVP_AEAD_CTX *ctx, uint8_t *out,
                               size_t ad_len) {
   int ok = 0;
   if (out_tag_len == NULL || (out_tag == NULL && max_out_tag_len != 0)) {
-    error_set(GCM_ERR_NULL_POINTER);
+    gcmi_error_set(GCM_ERR_NULL_POINTER);
   } else if (max_out_tag_len < extra_in_len) {
-    error_setf(GCM_ERR_OUTPUT_TOO_SMALL,
+    gcmi_error_setf(GCM_ERR_OUTPUT_TOO_SMALL,
                "tag buffer holds %zu bytes, extra_in alone needs %zu",
                max_out_tag_len, extra_in_len);
   } else {
@@ -788,7 +788,7 @@ int EVP_AEAD_CTX_open(const EVP_AEAD_CTX *ctx, uint8_t *out, size_t *out_len,
   if (GCM_LIKELY(open_fast_ok(ctx, out, out_len, max_out_len, nonce,
                               nonce_len, in, in_len, ad, ad_len))) {
     const size_t plain = in_len - ctx->tag_len;
-    if (aead_open_checked(aead_valid_key(&ctx->key), out, nonce, nonce_len,
+    if (gcmi_aead_open_checked(aead_valid_key(&ctx->key), out, nonce, nonce_len,
                           in, plain, in + plain, ctx->tag_len, ad, ad_len)) {
       *out_len = plain;
       return 1;
@@ -799,14 +799,14 @@ int EVP_AEAD_CTX_open(const EVP_AEAD_CTX *ctx, uint8_t *out, size_t *out_len,
   }
   if (out_len == NULL || (out == NULL && max_out_len != 0) ||
       (in == NULL && in_len != 0)) {
-    error_set(GCM_ERR_NULL_POINTER);
+    gcmi_error_set(GCM_ERR_NULL_POINTER);
   } else if (ctx_ready(ctx)) {
     if (in_len < ctx->tag_len) {
-      error_setf(GCM_ERR_AUTH,
+      gcmi_error_setf(GCM_ERR_AUTH,
                  "input of %zu bytes is shorter than the %u-byte tag", in_len,
                  (unsigned)ctx->tag_len);
     } else if (max_out_len < in_len - ctx->tag_len) {
-      error_setf(GCM_ERR_OUTPUT_TOO_SMALL,
+      gcmi_error_setf(GCM_ERR_OUTPUT_TOO_SMALL,
                  "output holds %zu bytes, the plaintext needs %zu",
                  max_out_len, in_len - ctx->tag_len);
     } else {
@@ -849,10 +849,10 @@ int EVP_AEAD_CTX_openv(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iovec,
   int ok = 0;
 
   if (out_total_bytes == NULL) {
-    error_set(GCM_ERR_NULL_POINTER);
+    gcmi_error_set(GCM_ERR_NULL_POINTER);
   } else if (check_call(ctx, &b, &total)) {
     if (total < ctx->tag_len) {
-      error_setf(GCM_ERR_AUTH,
+      gcmi_error_setf(GCM_ERR_AUTH,
                  "input of %zu bytes is shorter than the %u-byte tag", total,
                  (unsigned)ctx->tag_len);
     } else {

@@ -34,7 +34,7 @@ struct aes_schedule {
 };
 
 /* The hooks' types. A kernel that a hook points at is declared with one:
- *   GCM_HIDDEN aes_ctr32_fn aes_x86_64_aesni_ctr32;
+ *   GCM_HIDDEN aes_ctr32_fn gcmi_aes_x86_64_aesni_ctr32;
  * so its prototype cannot drift from the contract below. */
 typedef void aes_set_encrypt_key_fn(struct aes_schedule *s, const uint8_t *key,
                                     size_t key_len);
@@ -78,13 +78,13 @@ struct aes_impl {
 
 /* The implementations, one descriptor per file (crypto/aes/aes_<name>.c),
  * listed best first by crypto/gcm/dispatch.c. */
-extern GCM_HIDDEN const struct aes_impl aes_ct;     /* portable, bitsliced */
-extern GCM_HIDDEN const struct aes_impl aes_ct_sse2; /* x86, x86_64: SSE2 */
-extern GCM_HIDDEN const struct aes_impl aes_aesni;  /* x86, x86_64 */
-extern GCM_HIDDEN const struct aes_impl aes_vpaes;  /* x86, x86_64 */
-extern GCM_HIDDEN const struct aes_impl aes_armv8;  /* aarch64 */
-extern GCM_HIDDEN const struct aes_impl aes_vpaes_neon; /* aarch64 */
-extern GCM_HIDDEN const struct aes_impl aes_armv8_32; /* 32-bit ARM */
-extern GCM_HIDDEN const struct aes_impl aes_bsaes_neon; /* 32-bit ARM */
+extern GCM_HIDDEN const struct aes_impl gcmi_aes_ct;     /* portable, bitsliced */
+extern GCM_HIDDEN const struct aes_impl gcmi_aes_ct_sse2; /* x86, x86_64: SSE2 */
+extern GCM_HIDDEN const struct aes_impl gcmi_aes_aesni;  /* x86, x86_64 */
+extern GCM_HIDDEN const struct aes_impl gcmi_aes_vpaes;  /* x86, x86_64 */
+extern GCM_HIDDEN const struct aes_impl gcmi_aes_armv8;  /* aarch64 */
+extern GCM_HIDDEN const struct aes_impl gcmi_aes_vpaes_neon; /* aarch64 */
+extern GCM_HIDDEN const struct aes_impl gcmi_aes_armv8_32; /* 32-bit ARM */
+extern GCM_HIDDEN const struct aes_impl gcmi_aes_bsaes_neon; /* 32-bit ARM */
 
 #endif /* LIBGCM_CRYPTO_AES_AES_H */

@@ -29,11 +29,11 @@
 /* The kernels of the architecture being built, or none. */
 #if defined(LIBGCM_ASM_X86_64)
 /* asm/x86_64/aes-ni-x86_64.pl; ctr32 keeps eight blocks in flight. */
-#define AESNI_KERNEL(op) aes_x86_64_aesni_##op
+#define AESNI_KERNEL(op) gcmi_aes_x86_64_aesni_##op
 #define AESNI_CTR_BLOCKS 8
 #elif defined(LIBGCM_ASM_X86)
 /* asm/x86/aes-ni-x86.pl (cdecl); ctr32 keeps six blocks in flight. */
-#define AESNI_KERNEL(op) aes_x86_aesni_##op
+#define AESNI_KERNEL(op) gcmi_aes_x86_aesni_##op
 #define AESNI_CTR_BLOCKS 6
 #endif
 
@@ -57,9 +57,9 @@ _Static_assert(15 * 16 <= AES_SCHEDULE_BYTES,
 
 
 /* Runs here when this build has its kernels and the CPU has AES-NI. */
-static int aesni_usable(void) { return AESNI_BUILT && cpu_x86_has_aesni(); }
+static int aesni_usable(void) { return AESNI_BUILT && gcmi_cpu_x86_has_aesni(); }
 
-const struct aes_impl aes_aesni = {
+const struct aes_impl gcmi_aes_aesni = {
     .name = "aesni",
     .constant_time = 1,
     .requires = "AES-NI",

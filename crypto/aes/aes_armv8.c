@@ -29,7 +29,7 @@
 /* asm/aarch64/aes-armv8-aarch64.pl: round keys at the start of the
  * schedule, Nr written by the kernel; ctr32 keeps eight blocks in flight
  * and every round key in a register. */
-#define ARMV8_KERNEL(op) aes_aarch64_armv8_##op
+#define ARMV8_KERNEL(op) gcmi_aes_aarch64_armv8_##op
 GCM_HIDDEN aes_set_encrypt_key_fn ARMV8_KERNEL(set_encrypt_key);
 GCM_HIDDEN aes_encrypt_block_fn ARMV8_KERNEL(encrypt_block);
 GCM_HIDDEN aes_ctr32_fn ARMV8_KERNEL(ctr32);
@@ -49,9 +49,9 @@ _Static_assert(16 * 16 <= AES_SCHEDULE_BYTES,
 
 /* Runs here when this build has its kernels and the CPU has the AES
  * instructions. */
-static int armv8_usable(void) { return ARMV8_BUILT && cpu_aarch64_has_aes(); }
+static int armv8_usable(void) { return ARMV8_BUILT && gcmi_cpu_aarch64_has_aes(); }
 
-const struct aes_impl aes_armv8 = {
+const struct aes_impl gcmi_aes_armv8 = {
     .name = "armv8",
     .constant_time = 1,
     .requires = "the Armv8 AES instructions",

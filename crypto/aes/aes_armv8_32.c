@@ -26,7 +26,7 @@
 #if defined(LIBGCM_ASM_ARM)
 /* asm/armv4/aes-armv8-32-armv4.pl: round keys at the start of the
  * schedule, Nr written by the kernel; ctr32 keeps four blocks in flight. */
-#define ARMV8_32_KERNEL(op) aes_armv4_armv8_##op
+#define ARMV8_32_KERNEL(op) gcmi_aes_armv4_armv8_##op
 GCM_HIDDEN aes_set_encrypt_key_fn ARMV8_32_KERNEL(set_encrypt_key);
 GCM_HIDDEN aes_encrypt_block_fn ARMV8_32_KERNEL(encrypt_block);
 GCM_HIDDEN aes_ctr32_fn ARMV8_32_KERNEL(ctr32);
@@ -43,9 +43,9 @@ _Static_assert(sizeof(((struct aes_schedule *)0)->rounds) == 4,
 _Static_assert(16 * 16 <= AES_SCHEDULE_BYTES,
                "the key expansion writes up to sixteen round keys");
 
-static int armv8_32_usable(void) { return ARMV8_32_BUILT && cpu_arm_has_aes(); }
+static int armv8_32_usable(void) { return ARMV8_32_BUILT && gcmi_cpu_arm_has_aes(); }
 
-const struct aes_impl aes_armv8_32 = {
+const struct aes_impl gcmi_aes_armv8_32 = {
     .name = "armv8-32",
     .constant_time = 1,
     .requires = "the Armv8 AES instructions in AArch32 (HWCAP2_AES)",

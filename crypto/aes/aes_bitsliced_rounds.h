@@ -374,7 +374,7 @@ static void sub_word(uint8_t w[4]) {
   sub_bytes(q);
   unpack(buf, q);
   for (int i = 0; i < 4; i++) w[i] = (uint8_t)(buf[i] ^ 0x63);
-  secure_wipe(buf, sizeof(buf));
+  gcmi_secure_wipe(buf, sizeof(buf));
 }
 
 static void bitsliced_set_encrypt_key(struct aes_schedule *s,
@@ -420,11 +420,11 @@ static void bitsliced_set_encrypt_key(struct aes_schedule *s,
     for (int i = 0; i < 8; i++) {
       w_store(s->bytes + PLANES_BYTES * j + i * sizeof(word), q[i]);
     }
-    secure_wipe(rk, sizeof(rk));
+    gcmi_secure_wipe(rk, sizeof(rk));
   }
   s->rounds = nr;
-  secure_wipe(w, sizeof(w));
-  secure_wipe(buf, sizeof(buf));
+  gcmi_secure_wipe(w, sizeof(w));
+  gcmi_secure_wipe(buf, sizeof(buf));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -440,7 +440,7 @@ static void bitsliced_encrypt_block(const struct aes_schedule *s,
   encrypt_planes(q, s->bytes, s->rounds);
   unpack(buf, q);
   memcpy(out, buf, 16);
-  secure_wipe(buf, sizeof(buf));
+  gcmi_secure_wipe(buf, sizeof(buf));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -484,7 +484,7 @@ static void bitsliced_ctr32(const struct aes_schedule *s, uint8_t *out,
     encrypt_planes(q, s->bytes, s->rounds);
     xor_key_stream(out, in, q, blocks, ks);
   }
-  secure_wipe(ks, sizeof(ks));
+  gcmi_secure_wipe(ks, sizeof(ks));
 }
 
 #endif /* LIBGCM_CRYPTO_AES_AES_BITSLICED_ROUNDS_H */

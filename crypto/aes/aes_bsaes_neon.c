@@ -39,7 +39,7 @@
 /* asm/armv4/aes-bsaes-neon-armv4.pl: counter mode only, eight blocks per
  * pass; it reads ctr completely before it writes out. The schedule and
  * encrypt_block are C, below. */
-#define BSAES_NEON_CTR32 aes_armv4_bsaes_neon_ctr32
+#define BSAES_NEON_CTR32 gcmi_aes_armv4_bsaes_neon_ctr32
 GCM_HIDDEN aes_ctr32_fn BSAES_NEON_CTR32;
 #define BSAES_NEON_BUILT 1
 #else
@@ -56,13 +56,13 @@ _Static_assert(sizeof(((struct aes_schedule *)0)->rounds) == 4,
                "the bsaes-neon kernel reads rounds as a 32-bit word");
 
 static int bsaes_neon_usable(void) {
-  return BSAES_NEON_BUILT && cpu_arm_has_neon();
+  return BSAES_NEON_BUILT && gcmi_cpu_arm_has_neon();
 }
 
 static void bsaes_neon_set_encrypt_key(struct aes_schedule *s,
                                        const uint8_t *key, size_t key_len) {
   struct aes_schedule ct;
-  aes_ct.set_encrypt_key(&ct, key, key_len);
+  gcmi_aes_ct.set_encrypt_key(&ct, key, key_len);
   /* ct: round key j, plane i is the 64-bit word at bytes[64 j + 8 i]. */
   for (unsigned j = 0; j <= ct.rounds; j++) {
     for (unsigned i = 0; i < 8; i++) {
@@ -75,7 +75,7 @@ static void bsaes_neon_set_encrypt_key(struct aes_schedule *s,
     }
   }
   s->rounds = ct.rounds;
-  secure_wipe(&ct, sizeof(ct));
+  gcmi_secure_wipe(&ct, sizeof(ct));
 }
 
 #if BSAES_NEON_BUILT
@@ -91,7 +91,7 @@ static void bsaes_neon_encrypt_block(const struct aes_schedule *s,
 #define BSAES_NEON_KERNEL(fn) NULL
 #endif
 
-const struct aes_impl aes_bsaes_neon = {
+const struct aes_impl gcmi_aes_bsaes_neon = {
     .name = "bsaes-neon",
     .constant_time = 1,
     .requires = "NEON (HWCAP_NEON)",

@@ -136,12 +136,12 @@ AES_INLINE void xor_key_stream(uint8_t *out, const uint8_t *in, word q[8],
   xor_bytes(out, in, ks, 16 * n);
 }
 
-const struct aes_impl aes_ct = {
+const struct aes_impl gcmi_aes_ct = {
     .name = "ct",
     .constant_time = 1,
     .requires = "none",
     .ctr_batch_blocks = NBLK,
-    .usable = cpu_always,
+    .usable = gcmi_cpu_always,
     .set_encrypt_key = bitsliced_set_encrypt_key,
     .encrypt_block = bitsliced_encrypt_block,
     .ctr32 = bitsliced_ctr32,

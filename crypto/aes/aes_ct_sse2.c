@@ -168,11 +168,11 @@ static int aes_ct_sse2_usable(void) {
 #if defined(__x86_64__) || defined(_M_X64)
   return 1;
 #else
-  return CT_SSE2_BUILT && cpu_x86_has_sse2();
+  return CT_SSE2_BUILT && gcmi_cpu_x86_has_sse2();
 #endif
 }
 
-const struct aes_impl aes_ct_sse2 = {
+const struct aes_impl gcmi_aes_ct_sse2 = {
     .name = "ct_sse2",
     .constant_time = 1,
     .requires = "SSE2",

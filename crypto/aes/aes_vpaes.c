@@ -34,11 +34,11 @@
  * holds round keys in the kernels' own form (tower basis, permuted). */
 #if defined(LIBGCM_ASM_X86_64)
 /* asm/x86_64/aes-vpaes-x86_64.pl; ctr32 runs four blocks at a time. */
-#define VPAES_KERNEL(op) aes_x86_64_vpaes_##op
+#define VPAES_KERNEL(op) gcmi_aes_x86_64_vpaes_##op
 #define VPAES_CTR_BLOCKS 4
 #elif defined(LIBGCM_ASM_X86)
 /* asm/x86/aes-vpaes-x86.pl (cdecl); ctr32 runs two blocks at a time. */
-#define VPAES_KERNEL(op) aes_x86_vpaes_##op
+#define VPAES_KERNEL(op) gcmi_aes_x86_vpaes_##op
 #define VPAES_CTR_BLOCKS 2
 #endif
 
@@ -62,9 +62,9 @@ _Static_assert(15 * 16 <= AES_SCHEDULE_BYTES,
 
 
 /* Runs here when this build has its kernels and the CPU has SSSE3. */
-static int vpaes_usable(void) { return VPAES_BUILT && cpu_x86_has_ssse3(); }
+static int vpaes_usable(void) { return VPAES_BUILT && gcmi_cpu_x86_has_ssse3(); }
 
-const struct aes_impl aes_vpaes = {
+const struct aes_impl gcmi_aes_vpaes = {
     .name = "vpaes",
     .constant_time = 1,
     .requires = "SSSE3",

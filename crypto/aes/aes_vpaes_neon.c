@@ -35,7 +35,7 @@
 /* asm/aarch64/aes-vpaes-neon-aarch64.pl: the x86 vpaes schedule layout
  * (round keys in the tower basis, permuted; see the .pl), Nr written by
  * set_encrypt_key; ctr32 runs four blocks side by side. */
-#define VPAES_NEON_KERNEL(op) aes_aarch64_vpaes_neon_##op
+#define VPAES_NEON_KERNEL(op) gcmi_aes_aarch64_vpaes_neon_##op
 GCM_HIDDEN aes_set_encrypt_key_fn VPAES_NEON_KERNEL(set_encrypt_key);
 GCM_HIDDEN aes_encrypt_block_fn VPAES_NEON_KERNEL(encrypt_block);
 GCM_HIDDEN aes_ctr32_fn VPAES_NEON_KERNEL(ctr32);
@@ -53,9 +53,9 @@ _Static_assert(sizeof(((struct aes_schedule *)0)->rounds) == 4,
 _Static_assert(15 * 16 <= AES_SCHEDULE_BYTES,
                "fifteen round keys fit in the schedule");
 
-static int vpaes_neon_usable(void) { return VPAES_NEON_BUILT && cpu_aarch64_has_neon(); }
+static int vpaes_neon_usable(void) { return VPAES_NEON_BUILT && gcmi_cpu_aarch64_has_neon(); }
 
-const struct aes_impl aes_vpaes_neon = {
+const struct aes_impl gcmi_aes_vpaes_neon = {
     .name = "vpaes-neon",
     .constant_time = 1,
     .requires = "NEON (ASIMD)",

@@ -25,15 +25,15 @@ static uint32_t caps[4];
 
 static void cpu_init(void) {
   uint32_t detected[4] = {0, 0, 0, 0};
-  cpu_detect(detected);
+  gcmi_cpu_detect(detected);
 #if defined(GCM_X86_64) || defined(GCM_X86)
-  cpu_apply_ia32cap(detected, getenv("OPENSSL_ia32cap"));
+  gcmi_cpu_apply_ia32cap(detected, getenv("OPENSSL_ia32cap"));
 #endif
 #if defined(GCM_AARCH64)
-  cpu_apply_armcap(detected, getenv("LIBGCM_ARMCAP"));
+  gcmi_cpu_apply_armcap(detected, getenv("LIBGCM_ARMCAP"));
 #endif
 #if defined(GCM_ARM)
-  cpu_apply_armcap32(detected, getenv("LIBGCM_ARMCAP"));
+  gcmi_cpu_apply_armcap32(detected, getenv("LIBGCM_ARMCAP"));
 #endif
   for (int i = 0; i < 4; i++) caps[i] = detected[i];
 }
@@ -47,65 +47,65 @@ static BOOL CALLBACK cpu_init_win(PINIT_ONCE once, PVOID param, PVOID *ctx) {
   cpu_init();
   return TRUE;
 }
-const uint32_t *cpu_caps(void) {
+const uint32_t *gcmi_cpu_caps(void) {
   InitOnceExecuteOnce(&cpu_once, cpu_init_win, NULL, NULL);
   return caps;
 }
 #else
 static pthread_once_t cpu_once = PTHREAD_ONCE_INIT;
-const uint32_t *cpu_caps(void) {
+const uint32_t *gcmi_cpu_caps(void) {
   pthread_once(&cpu_once, cpu_init);
   return caps;
 }
 #endif
 
-int cpu_always(void) { return 1; }
+int gcmi_cpu_always(void) { return 1; }
 
 #if defined(GCM_X86_64) || defined(GCM_X86)
-#define X86_CAP(word, bit) ((cpu_caps()[word] & (bit)) != 0)
+#define X86_CAP(word, bit) ((gcmi_cpu_caps()[word] & (bit)) != 0)
 #else
 #define X86_CAP(word, bit) 0
 #endif
 #if defined(GCM_AARCH64)
-#define AARCH64_CAP(bit) ((cpu_caps()[0] & (bit)) != 0)
+#define AARCH64_CAP(bit) ((gcmi_cpu_caps()[0] & (bit)) != 0)
 #else
 #define AARCH64_CAP(bit) 0
 #endif
 #if defined(GCM_ARM)
-#define ARM_CAP(word, bit) ((cpu_caps()[word] & (bit)) != 0)
+#define ARM_CAP(word, bit) ((gcmi_cpu_caps()[word] & (bit)) != 0)
 #else
 #define ARM_CAP(word, bit) 0
 #endif
 
-int cpu_x86_has_sse2(void) { return X86_CAP(0, CPU_X86_SSE2); }
-int cpu_x86_has_ssse3(void) { return X86_CAP(1, CPU_X86_SSSE3); }
-int cpu_x86_has_aesni(void) { return X86_CAP(1, CPU_X86_AESNI); }
-int cpu_x86_has_pclmulqdq(void) { return X86_CAP(1, CPU_X86_PCLMULQDQ); }
-int cpu_x86_has_avx(void) { return X86_CAP(1, CPU_X86_AVX); }
-int cpu_x86_has_avx2(void) { return X86_CAP(2, CPU_X86_AVX2); }
-int cpu_x86_has_vaes(void) { return X86_CAP(3, CPU_X86_VAES); }
-int cpu_x86_has_vpclmulqdq(void) { return X86_CAP(3, CPU_X86_VPCLMULQDQ); }
-int cpu_x86_has_avx512(void) {
+int gcmi_cpu_x86_has_sse2(void) { return X86_CAP(0, CPU_X86_SSE2); }
+int gcmi_cpu_x86_has_ssse3(void) { return X86_CAP(1, CPU_X86_SSSE3); }
+int gcmi_cpu_x86_has_aesni(void) { return X86_CAP(1, CPU_X86_AESNI); }
+int gcmi_cpu_x86_has_pclmulqdq(void) { return X86_CAP(1, CPU_X86_PCLMULQDQ); }
+int gcmi_cpu_x86_has_avx(void) { return X86_CAP(1, CPU_X86_AVX); }
+int gcmi_cpu_x86_has_avx2(void) { return X86_CAP(2, CPU_X86_AVX2); }
+int gcmi_cpu_x86_has_vaes(void) { return X86_CAP(3, CPU_X86_VAES); }
+int gcmi_cpu_x86_has_vpclmulqdq(void) { return X86_CAP(3, CPU_X86_VPCLMULQDQ); }
+int gcmi_cpu_x86_has_avx512(void) {
   return X86_CAP(2, CPU_X86_AVX512F) && X86_CAP(2, CPU_X86_AVX512BW) &&
          X86_CAP(2, CPU_X86_AVX512VL);
 }
-int cpu_x86_avoids_zmm(void) { return X86_CAP(2, CPU_X86_AVOID_ZMM); }
+int gcmi_cpu_x86_avoids_zmm(void) { return X86_CAP(2, CPU_X86_AVOID_ZMM); }
 
-int cpu_aarch64_has_aes(void) { return AARCH64_CAP(CPU_AARCH64_AES); }
-int cpu_aarch64_has_pmull(void) { return AARCH64_CAP(CPU_AARCH64_PMULL); }
-int cpu_aarch64_has_neon(void) { return AARCH64_CAP(CPU_AARCH64_ASIMD); }
+int gcmi_cpu_aarch64_has_aes(void) { return AARCH64_CAP(CPU_AARCH64_AES); }
+int gcmi_cpu_aarch64_has_pmull(void) { return AARCH64_CAP(CPU_AARCH64_PMULL); }
+int gcmi_cpu_aarch64_has_neon(void) { return AARCH64_CAP(CPU_AARCH64_ASIMD); }
 
-int cpu_arm_has_neon(void) { return ARM_CAP(0, CPU_ARM_HWCAP_NEON); }
+int gcmi_cpu_arm_has_neon(void) { return ARM_CAP(0, CPU_ARM_HWCAP_NEON); }
 /* The Armv8 crypto instructions in AArch32 are NEON instructions: they
  * need NEON as well. */
-int cpu_arm_has_aes(void) {
-  return cpu_arm_has_neon() && ARM_CAP(1, CPU_ARM_HWCAP2_AES);
+int gcmi_cpu_arm_has_aes(void) {
+  return gcmi_cpu_arm_has_neon() && ARM_CAP(1, CPU_ARM_HWCAP2_AES);
 }
-int cpu_arm_has_pmull(void) {
-  return cpu_arm_has_neon() && ARM_CAP(1, CPU_ARM_HWCAP2_PMULL);
+int gcmi_cpu_arm_has_pmull(void) {
+  return gcmi_cpu_arm_has_neon() && ARM_CAP(1, CPU_ARM_HWCAP2_PMULL);
 }
 
-const char *cpu_mask_variable(void) {
+const char *gcmi_cpu_mask_variable(void) {
 #if defined(GCM_X86_64) || defined(GCM_X86)
   return "OPENSSL_ia32cap";
 #elif defined(GCM_AARCH64) || defined(GCM_ARM)
@@ -115,7 +115,7 @@ const char *cpu_mask_variable(void) {
 #endif
 }
 
-void cpu_apply_armcap(uint32_t c[4], const char *env) {
+void gcmi_cpu_apply_armcap(uint32_t c[4], const char *env) {
   if (env == NULL || env[0] == '\0') return;
   int invert = 0;
   if (env[0] == '~') {
@@ -132,7 +132,7 @@ void cpu_apply_armcap(uint32_t c[4], const char *env) {
 #if !defined(GCM_X86_64) && !defined(GCM_X86) && !defined(GCM_ARM) && \
     !defined(GCM_AARCH64)
 /* No capability reader for this architecture: only portable code runs. */
-void cpu_detect(uint32_t out[4]) {
+void gcmi_cpu_detect(uint32_t out[4]) {
   out[0] = out[1] = out[2] = out[3] = 0;
 }
 #endif

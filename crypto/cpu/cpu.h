@@ -11,12 +11,12 @@
  *
  * Every query exists on every build and answers 0 for another
  * architecture's features, so a backend descriptor asks without an #if:
- * `cpu_x86_has_aesni()` is 0 on aarch64. How the answers are stored (the
+ * `gcmi_cpu_x86_has_aesni()` is 0 on aarch64. How the answers are stored (the
  * CPUID words, the Linux hwcap bits) is private to crypto/cpu
  * (cpu_detect.h); nothing outside it sees a bit number.
  *
  * Readers: the backend descriptors' `usable` hooks, and the API layer's
- * messages (cpu_mask_variable).
+ * messages (gcmi_cpu_mask_variable).
  */
 #ifndef LIBGCM_CRYPTO_CPU_CPU_H
 #define LIBGCM_CRYPTO_CPU_CPU_H
@@ -25,41 +25,41 @@
 
 /* x86 and x86_64 (CPUID, with the AVX-family features cleared when XGETBV
  * says the OS does not save their registers). */
-GCM_HIDDEN int cpu_x86_has_sse2(void);
-GCM_HIDDEN int cpu_x86_has_ssse3(void);
-GCM_HIDDEN int cpu_x86_has_aesni(void);
-GCM_HIDDEN int cpu_x86_has_pclmulqdq(void);
-GCM_HIDDEN int cpu_x86_has_avx(void);
-GCM_HIDDEN int cpu_x86_has_avx2(void);
-GCM_HIDDEN int cpu_x86_has_vaes(void);
-GCM_HIDDEN int cpu_x86_has_vpclmulqdq(void);
+GCM_HIDDEN int gcmi_cpu_x86_has_sse2(void);
+GCM_HIDDEN int gcmi_cpu_x86_has_ssse3(void);
+GCM_HIDDEN int gcmi_cpu_x86_has_aesni(void);
+GCM_HIDDEN int gcmi_cpu_x86_has_pclmulqdq(void);
+GCM_HIDDEN int gcmi_cpu_x86_has_avx(void);
+GCM_HIDDEN int gcmi_cpu_x86_has_avx2(void);
+GCM_HIDDEN int gcmi_cpu_x86_has_vaes(void);
+GCM_HIDDEN int gcmi_cpu_x86_has_vpclmulqdq(void);
 /* AVX-512 Foundation, Byte/Word and Vector Length (opmask and ZMM state
  * enabled by the OS): what a kernel on 512-bit registers with byte masks
  * and EVEX forms of xmm/ymm instructions needs. */
-GCM_HIDDEN int cpu_x86_has_avx512(void);
+GCM_HIDDEN int gcmi_cpu_x86_has_avx512(void);
 /* 1 on the Intel cores whose clock drops while 512-bit instructions run
  * (Skylake-SP to Cooper Lake, Ice Lake, Tiger Lake: family 6, models 85,
  * 106, 108, 125, 126, 140, 141), where 256-bit kernels are faster in a
  * whole program; the list is BoringSSL's. OPENSSL_ia32cap=:~0x4000 clears
  * it. */
-GCM_HIDDEN int cpu_x86_avoids_zmm(void);
+GCM_HIDDEN int gcmi_cpu_x86_avoids_zmm(void);
 
 /* aarch64 (Linux AT_HWCAP, or sysctl on Apple platforms). */
-GCM_HIDDEN int cpu_aarch64_has_aes(void);
-GCM_HIDDEN int cpu_aarch64_has_pmull(void);
-GCM_HIDDEN int cpu_aarch64_has_neon(void); /* Advanced SIMD (ASIMD) */
+GCM_HIDDEN int gcmi_cpu_aarch64_has_aes(void);
+GCM_HIDDEN int gcmi_cpu_aarch64_has_pmull(void);
+GCM_HIDDEN int gcmi_cpu_aarch64_has_neon(void); /* Advanced SIMD (ASIMD) */
 
 /* 32-bit ARM (Linux AT_HWCAP and AT_HWCAP2). */
-GCM_HIDDEN int cpu_arm_has_neon(void);
-GCM_HIDDEN int cpu_arm_has_aes(void);
-GCM_HIDDEN int cpu_arm_has_pmull(void);
+GCM_HIDDEN int gcmi_cpu_arm_has_neon(void);
+GCM_HIDDEN int gcmi_cpu_arm_has_aes(void);
+GCM_HIDDEN int gcmi_cpu_arm_has_pmull(void);
 
 /* The environment variable that masks this architecture's capabilities
  * ("OPENSSL_ia32cap", "LIBGCM_ARMCAP"), or NULL where there is none; for
  * messages that explain why a backend is unusable. */
-GCM_HIDDEN const char *cpu_mask_variable(void);
+GCM_HIDDEN const char *gcmi_cpu_mask_variable(void);
 
 /* Always usable: the portable implementations' `usable` hook. */
-GCM_HIDDEN int cpu_always(void);
+GCM_HIDDEN int gcmi_cpu_always(void);
 
 #endif /* LIBGCM_CRYPTO_CPU_CPU_H */

@@ -16,7 +16,7 @@
  *   LIBGCM_ARMCAP=~0x1a   clear ASIMD too: the portable tier
  *   LIBGCM_ARMCAP=0x8     keep only AES
  * A leading `~` means "clear these bits", otherwise the value is ANDed in;
- * bits can only ever be cleared (cpu_apply_armcap in cpu.c).
+ * bits can only ever be cleared (gcmi_cpu_apply_armcap in cpu.c).
  */
 #include "cpu.h"
 #include "cpu_detect.h"
@@ -41,7 +41,7 @@ static int apple_feature(const char *name) {
 }
 #endif
 
-void cpu_detect(uint32_t out[4]) {
+void gcmi_cpu_detect(uint32_t out[4]) {
   out[0] = out[1] = out[2] = out[3] = 0;
 #if defined(__linux__)
   unsigned long hwcap = getauxval(AT_HWCAP);

@@ -28,7 +28,7 @@
 #include <sys/auxv.h>
 #endif
 
-void cpu_detect(uint32_t out[4]) {
+void gcmi_cpu_detect(uint32_t out[4]) {
   out[0] = out[1] = out[2] = out[3] = 0;
 #if defined(__linux__)
   out[0] = (uint32_t)getauxval(AT_HWCAP);
@@ -59,7 +59,7 @@ static void apply_part(uint32_t *word, const char *s, const char *end) {
   *word &= invert ? ~mask : mask;
 }
 
-void cpu_apply_armcap32(uint32_t c[4], const char *env) {
+void gcmi_cpu_apply_armcap32(uint32_t c[4], const char *env) {
   if (env == NULL || env[0] == '\0') return;
   const char *colon = env;
   while (*colon != '\0' && *colon != ':') colon++;

@@ -59,33 +59,33 @@
 #define CPU_AARCH64_PMULL (1u << 4)
 
 /* The four words, initialised exactly once (thread-safe), after the mask. */
-GCM_HIDDEN const uint32_t *cpu_caps(void);
+GCM_HIDDEN const uint32_t *gcmi_cpu_caps(void);
 
 /* 1 for the x86 cores whose clock drops while 512-bit instructions run,
  * where libgcm prefers 256-bit kernels (BoringSSL's list: Intel family 6,
  * models 85, 106, 108, 125, 126, 140, 141); `intel` says the vendor string
  * is GenuineIntel, family and model include their CPUID extensions.
- * cpu_detect sets CPU_X86_AVOID_ZMM from it. */
-GCM_HIDDEN int cpu_x86_zmm_lowers_clock(int intel, uint32_t family,
+ * gcmi_cpu_detect sets CPU_X86_AVOID_ZMM from it. */
+GCM_HIDDEN int gcmi_cpu_x86_zmm_lowers_clock(int intel, uint32_t family,
                                         uint32_t model);
 
 /* Fills the four capability words from the hardware. */
-GCM_HIDDEN void cpu_detect(uint32_t out[4]);
+GCM_HIDDEN void gcmi_cpu_detect(uint32_t out[4]);
 
 /* Applies an OPENSSL_ia32cap value (BoringSSL's format, see cpu_x86.c) to
  * the words. Bits can only be cleared: nothing the hardware lacks is ever
  * turned on. NULL or an unparsable value changes nothing. */
-GCM_HIDDEN void cpu_apply_ia32cap(uint32_t caps[4], const char *env);
+GCM_HIDDEN void gcmi_cpu_apply_ia32cap(uint32_t caps[4], const char *env);
 
 /* Applies a LIBGCM_ARMCAP value to word 0 (aarch64): "~MASK" clears the
  * bits of MASK, "MASK" keeps only them (hex with 0x, or decimal). Bits can
  * only be cleared. NULL or an unparsable value changes nothing. */
-GCM_HIDDEN void cpu_apply_armcap(uint32_t caps[4], const char *env);
+GCM_HIDDEN void gcmi_cpu_apply_armcap(uint32_t caps[4], const char *env);
 
 /* Applies a LIBGCM_ARMCAP value on 32-bit ARM: "M0[:M1]", where M0 masks
  * word 0 (AT_HWCAP) and M1 word 1 (AT_HWCAP2), each "~MASK" (clear those
  * bits) or "MASK" (keep only those); an empty part changes nothing. Bits
  * can only be cleared. NULL or an unparsable value changes nothing. */
-GCM_HIDDEN void cpu_apply_armcap32(uint32_t caps[4], const char *env);
+GCM_HIDDEN void gcmi_cpu_apply_armcap32(uint32_t caps[4], const char *env);
 
 #endif /* LIBGCM_CRYPTO_CPU_CPU_DETECT_H */

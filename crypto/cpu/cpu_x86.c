@@ -7,7 +7,7 @@
  * state. VAES and VPCLMULQDQ are only usable with AVX.
  *
  * Word 2 bit 14 (MPX in CPUID) is replaced, as in BoringSSL, by libgcm's
- * own "avoid 512-bit vectors" bit (cpu_detect.h, cpu_x86_avoids_zmm): set
+ * own "avoid 512-bit vectors" bit (cpu_detect.h, gcmi_cpu_x86_avoids_zmm): set
  * on the Intel cores whose clock drops under 512-bit instructions.
  *
  * OPENSSL_ia32cap, as BoringSSL reads it: "A" or "A:B", where A applies to
@@ -23,7 +23,7 @@
 #include "cpu_detect.h"
 
 /* Pure, so it exists on every build (the tests call it everywhere). */
-int cpu_x86_zmm_lowers_clock(int intel, uint32_t family, uint32_t model) {
+int gcmi_cpu_x86_zmm_lowers_clock(int intel, uint32_t family, uint32_t model) {
   /* Skylake-SP, Cascade Lake and Cooper Lake (85), Ice Lake server (106,
    * 108), Ice Lake client (125, 126), Tiger Lake (140, 141). */
   return intel && family == 6 &&
@@ -68,7 +68,7 @@ static uint64_t xgetbv0(void) {
 #endif
 }
 
-void cpu_detect(uint32_t out[4]) {
+void gcmi_cpu_detect(uint32_t out[4]) {
   uint32_t r[4];
   out[0] = out[1] = out[2] = out[3] = 0;
 
@@ -91,7 +91,7 @@ void cpu_detect(uint32_t out[4]) {
     out[3] = r[2]; /* ECX */
   }
   out[2] &= ~CPU_X86_AVOID_ZMM;
-  if (cpu_x86_zmm_lowers_clock(intel, family, model)) {
+  if (gcmi_cpu_x86_zmm_lowers_clock(intel, family, model)) {
     out[2] |= CPU_X86_AVOID_ZMM;
   }
 
@@ -142,7 +142,7 @@ static void apply_half(uint32_t w[2], const char *s, size_t len) {
   }
 }
 
-void cpu_apply_ia32cap(uint32_t caps[4], const char *env) {
+void gcmi_cpu_apply_ia32cap(uint32_t caps[4], const char *env) {
   if (env == NULL) return;
   const char *colon = strchr(env, ':');
   size_t first_len = colon ? (size_t)(colon - env) : strlen(env);

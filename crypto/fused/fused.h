@@ -69,7 +69,7 @@ _Static_assert(offsetof(struct fused_keys, ghash_key) ==
 
 /* The seal and open hooks' type. A kernel that a hook points at is
  * declared with it:
- *   GCM_HIDDEN fused_crypt_fn aes_gcm_x86_64_vaes_avx2_seal;
+ *   GCM_HIDDEN fused_crypt_fn gcmi_aes_gcm_x86_64_vaes_avx2_seal;
  * so its prototype cannot drift from the contract below. */
 typedef void fused_crypt_fn(const struct fused_keys *k, uint8_t *out,
                             const uint8_t *in, size_t blocks,
@@ -202,14 +202,14 @@ struct fused_impl {
  * not have reports unusable (`usable` answers 0 and `seal`/`open` are
  * NULL). The dispatcher (crypto/gcm/dispatch.c) lists them best first. */
 /* VAES + VPCLMULQDQ on zmm (AVX-512), pair (aesni, vpclmul_avx2); x86_64. */
-extern GCM_HIDDEN const struct fused_impl fused_vaes_avx512;
+extern GCM_HIDDEN const struct fused_impl gcmi_fused_vaes_avx512;
 /* VAES + VPCLMULQDQ on ymm, pair (aesni, vpclmul_avx2); x86_64. */
-extern GCM_HIDDEN const struct fused_impl fused_vaes_avx2;
+extern GCM_HIDDEN const struct fused_impl gcmi_fused_vaes_avx2;
 /* AES-NI + PCLMULQDQ stitched, VEX-encoded, pair (aesni, clmul); x86_64. */
-extern GCM_HIDDEN const struct fused_impl fused_aesni_avx;
+extern GCM_HIDDEN const struct fused_impl gcmi_fused_aesni_avx;
 /* AESE/AESMC + PMULL/PMULL2 interleaved, pair (armv8, pmull); aarch64. */
-extern GCM_HIDDEN const struct fused_impl fused_armv8_pmull;
+extern GCM_HIDDEN const struct fused_impl gcmi_fused_armv8_pmull;
 /* The portable C loop, any pair; by name only (named_only). */
-extern GCM_HIDDEN const struct fused_impl fused_c;
+extern GCM_HIDDEN const struct fused_impl gcmi_fused_c;
 
 #endif /* LIBGCM_CRYPTO_FUSED_FUSED_H */

@@ -39,7 +39,7 @@
 
 #if defined(LIBGCM_ASM_X86_64)
 /* asm/x86_64/aes-gcm-aesni-avx-x86_64.pl: eight blocks in flight. */
-#define AESNI_AVX_KERNEL(op) aes_gcm_x86_64_aesni_avx_##op
+#define AESNI_AVX_KERNEL(op) gcmi_aes_gcm_x86_64_aesni_avx_##op
 GCM_HIDDEN fused_crypt_fn AESNI_AVX_KERNEL(seal);
 GCM_HIDDEN fused_crypt_fn AESNI_AVX_KERNEL(open);
 GCM_HIDDEN fused_lagged_fn AESNI_AVX_KERNEL(seal_lagged);
@@ -55,16 +55,16 @@ _Static_assert(256 <= GHASH_KEY_BYTES,
                "the clmul powers H^1..H^8 and their half sums fit");
 
 static int aesni_avx_usable(void) {
-  return AESNI_AVX_BUILT && aes_aesni.usable() && ghash_clmul.usable() &&
-         cpu_x86_has_avx();
+  return AESNI_AVX_BUILT && gcmi_aes_aesni.usable() && gcmi_ghash_clmul.usable() &&
+         gcmi_cpu_x86_has_avx();
 }
 
-const struct fused_impl fused_aesni_avx = {
+const struct fused_impl gcmi_fused_aesni_avx = {
     .name = "aesni_avx",
     .constant_time = 1,
     .requires = "AES-NI, PCLMULQDQ, SSSE3 and AVX",
-    .aes = &aes_aesni,
-    .ghash = &ghash_clmul,
+    .aes = &gcmi_aes_aesni,
+    .ghash = &gcmi_ghash_clmul,
     .min_blocks = 1,
     /* Streams (fused.h): from 16 blocks, and from 32 with a partial block
      * behind (gcm-ab --chunk: 272 and 400-byte chunks 1.15x and 1.55x with

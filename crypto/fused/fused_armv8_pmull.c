@@ -37,7 +37,7 @@
 
 #if defined(LIBGCM_ASM_AARCH64)
 /* asm/aarch64/aes-gcm-armv8-pmull-aarch64.pl: eight blocks in flight. */
-#define ARMV8_PMULL_KERNEL(op) aes_gcm_aarch64_armv8_pmull_##op
+#define ARMV8_PMULL_KERNEL(op) gcmi_aes_gcm_aarch64_armv8_pmull_##op
 GCM_HIDDEN fused_crypt_fn ARMV8_PMULL_KERNEL(seal);
 GCM_HIDDEN fused_crypt_fn ARMV8_PMULL_KERNEL(open);
 #define ARMV8_PMULL_BUILT 1
@@ -52,15 +52,15 @@ _Static_assert(256 <= GHASH_KEY_BYTES,
                "the pmull powers K_1..K_8 and their half sums fit");
 
 static int armv8_pmull_usable(void) {
-  return ARMV8_PMULL_BUILT && aes_armv8.usable() && ghash_pmull.usable();
+  return ARMV8_PMULL_BUILT && gcmi_aes_armv8.usable() && gcmi_ghash_pmull.usable();
 }
 
-const struct fused_impl fused_armv8_pmull = {
+const struct fused_impl gcmi_fused_armv8_pmull = {
     .name = "armv8_pmull",
     .constant_time = 1,
     .requires = "the Armv8 AES and PMULL instructions",
-    .aes = &aes_armv8,
-    .ghash = &ghash_pmull,
+    .aes = &gcmi_aes_armv8,
+    .ghash = &gcmi_ghash_pmull,
     .min_blocks = 1,
     .usable = armv8_pmull_usable,
     .init = NULL,

@@ -1,5 +1,5 @@
 /*
- * crypto/fused/fused_c.c: the portable fused loop (descriptor `fused_c`,
+ * crypto/fused/fused_c.c: the portable fused loop (descriptor `gcmi_fused_c`,
  * name "c"), CTR and GHASH interleaved through the key's two descriptors.
  *
  * Algorithm. A run of n whole blocks is cut into pieces of FUSED_C_RUN
@@ -65,7 +65,7 @@ static void fused_c_open(const struct fused_keys *k, uint8_t *out,
   }
 }
 
-const struct fused_impl fused_c = {
+const struct fused_impl gcmi_fused_c = {
     .name = "c",
     .constant_time = 1,
     .requires = "none",

@@ -42,7 +42,7 @@
 
 #if defined(LIBGCM_ASM_X86_64)
 /* asm/x86_64/aes-gcm-vaes-avx2-x86_64.pl: sixteen blocks in flight. */
-#define VAES_AVX2_KERNEL(op) aes_gcm_x86_64_vaes_avx2_##op
+#define VAES_AVX2_KERNEL(op) gcmi_aes_gcm_x86_64_vaes_avx2_##op
 GCM_HIDDEN fused_crypt_fn VAES_AVX2_KERNEL(seal);
 GCM_HIDDEN fused_crypt_fn VAES_AVX2_KERNEL(open);
 GCM_HIDDEN fused_lagged_fn VAES_AVX2_KERNEL(seal_lagged);
@@ -59,15 +59,15 @@ _Static_assert(VAES_AVX2_GHASH_KEY_BYTES <= GHASH_KEY_BYTES,
 
 /* Its pair's requirements, each asked of that backend. */
 static int vaes_avx2_usable(void) {
-  return VAES_AVX2_BUILT && aes_aesni.usable() && ghash_vpclmul_avx2.usable();
+  return VAES_AVX2_BUILT && gcmi_aes_aesni.usable() && gcmi_ghash_vpclmul_avx2.usable();
 }
 
-const struct fused_impl fused_vaes_avx2 = {
+const struct fused_impl gcmi_fused_vaes_avx2 = {
     .name = "vaes_avx2",
     .constant_time = 1,
     .requires = "AES-NI, AVX2, PCLMULQDQ, VPCLMULQDQ and VAES",
-    .aes = &aes_aesni,
-    .ghash = &ghash_vpclmul_avx2,
+    .aes = &gcmi_aes_aesni,
+    .ghash = &gcmi_ghash_vpclmul_avx2,
     /* Even a run of one block is cheaper here than aesni ctr32 followed by
      * a vpclmul_avx2 GHASH call (scratch timings: 16 bytes in about 70% of
      * the two passes' cycles, 128 bytes in 62-75%, 256 bytes in 67-78%). */

@@ -20,7 +20,7 @@
  * previous call's pending group and its last group stored to lag->pending
  * unhashed.
  *
- * It shares its pair with fused_vaes_avx2 and keeps nothing of its own
+ * It shares its pair with gcmi_fused_vaes_avx2 and keeps nothing of its own
  * (init is NULL): the round keys come from the aesni schedule and the
  * powers of H from the vpclmul_avx2 GHASH key, both read through struct
  * fused_keys (fused.h asserts its offsets). The dispatcher lists it first,
@@ -33,7 +33,7 @@
  * Needs what both halves of its pair need (AES-NI; AVX2, PCLMULQDQ,
  * VPCLMULQDQ and VAES) and AVX-512 F, BW and VL with the opmask and ZMM
  * state enabled. On the Intel cores whose clock drops under 512-bit
- * instructions (cpu_x86_avoids_zmm, BoringSSL's list) it is usable but not
+ * instructions (gcmi_cpu_x86_avoids_zmm, BoringSSL's list) it is usable but not
  * preferred: the automatic choice gives them vaes_avx2, and vaes_avx512
  * runs there only when named (and in the tests, which run every usable
  * kernel). All of it is tested through the cached CPU capabilities, so
@@ -54,7 +54,7 @@
 
 #if defined(LIBGCM_ASM_X86_64)
 /* asm/x86_64/aes-gcm-vaes-avx512-x86_64.pl: sixteen blocks in flight. */
-#define VAES_AVX512_KERNEL(op) aes_gcm_x86_64_vaes_avx512_##op
+#define VAES_AVX512_KERNEL(op) gcmi_aes_gcm_x86_64_vaes_avx512_##op
 GCM_HIDDEN fused_crypt_fn VAES_AVX512_KERNEL(seal);
 GCM_HIDDEN fused_crypt_fn VAES_AVX512_KERNEL(open);
 GCM_HIDDEN fused_lagged_fn VAES_AVX512_KERNEL(seal_lagged);
@@ -72,22 +72,22 @@ _Static_assert(VAES_AVX512_GHASH_KEY_BYTES <= GHASH_KEY_BYTES,
 
 /* Its pair's requirements, each asked of that backend, and AVX-512. */
 static int vaes_avx512_usable(void) {
-  return VAES_AVX512_BUILT && aes_aesni.usable() &&
-         ghash_vpclmul_avx2.usable() && cpu_x86_has_avx512();
+  return VAES_AVX512_BUILT && gcmi_aes_aesni.usable() &&
+         gcmi_ghash_vpclmul_avx2.usable() && gcmi_cpu_x86_has_avx512();
 }
 
 /* Not on the cores that lower their clock under 512-bit instructions
  * (BoringSSL's list, cpu.h): there the automatic choice leaves it to
  * vaes_avx2, and it runs only when named. */
-static int vaes_avx512_preferred(void) { return !cpu_x86_avoids_zmm(); }
+static int vaes_avx512_preferred(void) { return !gcmi_cpu_x86_avoids_zmm(); }
 
-const struct fused_impl fused_vaes_avx512 = {
+const struct fused_impl gcmi_fused_vaes_avx512 = {
     .name = "vaes_avx512",
     .constant_time = 1,
     .requires = "AES-NI, AVX2, PCLMULQDQ, VPCLMULQDQ, VAES and AVX-512 "
                 "(F, BW, VL)",
-    .aes = &aes_aesni,
-    .ghash = &ghash_vpclmul_avx2,
+    .aes = &gcmi_aes_aesni,
+    .ghash = &gcmi_ghash_vpclmul_avx2,
     .min_blocks = 1,
     /* Streams (fused.h): from 8 blocks with or without a partial block
      * behind (gcm-ab --chunk against the buffer: 128-byte chunks 1.33-1.56x,

@@ -13,7 +13,7 @@
 
 #include "backend_env.h"
 
-static struct backend_env env = {
+static struct gcmi_backend_env env = {
     {"LIBGCM_AES", {0}, 0, 0},
     {"LIBGCM_GHASH", {0}, 0, 0},
     {"LIBGCM_FUSED", {0}, 0, 0},
@@ -47,13 +47,13 @@ static BOOL CALLBACK read_env_win(PINIT_ONCE o, PVOID p, PVOID *c) {
   read_env();
   return TRUE;
 }
-const struct backend_env *backend_env(void) {
+const struct gcmi_backend_env *gcmi_backend_env(void) {
   InitOnceExecuteOnce(&env_once, read_env_win, NULL, NULL);
   return &env;
 }
 #else
 static pthread_once_t env_once = PTHREAD_ONCE_INIT;
-const struct backend_env *backend_env(void) {
+const struct gcmi_backend_env *gcmi_backend_env(void) {
   pthread_once(&env_once, read_env);
   return &env;
 }

@@ -19,12 +19,12 @@ struct backend_env_choice {
   int too_long;    /* 1 when the value did not fit in name */
 };
 
-struct backend_env {
+struct gcmi_backend_env {
   struct backend_env_choice aes, ghash, fused;
 };
 
 /* The three variables, read exactly once per process (thread-safe). The
  * pointer stays valid for the life of the process. */
-GCM_HIDDEN const struct backend_env *backend_env(void);
+GCM_HIDDEN const struct gcmi_backend_env *gcmi_backend_env(void);
 
 #endif /* LIBGCM_CRYPTO_GCM_BACKEND_ENV_H */

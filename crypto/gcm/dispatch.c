@@ -44,7 +44,7 @@
  * The suites parameterised over the lists (vectors, cross-backend
  * agreement, streaming, fused) then test it wherever it is usable.
  *
- * Choosing: dispatch_choose() takes, for each half, an explicit name if
+ * Choosing: gcmi_dispatch_choose() takes, for each half, an explicit name if
  * the caller gave one, else the name in LIBGCM_AES / LIBGCM_GHASH if set
  * (crypto/gcm/backend_env.c reads them once), else the first entry that
  * is usable on this CPU and constant-time. Naming a backend that does not
@@ -69,11 +69,11 @@
  * 64x64-bit products are emulated on 32-bit machines, where ct32 is
  * faster. */
 #if defined(GCM_64BIT_WORDS)
-#define GHASH_CT_PREFERRED ghash_ct64
-#define GHASH_CT_OTHER ghash_ct32
+#define GHASH_CT_PREFERRED gcmi_ghash_ct64
+#define GHASH_CT_OTHER gcmi_ghash_ct32
 #else
-#define GHASH_CT_PREFERRED ghash_ct32
-#define GHASH_CT_OTHER ghash_ct64
+#define GHASH_CT_PREFERRED gcmi_ghash_ct32
+#define GHASH_CT_OTHER gcmi_ghash_ct64
 #endif
 
 /* "neon" is one name with a descriptor per architecture (different
@@ -81,9 +81,9 @@
  * ghash_neon_armv4.c); the list holds the build's own, so the name means
  * one backend everywhere. */
 #if defined(GCM_AARCH64)
-#define GHASH_NEON ghash_neon_aarch64
+#define GHASH_NEON gcmi_ghash_neon_aarch64
 #else
-#define GHASH_NEON ghash_neon_armv4
+#define GHASH_NEON gcmi_ghash_neon_armv4
 #endif
 
 /* The lists, best first. Each line names one descriptor; the line both
@@ -91,36 +91,36 @@
  * declaration to be dispatched (aes.h, ghash.h and fused.h also declare
  * the descriptors other code names directly). */
 #define AES_BACKENDS(X)                                                 \
-  X(aes_aesni)      /* x86, x86_64: AES-NI */                           \
-  X(aes_vpaes)      /* x86, x86_64: SSSE3 */                            \
-  X(aes_ct_sse2)    /* x86, x86_64: SSE2, bitsliced (C intrinsics) */   \
-  X(aes_armv8)      /* aarch64: Armv8 Cryptographic Extension (AES) */  \
-  X(aes_vpaes_neon) /* aarch64: NEON only, vector permutes with TBL */  \
-  X(aes_armv8_32)   /* 32-bit ARM: the Armv8 AES instructions */        \
-  X(aes_bsaes_neon) /* 32-bit ARM: NEON only, bitsliced, 8 blocks */    \
-  X(aes_ct)         /* portable */
+  X(gcmi_aes_aesni)      /* x86, x86_64: AES-NI */                           \
+  X(gcmi_aes_vpaes)      /* x86, x86_64: SSSE3 */                            \
+  X(gcmi_aes_ct_sse2)    /* x86, x86_64: SSE2, bitsliced (C intrinsics) */   \
+  X(gcmi_aes_armv8)      /* aarch64: Armv8 Cryptographic Extension (AES) */  \
+  X(gcmi_aes_vpaes_neon) /* aarch64: NEON only, vector permutes with TBL */  \
+  X(gcmi_aes_armv8_32)   /* 32-bit ARM: the Armv8 AES instructions */        \
+  X(gcmi_aes_bsaes_neon) /* 32-bit ARM: NEON only, bitsliced, 8 blocks */    \
+  X(gcmi_aes_ct)         /* portable */
 
 #define GHASH_BACKENDS(X)                                                   \
-  X(ghash_vpclmul_avx2) /* x86_64: VPCLMULQDQ + AVX2 (+ VAES, fused pair) */ \
-  X(ghash_clmul)        /* x86, x86_64: PCLMULQDQ + SSSE3 */                \
-  X(ghash_ssse3)        /* x86, x86_64: SSSE3, without PCLMULQDQ */         \
-  X(ghash_sse2)         /* 32-bit x86: SSE2 only, PMULUDQ */                \
-  X(ghash_pmull)        /* aarch64: PMULL/PMULL2 */                         \
-  X(ghash_pmull32)      /* 32-bit ARM: VMULL.P64 */                         \
+  X(gcmi_ghash_vpclmul_avx2) /* x86_64: VPCLMULQDQ + AVX2 (+ VAES, fused pair) */ \
+  X(gcmi_ghash_clmul)        /* x86, x86_64: PCLMULQDQ + SSSE3 */                \
+  X(gcmi_ghash_ssse3)        /* x86, x86_64: SSSE3, without PCLMULQDQ */         \
+  X(gcmi_ghash_sse2)         /* 32-bit x86: SSE2 only, PMULUDQ */                \
+  X(gcmi_ghash_pmull)        /* aarch64: PMULL/PMULL2 */                         \
+  X(gcmi_ghash_pmull32)      /* 32-bit ARM: VMULL.P64 */                         \
   X(GHASH_NEON)         /* aarch64, 32-bit ARM: NEON 8-bit polynomial */    \
   X(GHASH_CT_PREFERRED) /* portable */                                      \
   X(GHASH_CT_OTHER)     /* portable */                                      \
-  X(ghash_4bit)         /* portable, variable time: by name only */
+  X(gcmi_ghash_4bit)         /* portable, variable time: by name only */
 
 /* Kernels for particular pairs go before the portable loop, which fits
  * every pair. */
 #define FUSED_BACKENDS(X)                                                   \
-  X(fused_vaes_avx512) /* x86_64: VAES + VPCLMULQDQ on zmm, AVX-512,     */ \
+  X(gcmi_fused_vaes_avx512) /* x86_64: VAES + VPCLMULQDQ on zmm, AVX-512,     */ \
                        /* (aesni, vpclmul_avx2)                         */ \
-  X(fused_vaes_avx2) /* x86_64: VAES + VPCLMULQDQ, (aesni, vpclmul_avx2) */ \
-  X(fused_aesni_avx) /* x86_64: AES-NI + PCLMULQDQ, AVX, (aesni, clmul) */  \
-  X(fused_armv8_pmull) /* aarch64: AESE/AESMC + PMULL, (armv8, pmull) */    \
-  X(fused_c)         /* portable; named_only, see crypto/fused/fused_c.c */
+  X(gcmi_fused_vaes_avx2) /* x86_64: VAES + VPCLMULQDQ, (aesni, vpclmul_avx2) */ \
+  X(gcmi_fused_aesni_avx) /* x86_64: AES-NI + PCLMULQDQ, AVX, (aesni, clmul) */  \
+  X(gcmi_fused_armv8_pmull) /* aarch64: AESE/AESMC + PMULL, (armv8, pmull) */    \
+  X(gcmi_fused_c)         /* portable; named_only, see crypto/fused/fused_c.c */
 
 #define DECLARE_AES(d) extern GCM_HIDDEN const struct aes_impl d;
 #define DECLARE_GHASH(d) extern GCM_HIDDEN const struct ghash_impl d;
@@ -137,35 +137,35 @@ static const struct ghash_impl *const ghash_list[] = {
 static const struct fused_impl *const fused_list[] = {
     FUSED_BACKENDS(LIST_ENTRY) NULL};
 
-const struct aes_impl *dispatch_aes_at(size_t i) {
+const struct aes_impl *gcmi_dispatch_aes_at(size_t i) {
   return i < sizeof(aes_list) / sizeof(aes_list[0]) ? aes_list[i] : NULL;
 }
 
-const struct ghash_impl *dispatch_ghash_at(size_t i) {
+const struct ghash_impl *gcmi_dispatch_ghash_at(size_t i) {
   return i < sizeof(ghash_list) / sizeof(ghash_list[0]) ? ghash_list[i] : NULL;
 }
 
-const struct fused_impl *dispatch_fused_at(size_t i) {
+const struct fused_impl *gcmi_dispatch_fused_at(size_t i) {
   return i < sizeof(fused_list) / sizeof(fused_list[0]) ? fused_list[i] : NULL;
 }
 
-int dispatch_entry_at(enum dispatch_kind kind, size_t i,
+int gcmi_dispatch_entry_at(enum dispatch_kind kind, size_t i,
                       struct dispatch_entry *e) {
   if (kind == DISPATCH_AES) {
-    const struct aes_impl *a = dispatch_aes_at(i);
+    const struct aes_impl *a = gcmi_dispatch_aes_at(i);
     if (a == NULL) return 0;
     *e = (struct dispatch_entry){a->name, a->constant_time, a->requires,
                                  a->usable, a->ctr32 != NULL};
     return 1;
   }
   if (kind == DISPATCH_GHASH) {
-    const struct ghash_impl *g = dispatch_ghash_at(i);
+    const struct ghash_impl *g = gcmi_dispatch_ghash_at(i);
     if (g == NULL) return 0;
     *e = (struct dispatch_entry){g->name, g->constant_time, g->requires,
                                  g->usable, g->update != NULL};
     return 1;
   }
-  const struct fused_impl *f = dispatch_fused_at(i);
+  const struct fused_impl *f = gcmi_dispatch_fused_at(i);
   if (f == NULL) return 0;
   *e = (struct dispatch_entry){f->name, f->constant_time, f->requires,
                                f->usable, f->seal != NULL};
@@ -175,28 +175,28 @@ int dispatch_entry_at(enum dispatch_kind kind, size_t i,
 /* Index of the entry of `kind` called name, or -1. */
 static long find(enum dispatch_kind kind, const char *name) {
   struct dispatch_entry e;
-  for (size_t i = 0; dispatch_entry_at(kind, i, &e); i++) {
+  for (size_t i = 0; gcmi_dispatch_entry_at(kind, i, &e); i++) {
     if (strcmp(e.name, name) == 0) return (long)i;
   }
   return -1;
 }
 
-const struct aes_impl *dispatch_find_aes(const char *name) {
+const struct aes_impl *gcmi_dispatch_find_aes(const char *name) {
   long i = find(DISPATCH_AES, name);
-  return i < 0 ? NULL : dispatch_aes_at((size_t)i);
+  return i < 0 ? NULL : gcmi_dispatch_aes_at((size_t)i);
 }
 
-const struct ghash_impl *dispatch_find_ghash(const char *name) {
+const struct ghash_impl *gcmi_dispatch_find_ghash(const char *name) {
   long i = find(DISPATCH_GHASH, name);
-  return i < 0 ? NULL : dispatch_ghash_at((size_t)i);
+  return i < 0 ? NULL : gcmi_dispatch_ghash_at((size_t)i);
 }
 
-const struct fused_impl *dispatch_find_fused(const char *name) {
+const struct fused_impl *gcmi_dispatch_find_fused(const char *name) {
   long i = find(DISPATCH_FUSED, name);
-  return i < 0 ? NULL : dispatch_fused_at((size_t)i);
+  return i < 0 ? NULL : gcmi_dispatch_fused_at((size_t)i);
 }
 
-int dispatch_fused_fits(const struct fused_impl *f, const struct aes_impl *aes,
+int gcmi_dispatch_fused_fits(const struct fused_impl *f, const struct aes_impl *aes,
                         const struct ghash_impl *ghash) {
   return (f->aes == NULL || f->aes == aes) &&
          (f->ghash == NULL || f->ghash == ghash);
@@ -242,7 +242,7 @@ static int choose(enum dispatch_kind kind,
   if (!requested(name, env, kind, &name, &env_var, why)) return 0;
   struct dispatch_entry e;
   if (name == NULL) {
-    for (size_t i = 0; dispatch_entry_at(kind, i, &e); i++) {
+    for (size_t i = 0; gcmi_dispatch_entry_at(kind, i, &e); i++) {
       if (e.constant_time && e.usable()) {
         *index = i;
         return 1;
@@ -252,7 +252,7 @@ static int choose(enum dispatch_kind kind,
   }
   long i = find(kind, name);
   if (i < 0) return fail(why, DISPATCH_UNKNOWN, kind, name, env_var);
-  dispatch_entry_at(kind, (size_t)i, &e);
+  gcmi_dispatch_entry_at(kind, (size_t)i, &e);
   if (!e.usable()) {
     fail(why, e.built ? DISPATCH_UNUSABLE : DISPATCH_NOT_BUILT, kind, name,
          env_var);
@@ -263,36 +263,36 @@ static int choose(enum dispatch_kind kind,
   return 1;
 }
 
-int dispatch_choose(const char *aes_name, const char *ghash_name,
+int gcmi_dispatch_choose(const char *aes_name, const char *ghash_name,
                     const struct aes_impl **aes,
                     const struct ghash_impl **ghash,
                     struct dispatch_failure *why) {
   size_t a = 0, g = 0; /* set by choose() whenever it returns 1 */
-  const struct backend_env *env = backend_env();
+  const struct gcmi_backend_env *env = gcmi_backend_env();
   if (!choose(DISPATCH_AES, &env->aes, aes_name, &a, why) ||
       !choose(DISPATCH_GHASH, &env->ghash, ghash_name, &g, why)) {
     return 0;
   }
-  *aes = dispatch_aes_at(a);
-  *ghash = dispatch_ghash_at(g);
+  *aes = gcmi_dispatch_aes_at(a);
+  *ghash = gcmi_dispatch_ghash_at(g);
   return 1;
 }
 
-int dispatch_choose_fused(const char *fused_name, const struct aes_impl *aes,
+int gcmi_dispatch_choose_fused(const char *fused_name, const struct aes_impl *aes,
                           const struct ghash_impl *ghash,
                           const struct fused_impl **fused,
                           struct dispatch_failure *why) {
   const char *env_var;
   *fused = NULL;
-  if (!requested(fused_name, &backend_env()->fused, DISPATCH_FUSED,
+  if (!requested(fused_name, &gcmi_backend_env()->fused, DISPATCH_FUSED,
                  &fused_name, &env_var, why)) {
     return 0;
   }
   if (fused_name == NULL) {
     const struct fused_impl *f;
-    for (size_t i = 0; (f = dispatch_fused_at(i)) != NULL; i++) {
+    for (size_t i = 0; (f = gcmi_dispatch_fused_at(i)) != NULL; i++) {
       if (!f->named_only && f->constant_time &&
-          dispatch_fused_fits(f, aes, ghash) && f->usable() &&
+          gcmi_dispatch_fused_fits(f, aes, ghash) && f->usable() &&
           (f->preferred == NULL || f->preferred())) {
         *fused = f;
         break;
@@ -301,11 +301,11 @@ int dispatch_choose_fused(const char *fused_name, const struct aes_impl *aes,
     return 1;
   }
   if (strcmp(fused_name, "none") == 0) return 1;
-  const struct fused_impl *f = dispatch_find_fused(fused_name);
+  const struct fused_impl *f = gcmi_dispatch_find_fused(fused_name);
   if (f == NULL) {
     return fail(why, DISPATCH_UNKNOWN, DISPATCH_FUSED, fused_name, env_var);
   }
-  if (!dispatch_fused_fits(f, aes, ghash)) {
+  if (!gcmi_dispatch_fused_fits(f, aes, ghash)) {
     fail(why, DISPATCH_WRONG_PAIR, DISPATCH_FUSED, fused_name, env_var);
     why->fused_aes = f->aes ? f->aes->name : NULL;
     why->fused_ghash = f->ghash ? f->ghash->name : NULL;

@@ -17,7 +17,7 @@
  *
  * The dispatcher only chooses. A failure is described in a struct
  * dispatch_failure; the API layer the user called turns it into the error
- * and its message (crypto/aead/backends.c, backend_choice_error).
+ * and its message (crypto/aead/backends.c, gcmi_backend_choice_error).
  */
 #ifndef LIBGCM_CRYPTO_GCM_DISPATCH_H
 #define LIBGCM_CRYPTO_GCM_DISPATCH_H
@@ -44,23 +44,23 @@ struct dispatch_entry {
 
 /* Entry i (0-based, best first) of one kind's list: 1 and *e filled, or 0
  * past the end. */
-GCM_HIDDEN int dispatch_entry_at(enum dispatch_kind kind, size_t i,
+GCM_HIDDEN int gcmi_dispatch_entry_at(enum dispatch_kind kind, size_t i,
                                  struct dispatch_entry *e);
 
 /* The descriptors themselves, entry i of each list, or NULL past the end:
  * for the suites that run every usable backend. */
-GCM_HIDDEN const struct aes_impl *dispatch_aes_at(size_t i);
-GCM_HIDDEN const struct ghash_impl *dispatch_ghash_at(size_t i);
-GCM_HIDDEN const struct fused_impl *dispatch_fused_at(size_t i);
+GCM_HIDDEN const struct aes_impl *gcmi_dispatch_aes_at(size_t i);
+GCM_HIDDEN const struct ghash_impl *gcmi_dispatch_ghash_at(size_t i);
+GCM_HIDDEN const struct fused_impl *gcmi_dispatch_fused_at(size_t i);
 
 /* Looks an implementation up by name; NULL when there is none. */
-GCM_HIDDEN const struct aes_impl *dispatch_find_aes(const char *name);
-GCM_HIDDEN const struct ghash_impl *dispatch_find_ghash(const char *name);
-GCM_HIDDEN const struct fused_impl *dispatch_find_fused(const char *name);
+GCM_HIDDEN const struct aes_impl *gcmi_dispatch_find_aes(const char *name);
+GCM_HIDDEN const struct ghash_impl *gcmi_dispatch_find_ghash(const char *name);
+GCM_HIDDEN const struct fused_impl *gcmi_dispatch_find_fused(const char *name);
 
 /* 1 when fused kernel f can serve a key on the pair (aes, ghash): its own
  * aes and ghash are NULL (any pair) or those very descriptors. */
-GCM_HIDDEN int dispatch_fused_fits(const struct fused_impl *f,
+GCM_HIDDEN int gcmi_dispatch_fused_fits(const struct fused_impl *f,
                                    const struct aes_impl *aes,
                                    const struct ghash_impl *ghash);
 
@@ -89,7 +89,7 @@ struct dispatch_failure {
  * selects by name; NULL means the environment's choice if LIBGCM_AES /
  * LIBGCM_GHASH is set, else the best usable constant-time entry. Returns
  * 1, or 0 with *why filled. */
-GCM_HIDDEN int dispatch_choose(const char *aes_name, const char *ghash_name,
+GCM_HIDDEN int gcmi_dispatch_choose(const char *aes_name, const char *ghash_name,
                                const struct aes_impl **aes,
                                const struct ghash_impl **ghash,
                                struct dispatch_failure *why);
@@ -101,7 +101,7 @@ GCM_HIDDEN int dispatch_choose(const char *aes_name, const char *ghash_name,
  * passes. Any other name must be a kernel that exists, fits the pair and
  * runs on this CPU. *fused is NULL
  * for the two passes. Returns 1, or 0 with *why filled. */
-GCM_HIDDEN int dispatch_choose_fused(const char *fused_name,
+GCM_HIDDEN int gcmi_dispatch_choose_fused(const char *fused_name,
                                      const struct aes_impl *aes,
                                      const struct ghash_impl *ghash,
                                      const struct fused_impl **fused,

@@ -146,7 +146,7 @@ void gcm_mode_key_init(struct gcm_key_st *k, const struct aes_impl *aes,
   if (fused != NULL && fused->init != NULL) {
     fused->init(&k->fused_key, &k->aes_schedule, &k->ghash_key, H);
   }
-  secure_wipe(H, sizeof(H));
+  gcmi_secure_wipe(H, sizeof(H));
   k->magic = GCM_KEY_MAGIC;
 }
 
@@ -1004,5 +1004,5 @@ void gcm_mode_one_shot(const struct gcm_key_st *k, int encrypt,
   gcm_mode_aad(&s, aad, aad_len);
   gcm_mode_crypt(&s, out, in, in_len);
   gcm_mode_tag(&s, tag);
-  secure_wipe(&s, sizeof(s));
+  gcmi_secure_wipe(&s, sizeof(s));
 }

@@ -35,7 +35,7 @@ struct ghash_key {
 };
 
 /* The hooks' types. A kernel that a hook points at is declared with one:
- *   GCM_HIDDEN ghash_update_fn ghash_x86_64_clmul_blocks;
+ *   GCM_HIDDEN ghash_update_fn gcmi_ghash_x86_64_clmul_blocks;
  * so its prototype cannot drift from the contract below. */
 typedef void ghash_init_fn(struct ghash_key *key, const uint8_t H[16]);
 typedef void ghash_update_fn(uint8_t Xi[16], const struct ghash_key *key,
@@ -62,16 +62,16 @@ struct ghash_impl {
 /* The implementations, one descriptor per file
  * (crypto/ghash/ghash_<name>.c), listed best first by
  * crypto/gcm/dispatch.c. */
-extern GCM_HIDDEN const struct ghash_impl ghash_ct64;   /* portable */
-extern GCM_HIDDEN const struct ghash_impl ghash_ct32;   /* portable */
-extern GCM_HIDDEN const struct ghash_impl ghash_4bit;   /* variable time */
-extern GCM_HIDDEN const struct ghash_impl ghash_clmul;  /* x86, x86_64 */
-extern GCM_HIDDEN const struct ghash_impl ghash_ssse3;  /* x86, x86_64 */
-extern GCM_HIDDEN const struct ghash_impl ghash_vpclmul_avx2; /* x86_64 */
-extern GCM_HIDDEN const struct ghash_impl ghash_sse2;   /* 32-bit x86 */
-extern GCM_HIDDEN const struct ghash_impl ghash_pmull;  /* aarch64 */
-extern GCM_HIDDEN const struct ghash_impl ghash_neon_aarch64; /* aarch64 */
-extern GCM_HIDDEN const struct ghash_impl ghash_pmull32; /* 32-bit ARM */
-extern GCM_HIDDEN const struct ghash_impl ghash_neon_armv4; /* 32-bit ARM */
+extern GCM_HIDDEN const struct ghash_impl gcmi_ghash_ct64;   /* portable */
+extern GCM_HIDDEN const struct ghash_impl gcmi_ghash_ct32;   /* portable */
+extern GCM_HIDDEN const struct ghash_impl gcmi_ghash_4bit;   /* variable time */
+extern GCM_HIDDEN const struct ghash_impl gcmi_ghash_clmul;  /* x86, x86_64 */
+extern GCM_HIDDEN const struct ghash_impl gcmi_ghash_ssse3;  /* x86, x86_64 */
+extern GCM_HIDDEN const struct ghash_impl gcmi_ghash_vpclmul_avx2; /* x86_64 */
+extern GCM_HIDDEN const struct ghash_impl gcmi_ghash_sse2;   /* 32-bit x86 */
+extern GCM_HIDDEN const struct ghash_impl gcmi_ghash_pmull;  /* aarch64 */
+extern GCM_HIDDEN const struct ghash_impl gcmi_ghash_neon_aarch64; /* aarch64 */
+extern GCM_HIDDEN const struct ghash_impl gcmi_ghash_pmull32; /* 32-bit ARM */
+extern GCM_HIDDEN const struct ghash_impl gcmi_ghash_neon_armv4; /* 32-bit ARM */
 
 #endif /* LIBGCM_CRYPTO_GHASH_GHASH_H */

@@ -104,11 +104,11 @@ static void ghash_4bit_blocks(uint8_t Xi[16], const struct ghash_key *key,
   store_be64(Xi + 8, zl);
 }
 
-const struct ghash_impl ghash_4bit = {
+const struct ghash_impl gcmi_ghash_4bit = {
     .name = "4bit",
     .constant_time = 0,
     .requires = "none",
-    .usable = cpu_always,
+    .usable = gcmi_cpu_always,
     .init = ghash_4bit_init,
     .update = ghash_4bit_blocks,
 };

@@ -25,9 +25,9 @@
  * and its powers up to 8 (256 bytes of the key); the blocks kernel
  * aggregates eight blocks per reduction. */
 #if defined(LIBGCM_ASM_X86_64)
-#define CLMUL_KERNEL(op) ghash_x86_64_clmul_##op /* ghash-clmul-x86_64.pl */
+#define CLMUL_KERNEL(op) gcmi_ghash_x86_64_clmul_##op /* ghash-clmul-x86_64.pl */
 #elif defined(LIBGCM_ASM_X86)
-#define CLMUL_KERNEL(op) ghash_x86_clmul_##op /* ghash-clmul-x86.pl, cdecl */
+#define CLMUL_KERNEL(op) gcmi_ghash_x86_clmul_##op /* ghash-clmul-x86.pl, cdecl */
 #endif
 
 #if defined(CLMUL_KERNEL)
@@ -42,10 +42,10 @@ GCM_HIDDEN ghash_update_fn CLMUL_KERNEL(blocks);
 _Static_assert(256 <= GHASH_KEY_BYTES, "the clmul key takes 256 bytes");
 
 static int clmul_usable(void) {
-  return CLMUL_BUILT && cpu_x86_has_pclmulqdq() && cpu_x86_has_ssse3();
+  return CLMUL_BUILT && gcmi_cpu_x86_has_pclmulqdq() && gcmi_cpu_x86_has_ssse3();
 }
 
-const struct ghash_impl ghash_clmul = {
+const struct ghash_impl gcmi_ghash_clmul = {
     .name = "clmul",
     .constant_time = 1,
     .requires = "PCLMULQDQ and SSSE3",

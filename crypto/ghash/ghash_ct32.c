@@ -185,7 +185,7 @@ static void ghash_ct32_init(struct ghash_key *key, const uint8_t H[16]) {
     p1 = y1;
     p0 = y0;
     hpow_set(k->pow[i], p1, p0);
-    secure_wipe(blk, sizeof(blk));
+    gcmi_secure_wipe(blk, sizeof(blk));
   }
 }
 
@@ -205,11 +205,11 @@ static void ghash_ct32_blocks(uint8_t Xi[16], const struct ghash_key *key,
   store_be64(Xi + 8, y0);
 }
 
-const struct ghash_impl ghash_ct32 = {
+const struct ghash_impl gcmi_ghash_ct32 = {
     .name = "ct32",
     .constant_time = 1,
     .requires = "none",
-    .usable = cpu_always,
+    .usable = gcmi_cpu_always,
     .init = ghash_ct32_init,
     .update = ghash_ct32_blocks,
 };

@@ -241,7 +241,7 @@ static void ghash_ct64_init(struct ghash_key *key, const uint8_t H[16]) {
     p1 = y1;
     p0 = y0;
     hpow_set(&k->pow[i], p1, p0);
-    secure_wipe(blk, sizeof(blk));
+    gcmi_secure_wipe(blk, sizeof(blk));
   }
 }
 
@@ -261,11 +261,11 @@ static void ghash_ct64_blocks(uint8_t Xi[16], const struct ghash_key *key,
   store_be64(Xi + 8, y0);
 }
 
-const struct ghash_impl ghash_ct64 = {
+const struct ghash_impl gcmi_ghash_ct64 = {
     .name = "ct64",
     .constant_time = 1,
     .requires = "none",
-    .usable = cpu_always,
+    .usable = gcmi_cpu_always,
     .init = ghash_ct64_init,
     .update = ghash_ct64_blocks,
 };

@@ -36,7 +36,7 @@
 #if defined(LIBGCM_ASM_AARCH64)
 /* asm/aarch64/ghash-neon-aarch64.pl: reads the 1024-byte key built by
  * neon_init below; aggregates up to eight blocks per reduction. */
-#define NEON_AARCH64_BLOCKS ghash_aarch64_neon_blocks
+#define NEON_AARCH64_BLOCKS gcmi_ghash_aarch64_neon_blocks
 GCM_HIDDEN ghash_update_fn NEON_AARCH64_BLOCKS;
 #define NEON_AARCH64_BUILT 1
 #else
@@ -76,11 +76,11 @@ static void neon_init(struct ghash_key *key, const uint8_t H[16]) {
 _Static_assert(8 * 128 <= GHASH_KEY_BYTES, "the neon key takes 1024 bytes");
 
 static int neon_usable(void) {
-  return NEON_AARCH64_BUILT && cpu_aarch64_has_neon();
+  return NEON_AARCH64_BUILT && gcmi_cpu_aarch64_has_neon();
 }
 
 /* The aarch64 descriptor of "neon" (dispatch.c lists the build's own). */
-const struct ghash_impl ghash_neon_aarch64 = {
+const struct ghash_impl gcmi_ghash_neon_aarch64 = {
     .name = "neon",
     .constant_time = 1,
     .requires = "NEON (ASIMD)",

@@ -21,7 +21,7 @@
 /* asm/armv4/ghash-neon-armv4.pl: init stores H..H^4 (times x^-1,
  * bit-reflected) in the first 64 bytes of the key; blocks reduces once
  * per four blocks. */
-#define NEON_ARMV4_KERNEL(op) ghash_armv4_neon_##op
+#define NEON_ARMV4_KERNEL(op) gcmi_ghash_armv4_neon_##op
 GCM_HIDDEN ghash_init_fn NEON_ARMV4_KERNEL(init);
 GCM_HIDDEN ghash_update_fn NEON_ARMV4_KERNEL(blocks);
 #define NEON_ARMV4_BUILT 1
@@ -32,10 +32,10 @@ GCM_HIDDEN ghash_update_fn NEON_ARMV4_KERNEL(blocks);
 
 _Static_assert(64 <= GHASH_KEY_BYTES, "the neon key takes 64 bytes");
 
-static int neon_usable(void) { return NEON_ARMV4_BUILT && cpu_arm_has_neon(); }
+static int neon_usable(void) { return NEON_ARMV4_BUILT && gcmi_cpu_arm_has_neon(); }
 
 /* The 32-bit ARM descriptor of "neon" (dispatch.c lists the build's own). */
-const struct ghash_impl ghash_neon_armv4 = {
+const struct ghash_impl gcmi_ghash_neon_armv4 = {
     .name = "neon",
     .constant_time = 1,
     .requires = "NEON (HWCAP_NEON)",

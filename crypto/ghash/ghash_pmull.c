@@ -21,7 +21,7 @@
 /* asm/aarch64/ghash-pmull-aarch64.pl: init stores H^k * x^-1
  * (bit-reflected) for k = 1..8 and their Karatsuba halves (256 bytes);
  * the blocks kernel aggregates eight blocks per reduction. */
-#define PMULL_KERNEL(op) ghash_aarch64_pmull_##op
+#define PMULL_KERNEL(op) gcmi_ghash_aarch64_pmull_##op
 GCM_HIDDEN ghash_init_fn PMULL_KERNEL(init);
 GCM_HIDDEN ghash_update_fn PMULL_KERNEL(blocks);
 #define PMULL_BUILT 1
@@ -34,9 +34,9 @@ _Static_assert(256 <= GHASH_KEY_BYTES, "the pmull key takes 256 bytes");
 
 
 /* Runs here when this build has its kernels and the CPU has PMULL. */
-static int pmull_usable(void) { return PMULL_BUILT && cpu_aarch64_has_pmull(); }
+static int pmull_usable(void) { return PMULL_BUILT && gcmi_cpu_aarch64_has_pmull(); }
 
-const struct ghash_impl ghash_pmull = {
+const struct ghash_impl gcmi_ghash_pmull = {
     .name = "pmull",
     .constant_time = 1,
     .requires = "the Armv8 PMULL instructions",

@@ -21,7 +21,7 @@
 /* asm/armv4/ghash-pmull32-armv4.pl: init stores H..H^4 (times x^-1,
  * bit-reflected) and their Karatsuba halves in the first 96 bytes of the
  * key; blocks reduces once per four blocks. */
-#define PMULL32_KERNEL(op) ghash_armv4_pmull32_##op
+#define PMULL32_KERNEL(op) gcmi_ghash_armv4_pmull32_##op
 GCM_HIDDEN ghash_init_fn PMULL32_KERNEL(init);
 GCM_HIDDEN ghash_update_fn PMULL32_KERNEL(blocks);
 #define PMULL32_BUILT 1
@@ -33,10 +33,10 @@ GCM_HIDDEN ghash_update_fn PMULL32_KERNEL(blocks);
 _Static_assert(96 <= GHASH_KEY_BYTES, "the pmull32 key takes 96 bytes");
 
 static int pmull32_usable(void) {
-  return PMULL32_BUILT && cpu_arm_has_pmull();
+  return PMULL32_BUILT && gcmi_cpu_arm_has_pmull();
 }
 
-const struct ghash_impl ghash_pmull32 = {
+const struct ghash_impl gcmi_ghash_pmull32 = {
     .name = "pmull32",
     .constant_time = 1,
     .requires = "the Armv8 PMULL instruction in AArch32 (HWCAP2_PMULL)",

@@ -36,7 +36,7 @@
 /* asm/x86/ghash-sse2-x86.pl, cdecl: reads the 576-byte key built by
  * sse2_init below (the Karatsuba operand words of H*x^-1 and H^2*x^-1,
  * split into bit classes); two blocks per reduction. */
-#define SSE2_BLOCKS ghash_x86_sse2_blocks
+#define SSE2_BLOCKS gcmi_ghash_x86_sse2_blocks
 GCM_HIDDEN ghash_update_fn SSE2_BLOCKS;
 #define SSE2_BUILT 1
 #else
@@ -67,13 +67,13 @@ static void sse2_init(struct ghash_key *key, const uint8_t H[16]) {
       store_le32(e + 8, op1[o] & m);
     }
   }
-  secure_wipe(op1, sizeof(op1));
-  secure_wipe(op2, sizeof(op2));
+  gcmi_secure_wipe(op1, sizeof(op1));
+  gcmi_secure_wipe(op2, sizeof(op2));
 }
 
-static int sse2_usable(void) { return SSE2_BUILT && cpu_x86_has_sse2(); }
+static int sse2_usable(void) { return SSE2_BUILT && gcmi_cpu_x86_has_sse2(); }
 
-const struct ghash_impl ghash_sse2 = {
+const struct ghash_impl gcmi_ghash_sse2 = {
     .name = "sse2",
     .constant_time = 1,
     .requires = "SSE2",

@@ -38,9 +38,9 @@
 /* The blocks kernel of the architecture being built, or none; it takes two
  * blocks per reduction and reads the 1024-byte key built by init below. */
 #if defined(LIBGCM_ASM_X86_64)
-#define SSSE3_BLOCKS ghash_x86_64_ssse3_blocks /* ghash-ssse3-x86_64.pl */
+#define SSSE3_BLOCKS gcmi_ghash_x86_64_ssse3_blocks /* ghash-ssse3-x86_64.pl */
 #elif defined(LIBGCM_ASM_X86)
-#define SSSE3_BLOCKS ghash_x86_ssse3_blocks /* ghash-ssse3-x86.pl, cdecl */
+#define SSSE3_BLOCKS gcmi_ghash_x86_ssse3_blocks /* ghash-ssse3-x86.pl, cdecl */
 #endif
 
 #if defined(SSSE3_BLOCKS)
@@ -94,9 +94,9 @@ static void ssse3_init(struct ghash_key *key, const uint8_t H[16]) {
 }
 
 /* Runs here when this build has its kernels and the CPU has SSSE3. */
-static int ssse3_usable(void) { return SSSE3_BUILT && cpu_x86_has_ssse3(); }
+static int ssse3_usable(void) { return SSSE3_BUILT && gcmi_cpu_x86_has_ssse3(); }
 
-const struct ghash_impl ghash_ssse3 = {
+const struct ghash_impl gcmi_ghash_ssse3 = {
     .name = "ssse3",
     .constant_time = 1,
     .requires = "SSSE3",

@@ -31,7 +31,7 @@
 
 #if defined(LIBGCM_ASM_X86_64)
 /* asm/x86_64/ghash-vpclmul-avx2-x86_64.pl: sixteen blocks per reduction. */
-#define VPCLMUL_AVX2_KERNEL(op) ghash_x86_64_vpclmul_avx2_##op
+#define VPCLMUL_AVX2_KERNEL(op) gcmi_ghash_x86_64_vpclmul_avx2_##op
 GCM_HIDDEN ghash_init_fn VPCLMUL_AVX2_KERNEL(init);
 GCM_HIDDEN ghash_update_fn VPCLMUL_AVX2_KERNEL(blocks);
 #define VPCLMUL_AVX2_BUILT 1
@@ -44,12 +44,12 @@ _Static_assert(VPCLMUL_AVX2_KEY_BYTES <= GHASH_KEY_BYTES,
                "the powers H^16..H^1 and their halves fit in the key");
 
 static int vpclmul_avx2_usable(void) {
-  return VPCLMUL_AVX2_BUILT && cpu_x86_has_avx() && cpu_x86_has_avx2() &&
-         cpu_x86_has_pclmulqdq() && cpu_x86_has_vpclmulqdq() &&
-         cpu_x86_has_vaes();
+  return VPCLMUL_AVX2_BUILT && gcmi_cpu_x86_has_avx() && gcmi_cpu_x86_has_avx2() &&
+         gcmi_cpu_x86_has_pclmulqdq() && gcmi_cpu_x86_has_vpclmulqdq() &&
+         gcmi_cpu_x86_has_vaes();
 }
 
-const struct ghash_impl ghash_vpclmul_avx2 = {
+const struct ghash_impl gcmi_ghash_vpclmul_avx2 = {
     .name = "vpclmul_avx2",
     .constant_time = 1,
     .requires = "AVX2, PCLMULQDQ, VPCLMULQDQ and VAES",

@@ -38,7 +38,7 @@
 
 #if defined(_WIN32)
 
-int os_random_bytes(uint8_t *out, size_t len) {
+int gcmi_os_random_bytes(uint8_t *out, size_t len) {
   for (size_t done = 0; done < len;) {
     /* BCryptGenRandom takes a ULONG length. */
     size_t left = len - done;
@@ -47,7 +47,7 @@ int os_random_bytes(uint8_t *out, size_t len) {
                                   BCRYPT_USE_SYSTEM_PREFERRED_RNG);
     if (!BCRYPT_SUCCESS(st)) {
       memset(out, 0, len);
-      return error_setf(GCM_ERR_RANDOM,
+      return gcmi_error_setf(GCM_ERR_RANDOM,
                         "BCryptGenRandom failed (NTSTATUS 0x%08lx)",
                         (unsigned long)st);
     }
@@ -98,7 +98,7 @@ static int call_getrandom(uint8_t *out, size_t len) {
 }
 #endif
 
-int os_random_bytes(uint8_t *out, size_t len) {
+int gcmi_os_random_bytes(uint8_t *out, size_t len) {
   const char *source = "/dev/urandom";
   int ok;
 #if defined(LIBGCM_HAVE_GETRANDOM)
@@ -116,7 +116,7 @@ int os_random_bytes(uint8_t *out, size_t len) {
     memset(out, 0, len);
     /* The errno value, not strerror(): some C libraries allocate for
      * unknown codes, and this path promises not to. */
-    return error_setf(GCM_ERR_RANDOM,
+    return gcmi_error_setf(GCM_ERR_RANDOM,
                       "the OS random source (%s) failed with errno %d",
                       source, err);
   }

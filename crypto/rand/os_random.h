@@ -18,6 +18,6 @@
  * records GCM_ERR_RANDOM with a message naming the source that failed, and
  * leaves the len bytes at `out` zeroed. Never allocates; safe to call from
  * any number of threads at once. */
-GCM_HIDDEN int os_random_bytes(uint8_t *out, size_t len);
+GCM_HIDDEN int gcmi_os_random_bytes(uint8_t *out, size_t len);
 
 #endif /* LIBGCM_CRYPTO_RAND_OS_RANDOM_H */
