@@ -109,6 +109,7 @@ if command -v qemu-i386 >/dev/null && [ -d /usr/src/googletest ] &&
   test/ct/ct_trace.sh --work "$out/m32/ct-trace" -- qemu-i386 -cpu Westmere \
     -- "$out/m32/test/ct/ct_trace_workload"
   python3 test/ct/ct_disasm_scan.py objdump nm "$out/m32/libgcm.a"
+  sh test/packaging/check_symbols.sh nm "$out/m32/libgcm.a"
   # Constant time under valgrind's x86 memcheck, where 32-bit binaries run
   # natively: every pair valgrind's CPU can run (SSE2 and SSSE3, no AES-NI
   # or PCLMULQDQ: the others report a skip) and the ct/4bit negative
@@ -147,6 +148,7 @@ if command -v aarch64-linux-gnu-g++ >/dev/null && command -v qemu-aarch64 >/dev/
   # the executed path ran above).
   python3 test/ct/ct_disasm_scan.py aarch64-linux-gnu-objdump aarch64-linux-gnu-nm \
     "$out/aarch64/libgcm.a"
+  sh test/packaging/check_symbols.sh aarch64-linux-gnu-nm "$out/aarch64/libgcm.a"
   # BTI: libgcm (the library only) and test/bti/bti_check.c built with
   # -mbranch-protection=standard, run under -cpu max, where qemu enforces
   # BTI for an executable marked with it: every kernel is reached through
@@ -241,12 +243,14 @@ if command -v arm-linux-gnueabihf-g++ >/dev/null && command -v arm-linux-gnueabi
       -- "$out/$build/test/ct/ct_trace_workload"
     python3 test/ct/ct_disasm_scan.py arm-linux-gnueabihf-objdump arm-linux-gnueabihf-nm \
       "$out/$build/libgcm.a"
+    sh test/packaging/check_symbols.sh arm-linux-gnueabihf-nm "$out/$build/libgcm.a"
   done
   echo "-- armel trace check under qemu-arm -cpu arm926"
   test/ct/ct_trace.sh --work "$out/armel/ct-trace" -- qemu-arm -L /usr/arm-linux-gnueabi -cpu arm926 \
     -- "$out/armel/test/ct/ct_trace_workload"
   python3 test/ct/ct_disasm_scan.py arm-linux-gnueabi-objdump arm-linux-gnueabi-nm \
     "$out/armel/libgcm.a"
+  sh test/packaging/check_symbols.sh arm-linux-gnueabi-nm "$out/armel/libgcm.a"
   echo "-- 32-bit ARM stage passed"
 else
   echo "32-bit ARM stage needs gcc/g++-arm-linux-gnueabihf, gcc/g++-arm-linux-gnueabi, qemu-user and libgtest-dev sources" >&2
