@@ -150,4 +150,6 @@ int gcm_default_fused_backend(const char **fused_name) {
   return 1;
 }
 
-const char *gcm_version(void) { return LIBGCM_VERSION_STRING; }
+const char *gcm_version(void) { return GCM_VERSION_STRING; }
+
+unsigned long gcm_version_number(void) { return GCM_VERSION_NUMBER; }

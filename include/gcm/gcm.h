@@ -48,6 +48,28 @@ extern "C" {
 #endif
 
 /* ---------------------------------------------------------------------------
+ * Version
+ *
+ * The version of this header. libgcm follows semantic versioning: a change
+ * of GCM_VERSION_MAJOR is the only kind that may break source or binary
+ * compatibility (and changes the shared library's SONAME, libgcm.so.1 for
+ * 1.x); a new minor version adds API; a patch release changes neither.
+ * gcm_version() and gcm_version_number() give the version of the library
+ * actually linked, which may be newer than the header a program was built
+ * with. These lines are the one source of the version: the build reads
+ * them for the shared library's version, pkg-config and the CMake package.
+ * ------------------------------------------------------------------------- */
+
+#define GCM_VERSION_MAJOR 1
+#define GCM_VERSION_MINOR 0
+#define GCM_VERSION_PATCH 0
+/* 0xMMmmpp: one byte each for major, minor and patch (1.0.0 is 0x010000),
+ * so versions compare as numbers. */
+#define GCM_VERSION_NUMBER \
+  ((GCM_VERSION_MAJOR << 16) | (GCM_VERSION_MINOR << 8) | GCM_VERSION_PATCH)
+#define GCM_VERSION_STRING "1.0.0"
+
+/* ---------------------------------------------------------------------------
  * Limits
  * ------------------------------------------------------------------------- */
 
@@ -337,8 +359,16 @@ GCM_EXPORT int gcm_fused_backend_pair(const char *fused_name,
  * does not fit the default pair. fused_name may be NULL. */
 GCM_EXPORT int gcm_default_fused_backend(const char **fused_name);
 
-/* The library version, e.g. "0.1.0". */
+/* The version of the linked library as "MAJOR.MINOR.PATCH", e.g. "1.0.0"
+ * (GCM_VERSION_STRING of the headers it was built from). Never NULL; a
+ * static string. */
 GCM_EXPORT const char *gcm_version(void);
+
+/* The version of the linked library as GCM_VERSION_NUMBER of the headers
+ * it was built from (0x010000 for 1.0.0). A program that needs a feature
+ * of version X.Y can check gcm_version_number() >= the number for X.Y at
+ * run time, and GCM_VERSION_NUMBER at compile time. */
+GCM_EXPORT unsigned long gcm_version_number(void);
 
 #if defined(__cplusplus)
 } /* extern "C" */

@@ -2,9 +2,17 @@
 # Lists the dynamic symbols libgcm's shared library defines and fails if any
 # is not public API: the native gcm_* functions or the BoringSSL-compatible
 # EVP_* functions. Internal names (aes_*, ghash_*, dispatch_*, cpu_*,
-# error_*, ct_memeq, ...) must stay hidden.
+# error_*, ct_memeq, ...) must stay hidden. With the version script
+# (cmake/libgcm.map, passed as the second argument) it also checks that
+# every exported name carries the LIBGCM_1.0 version and that the exports
+# are exactly the names the script lists; with the include directory as
+# the third argument, also exactly the functions the public headers
+# declare (GCM_EXPORT in gcm.h, OPENSSL_EXPORT in the compat aead.h), so a
+# name dropped from the script, or declared and never exported, fails.
 set -eu
 lib="$1"
+map="${2:-}"
+incdir="${3:-}"
 syms=$(nm -D --defined-only "$lib" | awk '$2 ~ /^[TDRBVW]$/ {print $3}' | sed 's/@.*//' | sort -u)
 if [ -z "$syms" ]; then
   echo "no exported symbols found in $lib" >&2
@@ -22,3 +30,36 @@ for must in gcm_key_init gcm_seal gcm_open gcm_stream_update EVP_AEAD_CTX_seal E
     EVP_aead_aes_128_gcm_randnonce EVP_aead_aes_256_gcm_randnonce EVP_has_aes_hardware; do
   printf '%s\n' "$syms" | grep -qx "$must" || { echo "missing export: $must" >&2; exit 1; }
 done
+if [ -n "$map" ]; then
+  unversioned=$(nm -D --defined-only "$lib" | awk '$2 ~ /^[TDRBVW]$/ {print $3}' |
+                grep -E '^(gcm_|EVP_)' | grep -v '@@LIBGCM_1\.0$' || true)
+  if [ -n "$unversioned" ]; then
+    echo "exported without the LIBGCM_1.0 version:" >&2
+    printf '  %s\n' $unversioned >&2
+    exit 1
+  fi
+  listed=$(sed -n 's/^ *\([A-Za-z_][A-Za-z0-9_]*\);$/\1/p' "$map" | sort -u)
+  exported=$(printf '%s\n' "$syms" | grep -E '^(gcm_|EVP_)' | sort -u)
+  if [ "$listed" != "$exported" ]; then
+    echo "the version script and the exports differ (< script, > library):" >&2
+    printf '%s\n' "$listed" > "${TMPDIR:-/tmp}/libgcm-listed.$$"
+    printf '%s\n' "$exported" | diff "${TMPDIR:-/tmp}/libgcm-listed.$$" - >&2 || true
+    rm -f "${TMPDIR:-/tmp}/libgcm-listed.$$"
+    exit 1
+  fi
+  echo "every export versioned LIBGCM_1.0, as $(basename "$map") lists"
+fi
+if [ -n "$incdir" ]; then
+  declared=$(grep -hE '^(GCM|OPENSSL)_EXPORT' "$incdir/gcm/gcm.h" \
+               "$incdir/gcm/compat/openssl/aead.h" |
+             sed -E 's/^[^(]*[^A-Za-z0-9_]([A-Za-z_][A-Za-z0-9_]*)\(.*/\1/' | sort -u)
+  exported=$(printf '%s\n' "$syms" | grep -E '^(gcm_|EVP_)' | sort -u)
+  if [ "$declared" != "$exported" ]; then
+    echo "the public headers and the exports differ (< headers, > library):" >&2
+    printf '%s\n' "$declared" > "${TMPDIR:-/tmp}/libgcm-declared.$$"
+    printf '%s\n' "$exported" | diff "${TMPDIR:-/tmp}/libgcm-declared.$$" - >&2 || true
+    rm -f "${TMPDIR:-/tmp}/libgcm-declared.$$"
+    exit 1
+  fi
+  echo "the exports are exactly the $(printf '%s\n' "$declared" | wc -l | tr -d ' ') functions the public headers declare"
+fi

@@ -21,8 +21,10 @@ nm_tool="$1"
 file="$2"
 under="${3:-}"
 case "$file" in
+  # In a shared library only the dynamic symbols count; type A (absolute)
+  # is the version node LIBGCM_1.0 of the symbol versions, not a name.
   *.so|*.so.*) syms=$("$nm_tool" -D --defined-only "$file" |
-                      awk 'NF >= 3 && $2 ~ /^[A-Z]$/ {print $3}' | sed 's/@.*//')
+                      awk 'NF >= 3 && $2 ~ /^[B-Z]$/ {print $3}' | sed 's/@.*//')
                allowed='^(gcm_[a-z0-9_]+|EVP_[A-Za-z0-9_]+|_init|_fini|_edata|_end|__bss_start)$' ;;
   *)           syms=$("$nm_tool" -g --defined-only "$file" 2>/dev/null |
                       awk 'NF >= 3 && $2 ~ /^[A-Z]$/ {print $3}')
