@@ -102,7 +102,7 @@ static int cmd_speed(const struct options *o, const struct backends *b) {
     int vt;
     if (!o->algo_selected[a]) continue;
     if (!init_key(&key, a, o->aes, o->ghash)) {
-      die("%s", gcm_last_error_message());
+      die_key_init(o->aes, o->ghash);
     }
     aes_name = gcm_key_aes_backend(&key);
     ghash_name = gcm_key_ghash_backend(&key);
@@ -180,6 +180,10 @@ int main(int argc, char **argv) {
   g_fused = o.fused;
   if (o.help) {
     usage(stdout);
+    return EXIT_SUCCESS;
+  }
+  if (o.version) {
+    printf("gcm-speed (libgcm) %s\n", gcm_version());
     return EXIT_SUCCESS;
   }
   if (o.list) return cmd_list();

@@ -56,7 +56,7 @@ void *xrealloc(void *p, size_t n);
 /* ---- options (speed_options.c) ----------------------------------------- */
 
 struct options {
-  int list, compare, openssl, json, progress, help;
+  int list, compare, openssl, json, progress, help, version;
   int algo_selected[NUM_ALGOS];
   size_t sizes[MAX_SIZES];
   size_t num_sizes;
@@ -199,6 +199,10 @@ void key_bytes_for(uint8_t key[32]);
  * default) and --fused. Returns 1 on success, else 0 with libgcm's reason
  * recorded. */
 int init_key(gcm_key *k, size_t algo, const char *aes, const char *ghash);
+/* After init_key failed for --aes `aes` / --ghash `ghash` (NULL: not
+ * given) and --fused: names the option at fault and lists the valid
+ * backend names of its kind, then exits with EXIT_FAILURE. */
+void die_key_init(const char *aes, const char *ghash);
 /* --list. */
 int cmd_list(void);
 

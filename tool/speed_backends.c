@@ -84,6 +84,51 @@ int init_key(gcm_key *k, size_t algo, const char *aes,
                                  g_fused);
 }
 
+/* The names of every compiled-in backend of `kind`, comma separated, with
+ * " (not on this CPU)" after those this CPU cannot run. */
+static void print_names(FILE *f, gcm_backend_kind kind) {
+  size_t n = gcm_backend_count();
+  const char *sep = "";
+  for (size_t i = 0; i < n; i++) {
+    gcm_backend_info info;
+    if (!gcm_backend_get(i, &info) || info.kind != kind) continue;
+    fprintf(f, "%s%s%s", sep, info.name, info.usable ? "" : " (not on this CPU)");
+    sep = ", ";
+  }
+}
+
+/* One backend option the user gave: its flag, kind and value. */
+static int explain_one(const char *flag, gcm_backend_kind kind, const char *kind_name,
+                       const char *name) {
+  size_t n = gcm_backend_count();
+  int known = 0;
+  if (name == NULL || strcmp(name, "none") == 0) return 0;
+  for (size_t i = 0; i < n; i++) {
+    gcm_backend_info info;
+    if (gcm_backend_get(i, &info) && info.kind == kind && strcmp(info.name, name) == 0) {
+      known = 1;
+      if (info.usable) return 0;
+    }
+  }
+  fprintf(stderr, "%s: %s %s: %s %s backend\n", g_prog, flag, name,
+          known ? "this CPU cannot run that" : "no such", kind_name);
+  fprintf(stderr, "  %s backends: ", kind_name);
+  print_names(stderr, kind);
+  fputc('\n', stderr);
+  return 1;
+}
+
+void die_key_init(const char *aes, const char *ghash) {
+  /* Name the option at fault and list the valid names; fall back on
+   * libgcm's own message (a fused kernel that does not fit the pair, or a
+   * bad LIBGCM_* environment variable). */
+  int told = explain_one("--aes", GCM_BACKEND_AES, "AES", aes);
+  told |= explain_one("--ghash", GCM_BACKEND_GHASH, "GHASH", ghash);
+  told |= explain_one("--fused", GCM_BACKEND_FUSED, "fused", g_fused);
+  if (!told) fprintf(stderr, "%s: %s\n", g_prog, gcm_last_error_message());
+  exit(EXIT_FAILURE);
+}
+
 /* 1 when the --fused kernel (if any) can serve the pair aes/ghash. */
 int fused_fits(const char *aes, const char *ghash) {
   const char *fa = NULL, *fg = NULL;

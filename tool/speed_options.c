@@ -89,6 +89,11 @@ void usage(FILE *f) {
 "  --progress            show progress on stderr even when it is not a terminal\n"
 "                        (progress is shown by default when stderr is a tty)\n"
 "  --help                this text\n"
+"  --version             print gcm-speed's libgcm version and exit\n"
+"\n"
+"bssl speed's spellings are accepted too: -filter STR (the algorithms whose\n"
+"name contains STR), -timeout SECONDS, -timeout_ms MS, -chunks LIST (sizes),\n"
+"-threads N, -json.\n"
 "\n"
 "Exit status: 0 on success, 1 when a measurement or a backend fails, 2 for a\n"
 "bad command line.\n",
@@ -173,6 +178,23 @@ static void add_algo(struct options *o, const char *flag, const char *name) {
               flag, name);
 }
 
+/* bssl speed's -filter: every algorithm whose name contains `pattern`
+ * (bssl matches its test names the same way, case-sensitively). */
+static void add_algo_substring(struct options *o, const char *pattern) {
+  int any = 0;
+  for (size_t i = 0; i < NUM_ALGOS; i++) {
+    if (strstr(kAlgos[i].name, pattern) != NULL) {
+      o->algo_selected[i] = 1;
+      any = 1;
+    }
+  }
+  if (!any) {
+    usage_error("-filter: no algorithm name contains '%s' (gcm-speed measures "
+                "AES-128-GCM, AES-192-GCM, AES-256-GCM)",
+                pattern);
+  }
+}
+
 static void add_size(struct options *o, const char *flag, const char *s) {
   if (o->num_sizes == MAX_SIZES) {
     usage_error("%s: at most %d sizes", flag, MAX_SIZES);
@@ -194,6 +216,33 @@ void parse_args(struct options *o, int argc, char **argv) {
     const char *eq;
     size_t name_len;
 
+    /* bssl speed's spellings: one dash, the value in the next argument. */
+    if (arg[0] == '-' && arg[1] != '-') {
+      if (strcmp(arg, "-json") == 0) {
+        o->json = 1;
+        continue;
+      }
+      if (strcmp(arg, "-filter") != 0 && strcmp(arg, "-timeout") != 0 &&
+          strcmp(arg, "-timeout_ms") != 0 && strcmp(arg, "-chunks") != 0 &&
+          strcmp(arg, "-threads") != 0) {
+        usage_error("unknown option '%s'", arg);
+      }
+      if (i + 1 >= argc) usage_error("%s needs a value", arg);
+      val = argv[++i];
+      if (strcmp(arg, "-filter") == 0) {
+        add_algo_substring(o, val);
+        any_algo = 1;
+      } else if (strcmp(arg, "-timeout") == 0) {
+        o->seconds = (double)parse_ulong(arg, val, 1, (unsigned long)MAX_SECONDS);
+      } else if (strcmp(arg, "-timeout_ms") == 0) {
+        o->seconds = (double)parse_ulong(arg, val, 1, (unsigned long)MAX_SECONDS * 1000) / 1000.0;
+      } else if (strcmp(arg, "-chunks") == 0) {
+        for_each_item(arg, val, add_size, o);
+      } else {
+        o->threads = (unsigned)parse_ulong(arg, val, 1, MAX_THREADS);
+      }
+      continue;
+    }
     if (strncmp(arg, "--", 2) != 0) {
       usage_error("unexpected argument '%s'", arg);
     }
@@ -207,12 +256,13 @@ void parse_args(struct options *o, int argc, char **argv) {
 
 #define FLAG(s) (strcmp(name, s) == 0)
     /* Flags without a value. */
-    if (FLAG("--help") || FLAG("--list") || FLAG("--compare") ||
+    if (FLAG("--help") || FLAG("--version") || FLAG("--list") || FLAG("--compare") ||
         FLAG("--openssl") || FLAG("--json") || FLAG("--progress")) {
       if (eq != NULL) {
         usage_error("%s takes no value", name);
       }
       if (FLAG("--help")) o->help = 1;
+      else if (FLAG("--version")) o->version = 1;
       else if (FLAG("--list")) o->list = 1;
       else if (FLAG("--compare")) o->compare = 1;
       else if (FLAG("--openssl")) o->openssl = 1;
