@@ -524,7 +524,7 @@ $code .= <<___;
 
 .function gcmi_aes_gcm_x86_64_vaes_avx512_seal_lagged args=6 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax,rbx,r12   # (const struct fused_keys *k, uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t ctr[16], const struct fused_lag *lag)
     mov        r12, [r9 + $LAG_PENDING]     # public: a pointer in struct fused_lag
-    mov        rbx, [r9 + $LAG_HAS_PENDING] # public: 0 or 1
+    mov        rbx, [r9 + $LAG_HAS_PENDING] # public: has_pending: 0 or 1, from the stream's lengths alone
     mov        r9, [r9 + $LAG_XI]           # public: a pointer in struct fused_lag
 $entry
     test       rbx, rbx
