@@ -30,6 +30,7 @@
 
 #include <gcm/gcm.h>
 
+#include "../crypto/env.h"
 #include "provider.h"
 
 #if defined(__GNUC__)
@@ -92,7 +93,8 @@ uint64_t libgcm_counter_value(enum libgcm_counter which) {
  * the provider was initialised in this process. Runs when the module is
  * unloaded or the process exits: not every program tears its providers
  * down (the openssl command does not for -provider), and one line per
- * process is what a reader wants anyway. */
+ * process is what a reader wants anyway. In a privileged process
+ * gcmi_getenv returns NULL and nothing is written. */
 static _Atomic int provider_was_initialised;
 
 #if defined(__GNUC__)
@@ -100,7 +102,7 @@ __attribute__((destructor))
 #endif
 static void print_stats(void) {
   if (!atomic_load(&provider_was_initialised)) return;
-  const char *where = getenv("LIBGCM_PROVIDER_STATS");
+  const char *where = gcmi_getenv("LIBGCM_PROVIDER_STATS");
   if (where == NULL || where[0] == '\0') return;
   FILE *f = stderr;
   int close_it = 0;
