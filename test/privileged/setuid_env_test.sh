@@ -124,7 +124,9 @@ if [ -n "$module" ]; then
   echo "statistics path that is a symlink: not followed"
 fi
 
-# The setuid run.
+# The setuid run. The setuid copy is removed however the script ends: no
+# setuid file is left in the build tree.
+trap 'rm -f "$work/suid-helper"' EXIT
 cp "$work/helper" "$work/suid-helper"
 chown "$nobody" "$work/suid-helper"
 chmod 4755 "$work/suid-helper"
