@@ -17,12 +17,30 @@
  * exits ("stderr" or "1" for standard error, anything else is a file name
  * to append to). Tests use
  * both to prove that libgcm, not OpenSSL's default provider, did the work.
+ *
+ * The statistics file stays in the shipped module, because the tests that
+ * run unmodified OpenSSL programs (openssl_programs_test.sh: s_server,
+ * s_client, curl, enc) have no other way to see inside them, and because a
+ * user checking an installed openssl.cnf needs the same proof. It is made
+ * safe instead of removed: like every variable it is read through
+ * gcmi_getenv (crypto/env.c), so a setuid, setgid or file-capability
+ * program ignores it; and the file is opened without following a symlink
+ * and never created world-readable (print_stats).
  */
+/* open's O_NOFOLLOW and O_CLOEXEC, fdopen: POSIX.1-2008, which strict C11
+ * mode does not declare by itself. */
+#if !defined(_POSIX_C_SOURCE) || _POSIX_C_SOURCE < 200809L
+#undef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <openssl/core_names.h>
@@ -30,6 +48,7 @@
 
 #include <gcm/gcm.h>
 
+#include "../crypto/env.h"
 #include "provider.h"
 
 #if defined(__GNUC__)
@@ -88,11 +107,41 @@ uint64_t libgcm_counter_value(enum libgcm_counter which) {
   return atomic_load_explicit(&counters[which], memory_order_relaxed);
 }
 
+/* Opens the statistics file for appending, or returns NULL.
+ *   O_NOFOLLOW  a symlink as the last component fails (ELOOP) instead of
+ *               being followed, so a link planted at a predictable path
+ *               (/tmp/stats -> ~/.bashrc) cannot redirect the write. It
+ *               covers the last component only: the directories above are
+ *               the user's choice, as with any path they pass.
+ *   O_CREAT with 0600  a file that does not exist is created readable by
+ *               its owner alone (the umask can only narrow that).
+ *   O_CLOEXEC   the descriptor does not leak into a program the process
+ *               runs (the destructor may run while other threads fork).
+ *   O_NONBLOCK  a FIFO without a reader fails (ENXIO) instead of blocking
+ *               the process's exit; it changes nothing for a plain file.
+ * Anything but a regular file (a device, a FIFO with a reader, a socket)
+ * is refused after the open: the counters are one line for a log. */
+static FILE *open_stats_file(const char *path) {
+  int fd = open(path,
+                O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK,
+                0600);
+  if (fd < 0) return NULL;
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    return NULL;
+  }
+  FILE *f = fdopen(fd, "a");
+  if (f == NULL) close(fd);
+  return f;
+}
+
 /* Prints the counters where LIBGCM_PROVIDER_STATS says, if it is set and
  * the provider was initialised in this process. Runs when the module is
  * unloaded or the process exits: not every program tears its providers
  * down (the openssl command does not for -provider), and one line per
- * process is what a reader wants anyway. */
+ * process is what a reader wants anyway. In a privileged process
+ * gcmi_getenv returns NULL and nothing is written. */
 static _Atomic int provider_was_initialised;
 
 #if defined(__GNUC__)
@@ -100,12 +149,12 @@ __attribute__((destructor))
 #endif
 static void print_stats(void) {
   if (!atomic_load(&provider_was_initialised)) return;
-  const char *where = getenv("LIBGCM_PROVIDER_STATS");
+  const char *where = gcmi_getenv("LIBGCM_PROVIDER_STATS");
   if (where == NULL || where[0] == '\0') return;
   FILE *f = stderr;
   int close_it = 0;
   if (strcmp(where, "stderr") != 0 && strcmp(where, "1") != 0) {
-    f = fopen(where, "a");
+    f = open_stats_file(where);
     if (f == NULL) return;
     close_it = 1;
   }

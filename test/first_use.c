@@ -13,8 +13,9 @@
  *     command line, the expected names) and the same ciphertext and tag,
  *     which also equal a single-threaded seal done afterwards;
  *   - the environment was read exactly once: this program defines getenv
- *     itself (libgcm is linked statically, so its calls land here) and
- *     counts the look-ups of each of libgcm's variables. One read of
+ *     and secure_getenv itself (libgcm is linked statically, so its calls
+ *     land here, whichever of the two crypto/env.c uses on this C library)
+ *     and counts the look-ups of each of libgcm's variables. One read of
  *     OPENSSL_ia32cap (x86 only; none when the environment names backends
  *     that need no CPU feature) means the CPU capabilities were
  *     initialised once; one read of each LIBGCM_* variable means the
@@ -43,6 +44,8 @@ static atomic_int reads_ia32cap, reads_aes, reads_ghash;
 /* Replaces the C library's getenv for this program (and for the statically
  * linked libgcm): the same lookup in `environ`, plus a count for the three
  * variables libgcm reads. */
+char *getenv(const char *name);
+char *secure_getenv(const char *name);
 char *getenv(const char *name) {
   if (strcmp(name, "OPENSSL_ia32cap") == 0) atomic_fetch_add(&reads_ia32cap, 1);
   if (strcmp(name, "LIBGCM_AES") == 0) atomic_fetch_add(&reads_aes, 1);
@@ -53,6 +56,11 @@ char *getenv(const char *name) {
   }
   return NULL;
 }
+
+/* crypto/env.c calls secure_getenv where the C library has it (glibc),
+ * getenv elsewhere: both are counted. This program never runs privileged,
+ * so the secure variant is the plain lookup. */
+char *secure_getenv(const char *name) { return getenv(name); }
 
 /* ---- the racing threads ------------------------------------------------ */
 

@@ -53,6 +53,14 @@ int gcmi_backend_choice_error(const struct dispatch_failure *why,
                         why->fused_aes ? why->fused_aes : "(any)",
                         why->fused_ghash ? why->fused_ghash : "(any)",
                         why->key_aes, why->key_ghash);
+    case DISPATCH_VARIABLE_TIME_ENV:
+      /* Under 256 bytes (the message buffer) for every kind and name. */
+      return gcmi_error_setf(GCM_ERR_BACKEND_UNUSABLE,
+                        "%s names %s backend '%s', which is variable-time: "
+                        "refused from the environment unless libgcm is built "
+                        "with -DLIBGCM_ALLOW_VARIABLE_TIME_ENV=ON (naming it "
+                        "in a call works)",
+                        source, kind, why->name);
   }
   return gcmi_error_setf(GCM_ERR_BACKEND_UNKNOWN, "%s: no backend chosen", api);
 }

@@ -4,7 +4,8 @@
  * The architecture-specific readers (cpu_x86.c, cpu_arm.c, cpu_aarch64.c)
  * fill four words (cpu_detect.h); on x86 the OPENSSL_ia32cap environment
  * variable, on aarch64 and 32-bit ARM LIBGCM_ARMCAP, may then clear bits, so a user or a
- * test can force a lower tier on any machine. Initialisation runs exactly
+ * test can force a lower tier on any machine (not in a privileged process:
+ * crypto/env.c). Initialisation runs exactly
  * once even when many threads make their first call at the same time.
  *
  * The named queries of cpu.h are answered here, each from its word and
@@ -12,6 +13,7 @@
  */
 #include <stdlib.h>
 
+#include "../env.h"
 #include "cpu.h"
 #include "cpu_detect.h"
 
@@ -27,13 +29,13 @@ static void cpu_init(void) {
   uint32_t detected[4] = {0, 0, 0, 0};
   gcmi_cpu_detect(detected);
 #if defined(GCM_X86_64) || defined(GCM_X86)
-  gcmi_cpu_apply_ia32cap(detected, getenv("OPENSSL_ia32cap"));
+  gcmi_cpu_apply_ia32cap(detected, gcmi_getenv("OPENSSL_ia32cap"));
 #endif
 #if defined(GCM_AARCH64)
-  gcmi_cpu_apply_armcap(detected, getenv("LIBGCM_ARMCAP"));
+  gcmi_cpu_apply_armcap(detected, gcmi_getenv("LIBGCM_ARMCAP"));
 #endif
 #if defined(GCM_ARM)
-  gcmi_cpu_apply_armcap32(detected, getenv("LIBGCM_ARMCAP"));
+  gcmi_cpu_apply_armcap32(detected, gcmi_getenv("LIBGCM_ARMCAP"));
 #endif
   for (int i = 0; i < 4; i++) caps[i] = detected[i];
 }

@@ -1,6 +1,7 @@
 /*
  * crypto/gcm/backend_env.c: reads LIBGCM_AES, LIBGCM_GHASH and
- * LIBGCM_FUSED once per process (see backend_env.h).
+ * LIBGCM_FUSED once per process (see backend_env.h), through gcmi_getenv
+ * (crypto/env.c): a privileged process gets the defaults.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include <pthread.h>
 #endif
 
+#include "../env.h"
 #include "backend_env.h"
 
 static struct gcmi_backend_env env = {
@@ -20,7 +22,7 @@ static struct gcmi_backend_env env = {
 };
 
 static void copy_env(struct backend_env_choice *c) {
-  const char *v = getenv(c->var);
+  const char *v = gcmi_getenv(c->var);
   if (v == NULL || v[0] == '\0') return;
   c->set = 1;
   size_t len = strlen(v);

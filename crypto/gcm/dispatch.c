@@ -52,6 +52,16 @@
  * is never replaced by another. The failure is described, not worded:
  * the API layer the user called writes the message.
  *
+ * A variable-time entry (today GHASH 4bit) is taken from the environment
+ * only in a build configured with LIBGCM_ALLOW_VARIABLE_TIME_ENV=ON;
+ * otherwise naming it there fails (DISPATCH_VARIABLE_TIME_ENV) instead of
+ * falling back. A production build must not be one exported variable away
+ * from table lookups indexed by secret hash state in every key of the
+ * process, and a silent fallback would hide that the request was refused.
+ * Named by the caller (gcm_key_init_with_backends) it is always taken: the
+ * tests and gcm-speed compare against it, and a program that names it in
+ * code has chosen it.
+ *
  * Fused kernels (crypto/fused/fused.h) are chosen afterwards, for the pair
  * already fixed: the explicit name, else LIBGCM_FUSED, else the first
  * entry of the fused list that fits the pair, runs here, is constant-time,
@@ -233,6 +243,22 @@ static int requested(const char *name, const struct backend_env_choice *env,
   return 1;
 }
 
+#if defined(LIBGCM_ALLOW_VARIABLE_TIME_ENV)
+static const int variable_time_env_allowed = 1;
+#else
+static const int variable_time_env_allowed = 0;
+#endif
+
+/* 0 (with *why filled) when a name from environment variable env_var
+ * (NULL: the caller's own name) picks a variable-time entry in a build
+ * that does not allow that. */
+static int env_may_choose(int constant_time, enum dispatch_kind kind,
+                          const char *name, const char *env_var,
+                          struct dispatch_failure *why) {
+  if (env_var == NULL || constant_time || variable_time_env_allowed) return 1;
+  return fail(why, DISPATCH_VARIABLE_TIME_ENV, kind, name, env_var);
+}
+
 /* Picks the index of one kind's implementation: the explicit name, else
  * the environment's, else the first usable constant-time entry. */
 static int choose(enum dispatch_kind kind,
@@ -253,6 +279,7 @@ static int choose(enum dispatch_kind kind,
   long i = find(kind, name);
   if (i < 0) return fail(why, DISPATCH_UNKNOWN, kind, name, env_var);
   gcmi_dispatch_entry_at(kind, (size_t)i, &e);
+  if (!env_may_choose(e.constant_time, kind, name, env_var, why)) return 0;
   if (!e.usable()) {
     fail(why, e.built ? DISPATCH_UNUSABLE : DISPATCH_NOT_BUILT, kind, name,
          env_var);
@@ -304,6 +331,10 @@ int gcmi_dispatch_choose_fused(const char *fused_name, const struct aes_impl *ae
   const struct fused_impl *f = gcmi_dispatch_find_fused(fused_name);
   if (f == NULL) {
     return fail(why, DISPATCH_UNKNOWN, DISPATCH_FUSED, fused_name, env_var);
+  }
+  if (!env_may_choose(f->constant_time, DISPATCH_FUSED, fused_name, env_var,
+                      why)) {
+    return 0;
   }
   if (!gcmi_dispatch_fused_fits(f, aes, ghash)) {
     fail(why, DISPATCH_WRONG_PAIR, DISPATCH_FUSED, fused_name, env_var);

@@ -70,7 +70,10 @@ enum dispatch_failure_reason {
   DISPATCH_NOT_BUILT,   /* the entry's kernels are not in this build */
   DISPATCH_UNUSABLE,    /* this CPU (after its test mask) cannot run it */
   DISPATCH_NONE_RUNS,   /* no name given, and no constant-time entry runs */
-  DISPATCH_WRONG_PAIR   /* a named fused kernel does not fit the key's pair */
+  DISPATCH_WRONG_PAIR,  /* a named fused kernel does not fit the key's pair */
+  DISPATCH_VARIABLE_TIME_ENV /* the environment names a variable-time entry
+                              * and the build does not allow that
+                              * (LIBGCM_ALLOW_VARIABLE_TIME_ENV) */
 };
 
 struct dispatch_failure {

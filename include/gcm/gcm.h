@@ -25,6 +25,28 @@
  * - Thread safety: a gcm_key is read-only after gcm_key_init returns, so any
  *   number of threads may seal and open with one key at once. A gcm_stream
  *   belongs to one thread at a time.
+ *
+ * Environment variables
+ * ---------------------
+ * Read once per process, on the first call that needs them; they only
+ * change the defaults (a backend named in a call always wins):
+ *   LIBGCM_AES, LIBGCM_GHASH, LIBGCM_FUSED  name the default backends
+ *                     (gcm_key_init); "none" in LIBGCM_FUSED means the
+ *                     two-pass path
+ *   OPENSSL_ia32cap   x86: hides CPU features, BoringSSL's format
+ *   LIBGCM_ARMCAP     aarch64 and 32-bit ARM: hides CPU features
+ *   LIBGCM_PROVIDER_STATS  the OpenSSL provider module only: where to
+ *                     append its counters at exit ("stderr", or a file
+ *                     opened with O_NOFOLLOW and created mode 0600)
+ * In a privileged process, all of them are ignored, as if unset: setuid
+ * or setgid programs and programs with file capabilities, or anything else
+ * the kernel marks AT_SECURE (secure_getenv, getauxval(AT_SECURE),
+ * issetugid or the real and effective ids compared, whichever the
+ * platform has). On Windows, which has no setuid, they are always read.
+ * A variable-time backend (GHASH "4bit") named by LIBGCM_GHASH is refused
+ * with GCM_ERR_BACKEND_UNUSABLE unless libgcm was configured with
+ * LIBGCM_ALLOW_VARIABLE_TIME_ENV=ON (meant for testing); named in a call
+ * (gcm_key_init_with_backends) it is always accepted.
  */
 #ifndef LIBGCM_GCM_H
 #define LIBGCM_GCM_H
@@ -146,13 +168,15 @@ typedef struct gcm_key {
  * pair, if any (see gcm_key_init_with_fused), unless the environment
  * variables LIBGCM_AES / LIBGCM_GHASH / LIBGCM_FUSED name others or
  * OPENSSL_ia32cap masks CPU features (all read once, on the first call
- * into libgcm).
+ * into libgcm; ignored in setuid, setgid and file-capability processes,
+ * see "Environment variables" above).
  *
  * Returns 1 on success. On failure returns 0 and leaves `k` zeroed: a wrong
  * key length (GCM_ERR_KEY_LENGTH), or an environment variable naming an
- * unknown backend, one this CPU cannot run or a fused kernel that does not
- * fit the pair (GCM_ERR_BACKEND_UNKNOWN, GCM_ERR_BACKEND_UNUSABLE); a bad
- * name is never silently replaced. */
+ * unknown backend, one this CPU cannot run, a fused kernel that does not
+ * fit the pair or a variable-time backend the build does not take from the
+ * environment (GCM_ERR_BACKEND_UNKNOWN, GCM_ERR_BACKEND_UNUSABLE; the
+ * message says which and why); a bad name is never silently replaced. */
 GCM_EXPORT int gcm_key_init(gcm_key *k, const uint8_t *key, size_t key_len);
 
 /* Like gcm_key_init, but uses the AES backend called `aes_backend` and the
