@@ -44,6 +44,9 @@
 #      each build.
 #   4. test/sanitizers.sh (ASan+UBSan and TSan) with gcc and with clang.
 #   5. fuzz/run_fuzzers.sh.
+#   6. The Debian packages (debian/): built with dpkg-buildpackage, the
+#      test suite inside; lintian; installed, used and removed
+#      (test/packaging/debian_package.sh).
 # Every libgcm build here uses -DLIBGCM_WERROR=ON: a warning fails the run.
 #
 # Build directories go under ${LIBGCM_TEST_BUILD:-build-test}. Exits non-zero
@@ -57,13 +60,13 @@ mkdir -p "$out"
 
 stage() { printf '\n==== %s (%s)\n' "$1" "$(date +%T)"; }
 
-stage "1/5 native build and ctest"
+stage "1/6 native build and ctest"
 cmake -S "$top" -B "$out/native" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DLIBGCM_WERROR=ON
 cmake --build "$out/native" -j"$jobs"
 ctest --test-dir "$out/native" --output-on-failure -j"$jobs"
 
-stage "2/5 32-bit x86 build"
+stage "2/6 32-bit x86 build"
 if command -v qemu-i386 >/dev/null && [ -d /usr/src/googletest ] &&
    echo 'int main(void){return 0;}' | gcc -m32 -x c - -o "$out/m32-probe" 2>/dev/null; then
   cmake -S "$top" -B "$out/m32" -G Ninja -DCMAKE_BUILD_TYPE=Release \
@@ -126,7 +129,7 @@ else
   if [ "${CI:-}" = "true" ]; then exit 1; fi
 fi
 
-stage "3/5 aarch64 cross build (qemu-aarch64)"
+stage "3/6 aarch64 cross build (qemu-aarch64)"
 if command -v aarch64-linux-gnu-g++ >/dev/null && command -v qemu-aarch64 >/dev/null &&
    [ -d /usr/src/googletest ]; then
   cmake -S "$top" -B "$out/aarch64" -G Ninja -DCMAKE_BUILD_TYPE=Release \
@@ -180,7 +183,7 @@ else
   if [ "${CI:-}" = "true" ]; then exit 1; fi
 fi
 
-stage "3b/5 32-bit ARM cross builds (qemu-arm)"
+stage "3b/6 32-bit ARM cross builds (qemu-arm)"
 if command -v arm-linux-gnueabihf-g++ >/dev/null && command -v arm-linux-gnueabi-g++ >/dev/null &&
    command -v qemu-arm >/dev/null && [ -d /usr/src/googletest ]; then
   arm_build() { # name toolchain [cmake options...]
@@ -257,7 +260,7 @@ else
   if [ "${CI:-}" = "true" ]; then exit 1; fi
 fi
 
-stage "4/5 sanitizers (gcc and clang)"
+stage "4/6 sanitizers (gcc and clang)"
 for cc in gcc clang; do
   case $cc in gcc) cxx=g++ ;; clang) cxx=clang++ ;; esac
   echo "-- sanitizers with $cc"
@@ -265,11 +268,24 @@ for cc in gcc clang; do
     JOBS="$jobs" "$top/test/sanitizers.sh" all -DLIBGCM_WERROR=ON
 done
 
-stage "5/5 fuzzers"
+stage "5/6 fuzzers"
 if [ -x "$top/fuzz/run_fuzzers.sh" ]; then
   "$top/fuzz/run_fuzzers.sh" "$out"
 else
   echo "fuzz/run_fuzzers.sh not present"
+fi
+
+stage "6/6 Debian packages"
+# debian/ built with dpkg-buildpackage (the test suite inside, through
+# dh_auto_test), lintian without errors, the packages installed, a program
+# built against them and the installed provider loaded by openssl, then
+# the packages removed (test/packaging/debian_package.sh).
+if command -v dpkg-buildpackage >/dev/null && command -v dh >/dev/null &&
+   command -v lintian >/dev/null && [ "$(id -u)" = 0 ]; then
+  LIBGCM_JOBS=$jobs test/packaging/debian_package.sh "$out/debian"
+else
+  echo "Debian stage needs root, dpkg-dev, debhelper and lintian" >&2
+  if [ "${CI:-}" = "true" ]; then exit 1; fi
 fi
 
 stage "all stages passed"
