@@ -64,7 +64,7 @@ PROGRAM
 # shellcheck disable=SC2046
 cc -Wall -Wextra -Werror -o "$work/installed" "$work/installed.c" $(pkg-config --cflags --libs libgcm)
 "$work/installed"
-ldd "$work/installed" | grep -q 'libgcm\.so\.1 => /usr/lib/' ||
+ldd "$work/installed" | grep -qE 'libgcm\.so\.1 => (/usr)?/lib/' ||
   { echo "the program did not link the installed libgcm.so.1" >&2; exit 1; }
 
 echo "-- openssl list -providers with the installed provider"
