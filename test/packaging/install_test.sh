@@ -24,6 +24,10 @@ export PKG_CONFIG_PATH="$libdir/pkgconfig"
 test -f "$prefix/bin/gcm-speed"
 test -f "$prefix/include/gcm/gcm.h"
 test -f "$prefix/include/gcm/compat/openssl/aead.h"
+# The manual, with a page per name (gcm_open is in gcm_seal(3)).
+for page in man1/gcm-speed.1 man3/libgcm.3 man3/gcm_seal.3 man3/gcm_open.3 man7/libgcm-provider.7; do
+  test -f "$prefix/share/man/$page"
+done
 
 # Nothing outside the prefix: a staged install (DESTDIR) with the
 # configured prefix puts every file under DESTDIR/prefix.
