@@ -595,9 +595,12 @@ int gcm_stream_update(gcm_stream *s, uint8_t *out, const uint8_t *in,
    * memcpy'd to another alignment (moved there) and streams on a moved key
    * (key NULL). */
   const unsigned char *b = (const unsigned char *)(const void *)s;
+  /* The place comes from the address alone, so the loads below need not
+   * wait for the placement byte, which is compared beside them. */
+  size_t off = gcm_place_offset(b, GCM_STREAM_PLACE_ALIGN);
   const struct gcm_stream_st *fast =
-      s != NULL && b[0] == gcm_place_offset(b, GCM_STREAM_PLACE_ALIGN)
-          ? (const struct gcm_stream_st *)(const void *)(b + b[0])
+      s != NULL && b[0] == off
+          ? (const struct gcm_stream_st *)(const void *)(b + off)
           : NULL;
   if (GCM_LIKELY(fast != NULL && fast->magic == GCM_STREAM_MAGIC &&
                  fast->key != NULL && fast->phase != GCM_PHASE_DONE &&
