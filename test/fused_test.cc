@@ -27,6 +27,7 @@
 extern "C" {
 #include "../crypto/gcm/dispatch.h"
 #include "../crypto/gcm/mode.h"
+#include "../crypto/gcm/placement.h"
 }
 #include "test_util.h"
 
@@ -44,7 +45,7 @@ std::vector<Triple> FusedTriples() {
 }
 
 struct gcm_key_st *KeySt(gcm_key *k) {
-  return reinterpret_cast<struct gcm_key_st *>(k->opaque);
+  return gcm_key_place(k);
 }
 
 // ---- the kernels against their contract -------------------------------------
@@ -883,7 +884,7 @@ TEST_P(ModePaths, CounterWrapsInsideARun) {
     for (int i = 0; i < 2; i++) {
       struct gcm_stream_st s;
       uint8_t nonce[12] = {9};
-      gcm_mode_start(&s, reinterpret_cast<const struct gcm_key_st *>(keys[i]->opaque), 1, nonce,
+      gcm_mode_start(&s, gcm_key_placed(keys[i]), 1, nonce,
                      12, UINT64_MAX);
       // Wind the counter forward: the key stream buffered so far is dropped
       // and the next block uses counter `start`.

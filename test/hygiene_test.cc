@@ -31,6 +31,7 @@
 #include <random>
 
 #include "../crypto/gcm/mode.h"
+#include "../crypto/gcm/placement.h"
 #include "test_util.h"
 
 using gcmtest::AllZero;
@@ -43,7 +44,7 @@ const uint8_t kNonce[12] = {0xca, 0xfe, 0xba, 0xbe, 0xfa, 0xce,
                             0xdb, 0xad, 0xde, 0xca, 0xf8, 0x88};
 
 const gcm_stream_st *Internal(const gcm_stream &s) {
-  return reinterpret_cast<const gcm_stream_st *>(s.opaque);
+  return gcm_stream_place(const_cast<gcm_stream *>(&s));
 }
 
 // A stream holding everything a stream can hold: AAD and data in partial
@@ -57,14 +58,15 @@ void FillStream(gcm_stream *s, const gcm_key *k, gcm_direction dir) {
   ASSERT_FALSE(AllZero(Internal(*s)->tag_mask, 16));
 }
 
-// After the stream has ended, only the marker, the key pointer and the
-// phase may be non-zero.
+// After the stream has ended, only the placement byte, the marker, the key
+// pointer and the phase may be non-zero.
 bool OnlyBookkeepingLeft(const gcm_stream &s) {
   gcm_stream copy = s;
-  gcm_stream_st *st = reinterpret_cast<gcm_stream_st *>(copy.opaque);
+  gcm_stream_st *st = gcm_stream_place(&copy);
   st->magic = 0;
   st->key = nullptr;
   st->phase = 0;
+  copy.opaque[0] = 0;
   return AllZero(copy.opaque, sizeof(copy.opaque));
 }
 
@@ -183,7 +185,7 @@ TEST(Hygiene, CompatCleanupWipesEveryFieldOfAGarbageContext) {
     memset(&ctx, 0xa5, sizeof(ctx));
     SealTwiceAndCleanUp(&ctx, aead, rng);
     EXPECT_EQ(nullptr, ctx.aead);
-    EXPECT_TRUE(AllZero(ctx.key.opaque, sizeof(ctx.key.opaque)));
+    EXPECT_TRUE(AllZero(ctx.key, sizeof(ctx.key)));
     EXPECT_EQ(0u, ctx.tls_next);
     EXPECT_EQ(0u, ctx.tls_mask);
     EXPECT_EQ(0u, ctx.tls_started);

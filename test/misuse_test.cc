@@ -72,6 +72,7 @@
 #include <vector>
 
 #include "../crypto/gcm/mode.h"
+#include "../crypto/gcm/placement.h"
 #include "test_util.h"
 
 using gcmtest::AllZero;
@@ -92,7 +93,7 @@ uint8_t *Fake(int i) {
 }
 
 gcm_stream_st *Internal(gcm_stream *s) {
-  return reinterpret_cast<gcm_stream_st *>(s->opaque);
+  return gcm_stream_place(s);
 }
 
 class Misuse : public ::testing::Test {

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "../crypto/gcm/mode.h"
+#include "../crypto/gcm/placement.h"
 #include "gcm/gcm.h"
 #include "ticks.h"
 
@@ -69,7 +70,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "gcm-kernel-cycles: %s\n", gcm_last_error_message());
     return 1;
   }
-  const struct gcm_key_st *k = (const struct gcm_key_st *)(const void *)&key;
+  const struct gcm_key_st *k = gcm_key_placed(&key);
   const struct fused_impl *f = k->fused;
   if (f == NULL) {
     fprintf(stderr, "gcm-kernel-cycles: the key has no fused kernel\n");

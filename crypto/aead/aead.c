@@ -13,23 +13,52 @@
 #include "../error.h"
 #include "../gcm/dispatch.h"
 #include "../gcm/mode.h"
+#include "../gcm/placement.h"
 #include "aead_internal.h"
 #include "backends.h"
 
-_Static_assert(sizeof(struct gcm_key_st) <= sizeof(((gcm_key *)0)->opaque),
-               "gcm_key too small for the internal key");
-_Static_assert(_Alignof(struct gcm_key_st) <= 64, "gcm_key alignment");
-_Static_assert(sizeof(struct gcm_stream_st) <=
-                   sizeof(((gcm_stream *)0)->opaque),
-               "gcm_stream too small for the internal stream");
-_Static_assert(_Alignof(struct gcm_stream_st) <= 64, "gcm_stream alignment");
+/* The internal structs fit at their aligned offset (1 .. align bytes in,
+ * crypto/gcm/placement.h), and the placement byte can hold that offset. */
+_Static_assert(GCM_KEY_PLACE_ALIGN + sizeof(struct gcm_key_st) <=
+                   sizeof(gcm_key),
+               "gcm_key too small for the internal key at an aligned offset");
+_Static_assert(_Alignof(struct gcm_key_st) <= GCM_KEY_PLACE_ALIGN,
+               "the internal key needs more alignment than it is placed at");
+_Static_assert(GCM_STREAM_PLACE_ALIGN + sizeof(struct gcm_stream_st) <=
+                   sizeof(gcm_stream),
+               "gcm_stream too small for the internal stream at an aligned "
+               "offset");
+_Static_assert(_Alignof(struct gcm_stream_st) <= GCM_STREAM_PLACE_ALIGN,
+               "the internal stream needs more alignment than it is placed "
+               "at");
+_Static_assert(GCM_KEY_PLACE_ALIGN <= 255 && GCM_STREAM_PLACE_ALIGN <= 255,
+               "offsets must fit the placement byte");
 
-static struct gcm_key_st *key_st(gcm_key *k) {
-  return (struct gcm_key_st *)(void *)k->opaque;
+/* ---- moved keys ------------------------------------------------------------ */
+
+/* Copies the internal key of a gcm_key that was memcpy'd to an address of
+ * another alignment (gcm_key_moved: its struct is intact at the old offset,
+ * now misaligned) to the aligned `tmp`. Returns tmp, or NULL (tmp wiped)
+ * when `k` holds no initialised key there. The caller wipes tmp after use.
+ * A misaligned struct is only ever read as bytes. */
+static const struct gcm_key_st *key_lend(const gcm_key *k,
+                                         struct gcm_key_st *tmp) {
+  size_t off = gcm_key_moved(k);
+  if (off == 0) return NULL;
+  memcpy(tmp, gcm_key_cbytes(k) + off, sizeof(*tmp));
+  if (tmp->magic != GCM_KEY_MAGIC) {
+    gcmi_secure_wipe(tmp, sizeof(*tmp));
+    return NULL;
+  }
+  return tmp;
 }
-static struct gcm_stream_st *stream_st(gcm_stream *s) {
-  return (struct gcm_stream_st *)(void *)s->opaque;
-}
+
+/* A field of the internal key of a moved gcm_key, read as bytes from its
+ * misaligned place (for the accessors, which need no whole copy). */
+#define MOVED_FIELD(k, off, field, dst)                                   \
+  memcpy(&(dst), gcm_key_cbytes(k) + (off) +                              \
+                     offsetof(struct gcm_key_st, field),                  \
+         sizeof(dst))
 
 /* ---- keys ---------------------------------------------------------------- */
 
@@ -53,7 +82,11 @@ static int key_init(gcm_key *k, const uint8_t *key, size_t key_len,
       !gcmi_dispatch_choose_fused(fused_backend, aes, ghash, &fused, &why)) {
     return gcmi_backend_choice_error(&why, api);
   }
-  gcm_mode_key_init(key_st(k), aes, ghash, fused, key, key_len);
+  struct gcm_key_st *ks = gcm_key_place(k);
+  gcm_mode_key_init(ks, aes, ghash, fused, key, key_len);
+  /* Last: the placement byte is what makes the key initialised. */
+  gcm_key_bytes(k)[0] =
+      (unsigned char)((const unsigned char *)(void *)ks - gcm_key_bytes(k));
   return 1;
 }
 
@@ -79,29 +112,55 @@ void gcm_key_cleanup(gcm_key *k) {
   if (k != NULL) gcmi_secure_wipe(k, sizeof(*k));
 }
 
-static const struct gcm_key_st *valid_key(const gcm_key *k) {
-  return k != NULL ? aead_valid_key(k) : NULL;
+/* What the accessors report of a key, in place or moved. */
+struct key_id {
+  const struct aes_impl *aes;
+  const struct ghash_impl *ghash;
+  const struct fused_impl *fused;
+  uint32_t key_len;
+};
+
+static int key_identify(const gcm_key *k, struct key_id *id) {
+  if (k == NULL) return 0;
+  const struct gcm_key_st *ks = aead_valid_key(k);
+  if (ks != NULL) {
+    id->aes = ks->aes;
+    id->ghash = ks->ghash;
+    id->fused = ks->fused;
+    id->key_len = ks->key_len;
+    return 1;
+  }
+  size_t off = gcm_key_moved(k);
+  uint32_t magic;
+  if (off == 0) return 0;
+  MOVED_FIELD(k, off, magic, magic);
+  if (magic != GCM_KEY_MAGIC) return 0;
+  MOVED_FIELD(k, off, aes, id->aes);
+  MOVED_FIELD(k, off, ghash, id->ghash);
+  MOVED_FIELD(k, off, fused, id->fused);
+  MOVED_FIELD(k, off, key_len, id->key_len);
+  return 1;
 }
 
 const char *gcm_key_aes_backend(const gcm_key *k) {
-  const struct gcm_key_st *ks = valid_key(k);
-  return ks ? ks->aes->name : NULL;
+  struct key_id id;
+  return key_identify(k, &id) ? id.aes->name : NULL;
 }
 
 const char *gcm_key_ghash_backend(const gcm_key *k) {
-  const struct gcm_key_st *ks = valid_key(k);
-  return ks ? ks->ghash->name : NULL;
+  struct key_id id;
+  return key_identify(k, &id) ? id.ghash->name : NULL;
 }
 
 const char *gcm_key_fused_backend(const gcm_key *k) {
-  const struct gcm_key_st *ks = valid_key(k);
-  if (ks == NULL) return NULL;
-  return ks->fused ? ks->fused->name : "none";
+  struct key_id id;
+  if (!key_identify(k, &id)) return NULL;
+  return id.fused ? id.fused->name : "none";
 }
 
 size_t gcm_key_length(const gcm_key *k) {
-  const struct gcm_key_st *ks = valid_key(k);
-  return ks ? ks->key_len : 0;
+  struct key_id id;
+  return key_identify(k, &id) ? id.key_len : 0;
 }
 
 /* ---- shared argument checks ----------------------------------------------- */
@@ -109,10 +168,14 @@ size_t gcm_key_length(const gcm_key *k) {
 /* A buffer argument: NULL is fine only when empty. */
 static int buf_ok(const void *p, size_t len) { return p != NULL || len == 0; }
 
+/* *out is the key in place; NULL with success for a moved copy (whose
+ * callers borrow it with key_lend, which checks it further). */
 static int check_key(const gcm_key *k, const struct gcm_key_st **out) {
   if (k == NULL) return gcmi_error_set(GCM_ERR_NULL_POINTER);
-  *out = valid_key(k);
-  if (*out == NULL) return gcmi_error_set(GCM_ERR_NOT_INITIALIZED);
+  *out = aead_valid_key(k);
+  if (*out == NULL && gcm_key_moved(k) == 0) {
+    return gcmi_error_set(GCM_ERR_NOT_INITIALIZED);
+  }
   return 1;
 }
 
@@ -209,16 +272,65 @@ static void wipe_output(void *p, size_t len, uint64_t limit) {
   if (p != NULL && (uint64_t)len <= limit) gcmi_secure_wipe(p, len);
 }
 
+/* Out of line, so the aligned copy of a moved key (3.5 KB) takes stack
+ * only on this path. */
+#if defined(__GNUC__) || defined(__clang__)
+#define AEAD_NOINLINE __attribute__((noinline))
+#else
+#define AEAD_NOINLINE
+#endif
+
+/* gcm_seal on a moved key, after the checks: on an aligned copy. */
+static AEAD_NOINLINE int seal_moved(const gcm_key *k, uint8_t *out,
+                                    uint8_t *tag, size_t tag_len,
+                                    const uint8_t *nonce, size_t nonce_len,
+                                    const uint8_t *in, size_t in_len,
+                                    const uint8_t *aad, size_t aad_len) {
+  struct gcm_key_st tmp;
+  const struct gcm_key_st *ks = key_lend(k, &tmp);
+  if (ks == NULL) {
+    wipe_output(out, in_len, GCM_MAX_DATA_LEN);
+    wipe_output(tag, tag_len, GCM_TAG_LEN);
+    return gcmi_error_set(GCM_ERR_NOT_INITIALIZED);
+  }
+  gcmi_aead_seal_checked(ks, out, tag, tag_len, nonce, nonce_len, in, in_len,
+                         aad, aad_len);
+  gcmi_secure_wipe(&tmp, sizeof(tmp));
+  return 1;
+}
+
+/* gcm_open on a moved key, after the checks: on an aligned copy. */
+static AEAD_NOINLINE int open_moved(const gcm_key *k, uint8_t *out,
+                                    const uint8_t *nonce, size_t nonce_len,
+                                    const uint8_t *in, size_t in_len,
+                                    const uint8_t *tag, size_t tag_len,
+                                    const uint8_t *aad, size_t aad_len) {
+  struct gcm_key_st tmp;
+  const struct gcm_key_st *ks = key_lend(k, &tmp);
+  if (ks == NULL) {
+    wipe_output(out, in_len, GCM_MAX_DATA_LEN);
+    return gcmi_error_set(GCM_ERR_NOT_INITIALIZED);
+  }
+  int ok = gcmi_aead_open_checked(ks, out, nonce, nonce_len, in, in_len, tag,
+                                  tag_len, aad, aad_len);
+  gcmi_secure_wipe(&tmp, sizeof(tmp));
+  return ok;
+}
+
 int gcmi_aead_seal(enum aead_aliasing aliasing, const gcm_key *k, uint8_t *out,
               uint8_t *tag, size_t tag_len, const uint8_t *nonce,
               size_t nonce_len, const uint8_t *in, size_t in_len,
               const uint8_t *aad, size_t aad_len) {
-  const struct gcm_key_st *ks;
+  const struct gcm_key_st *ks = NULL;
   if (!one_shot_checks(k, &ks, 1, aliasing, out, tag, tag_len, nonce,
                        nonce_len, in, in_len, aad, aad_len)) {
     wipe_output(out, in_len, GCM_MAX_DATA_LEN);
     wipe_output(tag, tag_len, GCM_TAG_LEN);
     return 0;
+  }
+  if (GCM_UNLIKELY(ks == NULL)) {
+    return seal_moved(k, out, tag, tag_len, nonce, nonce_len, in, in_len, aad,
+                      aad_len);
   }
   gcmi_aead_seal_checked(ks, out, tag, tag_len, nonce, nonce_len, in, in_len, aad,
                     aad_len);
@@ -252,11 +364,15 @@ int gcmi_aead_open(enum aead_aliasing aliasing, const gcm_key *k, uint8_t *out,
               const uint8_t *nonce, size_t nonce_len, const uint8_t *in,
               size_t in_len, const uint8_t *tag, size_t tag_len,
               const uint8_t *aad, size_t aad_len) {
-  const struct gcm_key_st *ks;
+  const struct gcm_key_st *ks = NULL;
   if (!one_shot_checks(k, &ks, 0, aliasing, out, tag, tag_len, nonce,
                        nonce_len, in, in_len, aad, aad_len)) {
     wipe_output(out, in_len, GCM_MAX_DATA_LEN);
     return 0;
+  }
+  if (GCM_UNLIKELY(ks == NULL)) {
+    return open_moved(k, out, nonce, nonce_len, in, in_len, tag, tag_len, aad,
+                      aad_len);
   }
   return gcmi_aead_open_checked(ks, out, nonce, nonce_len, in, in_len, tag, tag_len,
                            aad, aad_len);
@@ -288,14 +404,32 @@ int gcmi_aead_open_checked(const struct gcm_key_st *ks, uint8_t *out,
 
 /* ---- streaming ---------------------------------------------------------- */
 
+/* The internal stream of `s` at its aligned place. A stream memcpy'd to an
+ * address of another alignment still has its old placement byte; it is
+ * moved into place here, which is safe because a stream belongs to one
+ * thread. A stream that was never initialised or was cleaned up is left
+ * as it is (its magic tells). */
+static struct gcm_stream_st *stream_at(gcm_stream *s) {
+  unsigned char *b = gcm_stream_bytes(s);
+  size_t off = gcm_place_offset(b, GCM_STREAM_PLACE_ALIGN);
+  size_t was = b[0];
+  if (GCM_UNLIKELY(was != off) && was != 0 && was <= GCM_STREAM_PLACE_ALIGN) {
+    memmove(b + off, b + was, sizeof(struct gcm_stream_st));
+    b[0] = (unsigned char)off;
+  }
+  return (struct gcm_stream_st *)(void *)(b + off);
+}
+
 /* Ends a stream after a failure: every later call fails with GCM_ERR_STATE
  * until gcm_stream_init. The key stream and partial hash are wiped. */
 static void stream_end(struct gcm_stream_st *s) {
   uint32_t magic = s->magic;
   const struct gcm_key_st *k = s->key;
+  const gcm_key *moved = s->moved_key;
   gcmi_secure_wipe(s, sizeof(*s));
   s->magic = magic;
   s->key = k;
+  s->moved_key = moved;
   s->phase = GCM_PHASE_DONE;
 }
 
@@ -306,8 +440,9 @@ static struct gcm_stream_st *live_stream(gcm_stream *s) {
     gcmi_error_set(GCM_ERR_NULL_POINTER);
     return NULL;
   }
-  struct gcm_stream_st *st = stream_st(s);
-  if (st->magic != GCM_STREAM_MAGIC || st->key == NULL) {
+  struct gcm_stream_st *st = stream_at(s);
+  if (st->magic != GCM_STREAM_MAGIC ||
+      (st->key == NULL && st->moved_key == NULL)) {
     gcmi_error_set(GCM_ERR_NOT_INITIALIZED);
     return NULL;
   }
@@ -316,7 +451,9 @@ static struct gcm_stream_st *live_stream(gcm_stream *s) {
                "stream already finished or failed; call gcm_stream_init");
     return NULL;
   }
-  if (st->key->magic != GCM_KEY_MAGIC) {
+  int key_live = st->key != NULL ? st->key->magic == GCM_KEY_MAGIC
+                                 : gcm_key_moved(st->moved_key) != 0;
+  if (!key_live) {
     gcmi_error_setf(GCM_ERR_NOT_INITIALIZED,
                "the stream's key was cleaned up during the message");
     stream_end(st);
@@ -325,21 +462,72 @@ static struct gcm_stream_st *live_stream(gcm_stream *s) {
   return st;
 }
 
+/* The mode calls of a stream started on a moved key (moved_key set, key
+ * NULL between calls): each call borrows an aligned copy of that key,
+ * points the stream at it for the call, then points it back at nothing
+ * and wipes the copy. Out of line, so the 3.5 KB copy takes stack only on
+ * this path. A key that key_lend refuses (cleaned up, or re-initialised
+ * elsewhere in the meantime) ends the stream. */
+enum moved_op { MOVED_START, MOVED_AAD, MOVED_CRYPT, MOVED_TAG };
+
+static AEAD_NOINLINE int stream_moved(struct gcm_stream_st *st,
+                                      const gcm_key *k, enum moved_op op,
+                                      uint8_t *out, const uint8_t *in,
+                                      size_t len, int encrypt) {
+  struct gcm_key_st tmp;
+  const struct gcm_key_st *ks = key_lend(k, &tmp);
+  if (ks == NULL) {
+    if (op != MOVED_START) stream_end(st);
+    return gcmi_error_setf(GCM_ERR_NOT_INITIALIZED,
+                           "the stream's key was cleaned up");
+  }
+  st->key = ks;
+  switch (op) {
+    case MOVED_START: /* in: the nonce, len its length */
+      gcm_mode_start(st, ks, encrypt, in, len, UINT64_MAX);
+      st->moved_key = k;
+      break;
+    case MOVED_AAD:
+      gcm_mode_aad(st, in, len);
+      break;
+    case MOVED_CRYPT:
+      gcm_mode_crypt(st, out, in, len);
+      break;
+    case MOVED_TAG: /* out: the 16-byte tag */
+      gcm_mode_tag(st, out);
+      break;
+  }
+  st->key = NULL;
+  gcmi_secure_wipe(&tmp, sizeof(tmp));
+  return 1;
+}
+
 int gcm_stream_init(gcm_stream *s, const gcm_key *k, gcm_direction dir,
                     const uint8_t *nonce, size_t nonce_len) {
   if (s == NULL) return gcmi_error_set(GCM_ERR_NULL_POINTER);
-  struct gcm_stream_st *st = stream_st(s);
-  /* The whole public object, so the bytes past the internal struct are
-   * zero too and stay so. */
+  /* The whole public object, so the bytes around the internal struct are
+   * zero too and stay so, and the placement byte says "not initialised"
+   * until the stream has started. */
   gcmi_secure_wipe(s, sizeof(*s));
-  const struct gcm_key_st *ks;
+  struct gcm_stream_st *st = gcm_stream_place(s);
+  const struct gcm_key_st *ks = NULL;
   if (!check_key(k, &ks)) return 0;
   if (dir != GCM_ENCRYPT && dir != GCM_DECRYPT) {
     return gcmi_error_setf(GCM_ERR_INVALID_ARGUMENT,
                       "direction must be GCM_ENCRYPT or GCM_DECRYPT");
   }
   if (!check_nonce(nonce, nonce_len)) return 0;
-  gcm_mode_start(st, ks, dir == GCM_ENCRYPT, nonce, nonce_len, UINT64_MAX);
+  if (GCM_UNLIKELY(ks == NULL)) {
+    if (!stream_moved(st, k, MOVED_START, NULL, nonce, nonce_len,
+                      dir == GCM_ENCRYPT)) {
+      gcmi_secure_wipe(s, sizeof(*s));
+      return 0;
+    }
+  } else {
+    gcm_mode_start(st, ks, dir == GCM_ENCRYPT, nonce, nonce_len, UINT64_MAX);
+  }
+  gcm_stream_bytes(s)[0] = (unsigned char)((unsigned char *)(void *)st -
+                                           gcm_stream_bytes(s));
   return 1;
 }
 
@@ -359,16 +547,18 @@ int gcm_stream_aad(gcm_stream *s, const uint8_t *aad, size_t len) {
     return gcmi_error_setf(GCM_ERR_TOO_LONG,
                       "total AAD would exceed GCM's limit of 2^61-1 bytes");
   }
+  if (GCM_UNLIKELY(st->moved_key != NULL)) {
+    return stream_moved(st, st->moved_key, MOVED_AAD, NULL, aad, len, 0);
+  }
   gcm_mode_aad(st, aad, len);
   return 1;
 }
 
 /* gcm_stream_update with each check in turn, the error it sets and the
- * stream ended on failure; the compat layer's entry too. Kept out of line,
- * so gcm_stream_update's common call below needs no stack frame. */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noinline))
-#endif
+ * stream ended on failure; the compat layer's entry too, and the path of
+ * streams that were moved or run on a moved key. Kept out of line, so
+ * gcm_stream_update's common call below needs no stack frame. */
+AEAD_NOINLINE
 int gcmi_aead_stream_update(enum aead_aliasing aliasing, gcm_stream *s,
                        uint8_t *out, const uint8_t *in, size_t len) {
   struct gcm_stream_st *st = live_stream(s);
@@ -383,6 +573,11 @@ int gcmi_aead_stream_update(enum aead_aliasing aliasing, gcm_stream *s,
              !aead_inplace_or_disjoint(out, in, len)) {
     ok = gcmi_error_set(GCM_ERR_OVERLAP);
   }
+  if (ok && GCM_UNLIKELY(st->moved_key != NULL)) {
+    ok = stream_moved(st, st->moved_key, MOVED_CRYPT, out, in, len, 0);
+    if (ok) return 1;
+    st = NULL; /* stream_moved ended it */
+  }
   if (!ok) {
     if (st != NULL) stream_end(st);
     wipe_output(out, len, GCM_MAX_DATA_LEN);
@@ -394,17 +589,26 @@ int gcmi_aead_stream_update(enum aead_aliasing aliasing, gcm_stream *s,
 
 int gcm_stream_update(gcm_stream *s, uint8_t *out, const uint8_t *in,
                       size_t len) {
-  /* The common call, every check of gcmi_aead_stream_update in one condition.
-   * Any failure takes the checked path, which sets the error and ends the
-   * stream exactly as before. */
-  const struct gcm_stream_st *fast = s != NULL ? stream_st(s) : NULL;
+  /* The common call, every check of gcmi_aead_stream_update in one condition,
+   * with the stream at its place. Any failure takes the checked path, which
+   * sets the error and ends the stream exactly as before; so do streams
+   * memcpy'd to another alignment (moved there) and streams on a moved key
+   * (key NULL). */
+  const unsigned char *b = (const unsigned char *)(const void *)s;
+  /* The place comes from the address alone, so the loads below need not
+   * wait for the placement byte, which is compared beside them. */
+  size_t off = gcm_place_offset(b, GCM_STREAM_PLACE_ALIGN);
+  const struct gcm_stream_st *fast =
+      s != NULL && b[0] == off
+          ? (const struct gcm_stream_st *)(const void *)(b + off)
+          : NULL;
   if (GCM_LIKELY(fast != NULL && fast->magic == GCM_STREAM_MAGIC &&
                  fast->key != NULL && fast->phase != GCM_PHASE_DONE &&
                  fast->key->magic == GCM_KEY_MAGIC &&
                  ((out != NULL && in != NULL) || len == 0) &&
                  (uint64_t)len <= GCM_MAX_DATA_LEN - fast->data_len &&
                  aead_inplace_or_disjoint(out, in, len))) {
-    gcm_mode_crypt(stream_st(s), out, in, len);
+    gcm_mode_crypt((struct gcm_stream_st *)(uintptr_t)fast, out, in, len);
     return 1;
   }
   return gcmi_aead_stream_update(AEAD_CHECK_ALIASING, s, out, in, len);
@@ -432,15 +636,24 @@ static struct gcm_stream_st *finishing_stream(gcm_stream *s, int encrypt,
   return st;
 }
 
+/* gcm_mode_tag, on a borrowed key for a stream on a moved key. */
+static int stream_tag(struct gcm_stream_st *st, uint8_t tag[16]) {
+  if (GCM_UNLIKELY(st->moved_key != NULL)) {
+    return stream_moved(st, st->moved_key, MOVED_TAG, tag, NULL, 0, 0);
+  }
+  gcm_mode_tag(st, tag);
+  return 1;
+}
+
 int gcm_stream_finish_seal(gcm_stream *s, uint8_t *tag, size_t tag_len) {
   struct gcm_stream_st *st = finishing_stream(s, 1, tag, tag_len);
-  if (st == NULL) {
+  _Alignas(16) uint8_t full_tag[16];
+  if (st == NULL || !stream_tag(st, full_tag)) {
     wipe_output(tag, tag_len, GCM_TAG_LEN);
     return 0;
   }
-  _Alignas(16) uint8_t full_tag[16];
-  gcm_mode_tag(st, full_tag);
   memcpy(tag, full_tag, tag_len);
+  secure_wipe_block(full_tag);
   stream_end(st);
   return 1;
 }
@@ -450,7 +663,7 @@ int gcm_stream_finish_open(gcm_stream *s, const uint8_t *tag,
   struct gcm_stream_st *st = finishing_stream(s, 0, tag, tag_len);
   if (st == NULL) return 0;
   _Alignas(16) uint8_t expected[16];
-  gcm_mode_tag(st, expected);
+  if (!stream_tag(st, expected)) return 0;
   int ok = ct_memeq(expected, tag, tag_len);
   secure_wipe_block(expected);
   stream_end(st);

@@ -23,13 +23,14 @@
 #include <gcm/gcm.h>
 
 #include "../gcm/mode.h"
+#include "../gcm/placement.h"
 #include "../internal.h"
 
-/* The key inside a public gcm_key when it is initialised, else NULL. */
+/* The key inside a public gcm_key when it is initialised and in place,
+ * else NULL (also for a memcpy copy at another alignment, which the
+ * ordinary paths of aead.c handle: crypto/gcm/placement.h). */
 static inline const struct gcm_key_st *aead_valid_key(const gcm_key *k) {
-  const struct gcm_key_st *ks =
-      (const struct gcm_key_st *)(const void *)k->opaque;
-  return ks->magic == GCM_KEY_MAGIC ? ks : NULL;
+  return gcm_key_placed(k);
 }
 
 /* out (len bytes) against in: identical or disjoint, the one aliasing an

@@ -26,9 +26,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#if defined(_WIN32)
-#include <malloc.h>
-#endif
 
 #include <openssl/aead.h>
 
@@ -151,6 +148,13 @@ _Static_assert(RANDNONCE_TAG_LEN <= EVP_AEAD_MAX_OVERHEAD,
 /* ctx->tag_len is a uint8_t. */
 _Static_assert(RANDNONCE_TAG_LEN <= 255, "tag length must fit in a byte");
 
+/* The native key inside a context: a gcm_key's bytes at whatever address
+ * the context is (libgcm works on a gcm_key anywhere, <gcm/gcm.h>). */
+static gcm_key *ctx_key(EVP_AEAD_CTX *ctx) { return (gcm_key *)(void *)ctx->key; }
+static const gcm_key *ctx_ckey(const EVP_AEAD_CTX *ctx) {
+  return (const gcm_key *)(const void *)ctx->key;
+}
+
 /* Resets everything but the key bytes to the empty state. */
 static void ctx_clear_fields(EVP_AEAD_CTX *ctx) {
   ctx->aead = NULL;
@@ -190,7 +194,7 @@ int EVP_AEAD_CTX_init(EVP_AEAD_CTX *ctx, const EVP_AEAD *aead,
                       (unsigned)RANDOM_NONCE_LEN, tag_len);
   }
   /* On failure gcm_key_init records the reason and leaves the key zeroed. */
-  if (!gcm_key_init(&ctx->key, key, key_len)) return 0;
+  if (!gcm_key_init(ctx_key(ctx), key, key_len)) return 0;
   ctx->aead = aead;
   ctx->tag_len = (uint8_t)tag_len;
   return 1;
@@ -212,26 +216,13 @@ void EVP_AEAD_CTX_cleanup(EVP_AEAD_CTX *ctx) {
   gcmi_secure_wipe(ctx, sizeof(*ctx));
 }
 
-/* The context embeds a 64-byte-aligned gcm_key, which malloc does not
- * promise, so allocate with the alignment the type asks for. sizeof is a
- * multiple of the alignment, as aligned_alloc requires. */
+/* The context holds its key as bytes and asks for no more alignment than
+ * its pointer and 64-bit fields, so plain malloc serves. */
 static EVP_AEAD_CTX *ctx_alloc(void) {
-#if defined(_WIN32)
-  return (EVP_AEAD_CTX *)_aligned_malloc(sizeof(EVP_AEAD_CTX),
-                                         _Alignof(EVP_AEAD_CTX));
-#else
-  return (EVP_AEAD_CTX *)aligned_alloc(_Alignof(EVP_AEAD_CTX),
-                                       sizeof(EVP_AEAD_CTX));
-#endif
+  return (EVP_AEAD_CTX *)malloc(sizeof(EVP_AEAD_CTX));
 }
 
-static void ctx_release(EVP_AEAD_CTX *ctx) {
-#if defined(_WIN32)
-  _aligned_free(ctx);
-#else
-  free(ctx);
-#endif
-}
+static void ctx_release(EVP_AEAD_CTX *ctx) { free(ctx); }
 
 EVP_AEAD_CTX *EVP_AEAD_CTX_new(const EVP_AEAD *aead, const uint8_t *key,
                                size_t key_len, size_t tag_len) {
@@ -519,13 +510,13 @@ static int seal_core(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iov,
   }
 
   if (n_iov <= 1 && n_aad <= 1) {
-    ok = gcmi_aead_seal(AEAD_ALIASING_CHECKED, &ctx->key,
+    ok = gcmi_aead_seal(AEAD_ALIASING_CHECKED, ctx_ckey(ctx),
                    n_iov ? iov[0].out : NULL, out_tag, gcm_tag_len, nonce,
                    nonce_len, n_iov ? iov[0].in : NULL, n_iov ? iov[0].len : 0,
                    n_aad ? aad[0].in : NULL, n_aad ? aad[0].len : 0);
   } else {
     memset(&s, 0, sizeof(s));
-    ok = gcm_stream_init(&s, &ctx->key, GCM_ENCRYPT, nonce, nonce_len);
+    ok = gcm_stream_init(&s, ctx_ckey(ctx), GCM_ENCRYPT, nonce, nonce_len);
     for (size_t i = 0; ok && i < n_aad; i++) {
       ok = gcm_stream_aad(&s, aad[i].in, aad[i].len);
     }
@@ -575,13 +566,13 @@ static int decrypt_pieces(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iov,
   int ok;
 
   if (n_aad <= 1 && (data_len == 0 || iov[0].len >= data_len)) {
-    return gcmi_aead_open(AEAD_ALIASING_CHECKED, &ctx->key,
+    return gcmi_aead_open(AEAD_ALIASING_CHECKED, ctx_ckey(ctx),
                      data_len ? iov[0].out : NULL, nonce, nonce_len,
                      data_len ? iov[0].in : NULL, data_len, tag, tag_len,
                      n_aad ? aad[0].in : NULL, n_aad ? aad[0].len : 0);
   }
   memset(&s, 0, sizeof(s));
-  ok = gcm_stream_init(&s, &ctx->key, GCM_DECRYPT, nonce, nonce_len);
+  ok = gcm_stream_init(&s, ctx_ckey(ctx), GCM_DECRYPT, nonce, nonce_len);
   for (size_t i = 0; ok && i < n_aad; i++) {
     ok = gcm_stream_aad(&s, aad[i].in, aad[i].len);
   }
@@ -662,7 +653,7 @@ static int seal_fast_ok(const EVP_AEAD_CTX *ctx, const uint8_t *out,
          !buffers_overlap(out + in_len, max_out_len - in_len, in, in_len) &&
          !buffers_overlap(out, max_out_len, ad, ad_len) &&
          !buffers_overlap(out, max_out_len, nonce, nonce_len) &&
-         aead_valid_key(&ctx->key) != NULL;
+         aead_valid_key(ctx_ckey(ctx)) != NULL;
 }
 
 /* The same for a single-buffer open (the tag is the last tag_len bytes of
@@ -685,7 +676,7 @@ static int open_fast_ok(const EVP_AEAD_CTX *ctx, const uint8_t *out,
          !buffers_overlap(out, plain, in + plain, ctx->tag_len) &&
          !buffers_overlap(out, plain, ad, ad_len) &&
          !buffers_overlap(out, plain, nonce, nonce_len) &&
-         aead_valid_key(&ctx->key) != NULL;
+         aead_valid_key(ctx_ckey(ctx)) != NULL;
 }
 
 int EVP_AEAD_CTX_seal(const EVP_AEAD_CTX *ctx, uint8_t *out, size_t *out_len,
@@ -696,7 +687,7 @@ int EVP_AEAD_CTX_seal(const EVP_AEAD_CTX *ctx, uint8_t *out, size_t *out_len,
   if (GCM_LIKELY(seal_fast_ok(ctx, out, out_len, max_out_len, nonce,
                               nonce_len, in, in_len, ad, ad_len)) &&
       check_seal_nonce(ctx, nonce, nonce_len)) {
-    gcmi_aead_seal_checked(aead_valid_key(&ctx->key), out, out + in_len,
+    gcmi_aead_seal_checked(aead_valid_key(ctx_ckey(ctx)), out, out + in_len,
                       ctx->tag_len, nonce, nonce_len, in, in_len, ad, ad_len);
     *out_len = in_len + ctx->tag_len;
     return 1;
@@ -788,7 +779,7 @@ int EVP_AEAD_CTX_open(const EVP_AEAD_CTX *ctx, uint8_t *out, size_t *out_len,
   if (GCM_LIKELY(open_fast_ok(ctx, out, out_len, max_out_len, nonce,
                               nonce_len, in, in_len, ad, ad_len))) {
     const size_t plain = in_len - ctx->tag_len;
-    if (gcmi_aead_open_checked(aead_valid_key(&ctx->key), out, nonce, nonce_len,
+    if (gcmi_aead_open_checked(aead_valid_key(ctx_ckey(ctx)), out, nonce, nonce_len,
                           in, plain, in + plain, ctx->tag_len, ad, ad_len)) {
       *out_len = plain;
       return 1;

@@ -101,6 +101,12 @@ struct gcm_stream_st {
    * refill back (crypt_slow in gcm.c): run_min with AES in software,
    * run_min plus a batch with AES instructions. */
   uint16_t use_up_min;
+  /* NULL, or for a stream started on a memcpy copy of a key that sits at
+   * another alignment than the one it was initialised at (see
+   * crypto/gcm/placement.h): that public key. Such a stream keeps `key`
+   * NULL between calls, and the API layer lends it an aligned copy of the
+   * key for each call (crypto/aead/aead.c). The mode engine never reads it. */
+  const struct gcm_key *moved_key;
 };
 
 /* What a fused kernel reads of key k (struct fused_keys in

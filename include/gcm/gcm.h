@@ -157,10 +157,34 @@ GCM_EXPORT const char *gcm_error_string(gcm_error err);
 
 /* An expanded key: the AES key schedule, the GHASH key H and whatever the
  * chosen backends precompute from it, and the backends themselves. Treat the
- * contents as opaque. Copying a gcm_key with memcpy gives a working copy;
- * both must be cleaned up. */
+ * contents as opaque. Copying a gcm_key with memcpy gives a working copy
+ * (see "Alignment" below for copies to other addresses); both must be
+ * cleaned up.
+ *
+ * Alignment. Every function here works on a gcm_key or gcm_stream at any
+ * address: one declared normally, from malloc (which promises only 16
+ * bytes), inside a packed struct or from a hand-rolled allocator. libgcm
+ * keeps its data at an aligned offset inside the object, worked out from
+ * the object's address on every call, and never relies on the alignment
+ * the type declares. That alignment (64 bytes for gcm_key, 16 for
+ * gcm_stream) is what every call's fast path wants, and what declarations,
+ * aligned_alloc and C++ new give:
+ *  - A memcpy copy of an initialised gcm_key at an address with the same
+ *    remainder modulo 64 as the original (for instance any two gcm_key
+ *    variables, or two aligned_alloc(64, ...) blocks) works exactly like
+ *    the original. A copy at another remainder works too, with the same
+ *    results, but every call on it first copies the key to an aligned
+ *    place on its stack (and wipes it afterwards), which costs about as
+ *    much as sealing a few hundred bytes; gcm_key_init the copy instead
+ *    where speed matters. The copy stays read-only and may be shared
+ *    between threads like any key.
+ *  - A gcm_stream copied with memcpy (in mid-message too) goes on from
+ *    where the original was; at another remainder modulo 16 its next call
+ *    moves its data into place first (a stream belongs to one thread).
+ * The object must not be moved while a call on it runs, and a stream
+ * started on a key keeps using that key's address, as always. */
 typedef struct gcm_key {
-  GCM_ALIGNAS(64) unsigned char opaque[3584];
+  GCM_ALIGNAS(64) unsigned char opaque[3648];
 } gcm_key;
 
 /* Expands `key` (16, 24 or 32 bytes) with the default backends: the fastest
@@ -286,8 +310,10 @@ GCM_EXPORT int gcm_open(const gcm_key *k, uint8_t *out, const uint8_t *nonce,
  * unless the tag is right.
  * ------------------------------------------------------------------------- */
 
+/* A message in progress. Like gcm_key, it works at any address (see
+ * "Alignment" at gcm_key). */
 typedef struct gcm_stream {
-  GCM_ALIGNAS(64) unsigned char opaque[512];
+  GCM_ALIGNAS(16) unsigned char opaque[528];
 } gcm_stream;
 
 typedef enum gcm_direction { GCM_ENCRYPT = 1, GCM_DECRYPT = 2 } gcm_direction;

@@ -211,12 +211,15 @@ OPENSSL_EXPORT size_t EVP_AEAD_max_tag_len(const EVP_AEAD *aead);
  * ------------------------------------------------------------------------- */
 
 /* A key set up for one AEAD. The layout is libgcm's own and differs from
- * BoringSSL's; do not rely on anything but the functions below. It is
- * aligned to 64 bytes (the native gcm_key inside it needs that), which
- * declarations and EVP_AEAD_CTX_new take care of. */
+ * BoringSSL's; do not rely on anything but the functions below. Like
+ * BoringSSL's, it asks only for the alignment of a pointer and a uint64_t,
+ * so it may sit at any such address (malloc, a member of the caller's own
+ * struct): the native key is kept as bytes, which libgcm uses at any
+ * address (see "Alignment" in <gcm/gcm.h>). */
 struct evp_aead_ctx_st {
   const EVP_AEAD *aead; /* NULL when not initialised */
-  gcm_key key;          /* the expanded AES key and GHASH tables */
+  /* A gcm_key's bytes: the expanded AES key and GHASH tables. */
+  unsigned char key[sizeof(gcm_key)];
   /* Nonce state of the TLS AEADs. tls_next is the smallest counter
    * (TLS 1.2) or sequence number (TLS 1.3) the next seal may use;
    * tls_mask is the TLS 1.3 mask; tls_started says whether a TLS 1.3 seal
