@@ -122,14 +122,19 @@ def member_name(name):
 def findings_in(disasm):
     """Yields (object, function, reason, line) for each refused instruction."""
     obj = func = None
+    under = False
     for line in disasm.splitlines():
-        m = re.match(r"^" + MEMBER + r":\s+file format", line)
+        m = re.match(r"^" + MEMBER + r":\s+file format (\S+)", line)
         if m:
             obj = member_name(m.group(1))
+            # win32 COFF puts an underscore before every C name.
+            under = m.group(2) == "pe-i386"
             continue
         m = re.match(r"^[0-9a-f]+ <([^>]+)>:$", line)
         if m:
             func = m.group(1)
+            if under and func.startswith("_"):
+                func = func[1:]
             continue
         if obj is None or not scanned_object(obj):
             continue
@@ -159,7 +164,12 @@ def findings_in(disasm):
             reason = "indirect jump (mov pc)"
         elif base == "bx" and not re.match(r"^lr\b", args):
             reason = "indirect jump (bx)"
-        elif op in ("jmp", "jmpq") and args.startswith("*"):
+        elif (op in ("jmp", "jmpq") and args.startswith("*")
+              and re.search(r"%(?!rip\))", args)):
+            # Through a register or a register-indexed table. A jump through
+            # a fixed pointer (*0x0 on win32, *0x0(%rip): the import table's
+            # entry for a tail call into a DLL, as MinGW makes for free) has
+            # one target whatever the data.
             reason = "indirect jump"
         elif op == "br":
             reason = "indirect jump (br)"

@@ -4,7 +4,7 @@
 # (include/gcm/compat/openssl/*.h), no more and no fewer; and its import
 # library libgcm.dll.a offers each of them (the call stub NAME and the
 # pointer __imp_NAME) and nothing else but the import machinery's own
-# _head_* and *_iname.
+# _head_* (__head_* on win32) and *_iname.
 #
 #   check_dll_exports.sh OBJDUMP NM DLL IMPORT_LIB SOURCE_DIR [leading-underscore]
 # OBJDUMP and NM are the MinGW toolchain's. The last argument says the
@@ -54,7 +54,7 @@ while read -r name; do
       { echo "check_dll_exports: $want missing from $implib" >&2; exit 1; }
   done
 done <"$tmp/api"
-bad=$(grep -Ev "^(__imp_)?$p(gcm_[a-z0-9_]+|EVP_[A-Za-z0-9_]+)\$|^_head_|_iname\$" "$tmp/implib" || true)
+bad=$(grep -Ev "^(__imp_)?$p(gcm_[a-z0-9_]+|EVP_[A-Za-z0-9_]+)\$|^_+head_|_iname\$" "$tmp/implib" || true)
 if [ -n "$bad" ]; then
   echo "check_dll_exports: unexpected names in $implib:" >&2
   printf '  %s\n' $bad >&2
