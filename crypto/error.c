@@ -5,6 +5,11 @@
  * thread-local storage, so concurrent callers never see each other's errors
  * and reporting needs no lock and no allocation.
  */
+/* MinGW: vsnprintf is MinGW's C99 one, not msvcrt.dll's (which lacks
+ * %zu), so messages read as on every other platform (see error.h). */
+#if defined(__MINGW32__) && !defined(__USE_MINGW_ANSI_STDIO)
+#define __USE_MINGW_ANSI_STDIO 1
+#endif
 #include <stdarg.h>
 #include <stdio.h>
 

@@ -16,12 +16,20 @@
 #include <valgrind/memcheck.h>
 #endif
 
-#if defined(__GNUC__) || defined(__clang__)
+/* GCM_HIDDEN keeps an internal function out of the ELF and Mach-O shared
+ * libraries' dynamic symbols. PE/COFF has no symbol visibility: a DLL
+ * exports only what is marked __declspec(dllexport) (GCM_EXPORT while
+ * libgcm.dll is built), so on Windows it is empty (GCC warns about the
+ * attribute there). */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32)
 #define GCM_HIDDEN __attribute__((visibility("hidden")))
+#else
+#define GCM_HIDDEN
+#endif
+#if defined(__GNUC__) || defined(__clang__)
 #define GCM_LIKELY(x) __builtin_expect(!!(x), 1)
 #define GCM_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
-#define GCM_HIDDEN
 #define GCM_LIKELY(x) (x)
 #define GCM_UNLIKELY(x) (x)
 #endif

@@ -37,7 +37,13 @@
 
 /* ---- a counting getenv ------------------------------------------------ */
 
+#if defined(_WIN32)
+/* The C runtime's environment block (<stdlib.h>). */
+#include <stdlib.h>
+#define environ _environ
+#else
 extern char **environ;
+#endif
 
 static atomic_int reads_ia32cap, reads_aes, reads_ghash;
 

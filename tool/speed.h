@@ -41,7 +41,11 @@ extern size_t g_chunk;
 extern const char *g_fused;
 
 /* Prints "gcm-speed: <message>" to stderr and exits with status 1. */
-#if defined(__GNUC__) || defined(__clang__)
+#if defined(__MINGW32__)
+/* C99 formats (%zu): the tools are built with MinGW's own stdio there
+ * (__USE_MINGW_ANSI_STDIO, tool/CMakeLists.txt). */
+#define SPEED_PRINTF(f, a) __attribute__((format(gnu_printf, f, a)))
+#elif defined(__GNUC__) || defined(__clang__)
 #define SPEED_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #else
 #define SPEED_PRINTF(f, a)

@@ -40,8 +40,16 @@ void *xmalloc(size_t n) {
   if (n == 0) {
     n = 1;
   }
-  /* 64-byte alignment: buffers start on a cache line, as bssl aligns its. */
+  /* 64-byte alignment: buffers start on a cache line, as bssl aligns its.
+   * Windows has no aligned allocation that free() and realloc() accept
+   * (_aligned_malloc needs _aligned_free), so there the buffers have
+   * malloc's 16-byte alignment. */
+#if defined(_WIN32)
+  p = malloc(n);
+  if (p == NULL) {
+#else
   if (posix_memalign(&p, 64, n) != 0) {
+#endif
     die("out of memory (%zu bytes)", n);
   }
   return p;

@@ -10,12 +10,37 @@
  * cross_check runs before every --openssl measurement: libgcm and OpenSSL
  * must seal to the same bytes, or nothing is measured.
  */
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "speed.h"
+
+/* The loader: dlopen/dlsym, or on Windows LoadLibraryA/GetProcAddress with
+ * the names OpenSSL 3's and 1.1's DLLs have there. */
+#if defined(_WIN32)
+#include <windows.h>
+static const char *const kNames[] = {
+#if defined(_WIN64)
+    "libcrypto-3-x64.dll", "libcrypto-1_1-x64.dll"
+#else
+    "libcrypto-3.dll", "libcrypto-1_1.dll"
+#endif
+};
+static void *lib_open(const char *name) { return (void *)LoadLibraryA(name); }
+static void *lib_sym(void *lib, const char *name) {
+  /* A FARPROC is a function pointer; it goes through uintptr_t to the
+   * object pointer the callers cast back to their function types. */
+  return (void *)(uintptr_t)GetProcAddress((HMODULE)lib, name);
+}
+#else
+#include <dlfcn.h>
+static const char *const kNames[] = {"libcrypto.so.3", "libcrypto.so"};
+static void *lib_open(const char *name) {
+  return dlopen(name, RTLD_NOW | RTLD_LOCAL);
+}
+static void *lib_sym(void *lib, const char *name) { return dlsym(lib, name); }
+#endif
 
 
 /* Values of EVP_CTRL_GCM_SET_IVLEN, _GET_TAG and _SET_TAG in OpenSSL's ABI. */
@@ -45,7 +70,7 @@ struct ossl {
 static struct ossl g_ossl;
 
 static void *ossl_sym(const char *name, int required) {
-  void *p = dlsym(g_ossl.handle, name);
+  void *p = lib_sym(g_ossl.handle, name);
   if (p == NULL && required) {
     die("%s has no symbol %s; --openssl needs OpenSSL 1.1 or later",
         g_ossl.soname, name);
@@ -67,22 +92,21 @@ static void ossl_calls_load(struct ossl_calls *c, const char *way) {
 }
 
 void ossl_load(void) {
-  static const char *const kNames[] = {"libcrypto.so.3", "libcrypto.so"};
   static const char *const kCiphers[NUM_ALGOS] = {
       "EVP_aes_128_gcm", "EVP_aes_192_gcm", "EVP_aes_256_gcm"};
   const char *(*version)(int);
 
   for (size_t i = 0; i < sizeof(kNames) / sizeof(kNames[0]); i++) {
-    g_ossl.handle = dlopen(kNames[i], RTLD_NOW | RTLD_LOCAL);
+    g_ossl.handle = lib_open(kNames[i]);
     if (g_ossl.handle != NULL) {
       g_ossl.soname = kNames[i];
       break;
     }
   }
   if (g_ossl.handle == NULL) {
-    die("--openssl: cannot load OpenSSL's libcrypto (tried libcrypto.so.3 "
-        "and libcrypto.so); install OpenSSL's shared library or run without "
-        "--openssl");
+    die("--openssl: cannot load OpenSSL's libcrypto (tried %s and %s); "
+        "install OpenSSL's shared library or run without --openssl",
+        kNames[0], kNames[1]);
   }
   g_ossl.ctx_new = (void *(*)(void))ossl_sym("EVP_CIPHER_CTX_new", 1);
   g_ossl.ctx_free = (void (*)(void *))ossl_sym("EVP_CIPHER_CTX_free", 1);

@@ -1,5 +1,5 @@
 # Smoke test for gcm-speed, run by ctest as
-#   cmake -DSPEED=<gcm-speed> -DARGS="<args>" [-DEXPECT_RC=n]
+#   cmake -DSPEED=<gcm-speed> -DARGS="<args>" [-DRUN=<emulator>] [-DEXPECT_RC=n]
 #         [-DEXPECT=<regex>] [-DJSON_RESULTS=n] -P speed_smoke_test.cmake
 # Checks the exit code (default 0), that stdout+stderr match EXPECT, and,
 # with JSON_RESULTS, that stdout parses as JSON holding that many results,
@@ -13,13 +13,18 @@ if(NOT DEFINED EXPECT_RC)
   set(EXPECT_RC 0)
 endif()
 separate_arguments(args UNIX_COMMAND "${ARGS}")
+# RUN: what runs the program (Wine for the Windows builds), `|`-separated.
+string(REPLACE "|" ";" run "${RUN}")
 
 execute_process(
-  COMMAND "${SPEED}" ${args}
+  COMMAND ${run} "${SPEED}" ${args}
   RESULT_VARIABLE rc
   OUTPUT_VARIABLE out
   ERROR_VARIABLE err
   TIMEOUT 300)
+# A Windows program's text-mode stdio ends lines with \r\n.
+string(REPLACE "\r" "" out "${out}")
+string(REPLACE "\r" "" err "${err}")
 
 message("$ gcm-speed ${ARGS}\n--- stdout ---\n${out}--- stderr ---\n${err}--- exit ${rc}")
 

@@ -63,6 +63,10 @@ extern "C" {
 
 #if defined(_WIN32) && defined(LIBGCM_SHARED_BUILD)
 #define GCM_EXPORT __declspec(dllexport)
+#elif defined(_WIN32)
+/* A program using libgcm.dll calls through the import library's stubs
+ * and a static libgcm.a needs no marking, so one header serves both. */
+#define GCM_EXPORT
 #elif defined(__GNUC__) || defined(__clang__)
 #define GCM_EXPORT __attribute__((visibility("default")))
 #else

@@ -109,17 +109,32 @@ def scanned_object(name):
     return SCAN_ALL or SCANNED.match(name)
 
 
+# An archive member's name as objdump and nm print it: x.c.o, or x.c.obj
+# from the Windows builds (MinGW), which is read as x.c.o so the patterns
+# above serve both.
+MEMBER = r"(\S+\.o(?:bj)?)"
+
+
+def member_name(name):
+    return name[:-2] if name.endswith(".obj") else name
+
+
 def findings_in(disasm):
     """Yields (object, function, reason, line) for each refused instruction."""
     obj = func = None
+    under = False
     for line in disasm.splitlines():
-        m = re.match(r"^(\S+\.o):\s+file format", line)
+        m = re.match(r"^" + MEMBER + r":\s+file format (\S+)", line)
         if m:
-            obj = m.group(1)
+            obj = member_name(m.group(1))
+            # win32 COFF puts an underscore before every C name.
+            under = m.group(2) == "pe-i386"
             continue
         m = re.match(r"^[0-9a-f]+ <([^>]+)>:$", line)
         if m:
             func = m.group(1)
+            if under and func.startswith("_"):
+                func = func[1:]
             continue
         if obj is None or not scanned_object(obj):
             continue
@@ -149,7 +164,12 @@ def findings_in(disasm):
             reason = "indirect jump (mov pc)"
         elif base == "bx" and not re.match(r"^lr\b", args):
             reason = "indirect jump (bx)"
-        elif op in ("jmp", "jmpq") and args.startswith("*"):
+        elif (op in ("jmp", "jmpq") and args.startswith("*")
+              and re.search(r"%(?!rip\))", args)):
+            # Through a register or a register-indexed table. A jump through
+            # a fixed pointer (*0x0 on win32, *0x0(%rip): the import table's
+            # entry for a tail call into a DLL, as MinGW makes for free) has
+            # one target whatever the data.
             reason = "indirect jump"
         elif op == "br":
             reason = "indirect jump (br)"
@@ -169,9 +189,9 @@ def main(argv):
         return 2
     objdump, nm, archive = argv[1:]
     disasm = run([objdump, "-d", "--no-show-raw-insn", archive])
-    scanned = sorted(set(m for m in re.findall(r"^(\S+\.o):\s+file format",
-                                                  disasm, re.M)
-                         if scanned_object(m)))
+    scanned = sorted(set(member_name(m) for m in
+                         re.findall(r"^" + MEMBER + r":\s+file format", disasm, re.M)
+                         if scanned_object(member_name(m))))
     for o, f, what, why in ALLOWED:
         print("ct_disasm_scan: reviewed: %s %s: %s: %s" % (o, f, what, why))
     if not scanned:
@@ -182,9 +202,9 @@ def main(argv):
     # Compiler-built lookup tables show up as local CSWTCH.N objects.
     member = None
     for line in run([nm, archive]).splitlines():
-        m = re.match(r"^(\S+\.o):$", line)
+        m = re.match(r"^" + MEMBER + r":$", line)
         if m:
-            member = m.group(1)
+            member = member_name(m.group(1))
         elif member and scanned_object(member) and "CSWTCH" in line:
             bad.append((member, "-", "compiler-built lookup table",
                         line.strip()))

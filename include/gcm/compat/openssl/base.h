@@ -27,6 +27,10 @@
  * libgcm's own DLL is being built. */
 #if defined(_WIN32) && defined(LIBGCM_SHARED_BUILD)
 #define OPENSSL_EXPORT __declspec(dllexport)
+#elif defined(_WIN32)
+/* A program using libgcm.dll calls through the import library's stubs
+ * and a static libgcm.a needs no marking, so one header serves both. */
+#define OPENSSL_EXPORT
 #elif defined(__GNUC__) || defined(__clang__)
 #define OPENSSL_EXPORT __attribute__((visibility("default")))
 #else
