@@ -1,4 +1,4 @@
-// test/misuse_test.cc: every row of README.md's "contract for bad input"
+// test/misuse_test.cc: every row of docs/api.md's "Bad input"
 // table, for the cases api_test.cc and compat_test.cc leave open.
 //
 // Row by row, where each case is tested:
