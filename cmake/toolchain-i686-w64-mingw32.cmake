@@ -11,21 +11,5 @@
 # The C is compiled for the i686 baseline (no SSE2 but in
 # crypto/aes/aes_ct_sse2.c, see CMakeLists.txt); the kernels check the CPU
 # at run time.
-set(CMAKE_SYSTEM_NAME Windows)
-set(CMAKE_SYSTEM_PROCESSOR i686)
-set(_libgcm_mingw i686-w64-mingw32)
-set(CMAKE_C_COMPILER ${_libgcm_mingw}-gcc-posix)
-set(CMAKE_CXX_COMPILER ${_libgcm_mingw}-g++-posix)
-set(CMAKE_RC_COMPILER ${_libgcm_mingw}-windres)
-set(CMAKE_ASM_NASM_COMPILER nasm)
-set(CMAKE_ASM_NASM_OBJECT_FORMAT win32)
-set(CMAKE_EXE_LINKER_FLAGS_INIT "-static")
-set(CMAKE_SHARED_LINKER_FLAGS_INIT "-static")
-set(CMAKE_FIND_ROOT_PATH /usr/${_libgcm_mingw})
-set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
-set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
-set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
-set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
-
-include(${CMAKE_CURRENT_LIST_DIR}/wine.cmake)
-libgcm_wine_emulator(wine)
+include(${CMAKE_CURRENT_LIST_DIR}/mingw.cmake)
+libgcm_mingw_toolchain(i686-w64-mingw32 i686 win32 wine)

@@ -12,21 +12,5 @@
 # The posix model brings libwinpthread: like libgcc and libstdc++ it is
 # linked statically (-static), so every .exe and libgcm.dll runs without
 # MinGW's DLLs beside it.
-set(CMAKE_SYSTEM_NAME Windows)
-set(CMAKE_SYSTEM_PROCESSOR AMD64)
-set(_libgcm_mingw x86_64-w64-mingw32)
-set(CMAKE_C_COMPILER ${_libgcm_mingw}-gcc-posix)
-set(CMAKE_CXX_COMPILER ${_libgcm_mingw}-g++-posix)
-set(CMAKE_RC_COMPILER ${_libgcm_mingw}-windres)
-set(CMAKE_ASM_NASM_COMPILER nasm)
-set(CMAKE_ASM_NASM_OBJECT_FORMAT win64)
-set(CMAKE_EXE_LINKER_FLAGS_INIT "-static")
-set(CMAKE_SHARED_LINKER_FLAGS_INIT "-static")
-set(CMAKE_FIND_ROOT_PATH /usr/${_libgcm_mingw})
-set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
-set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
-set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
-set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
-
-include(${CMAKE_CURRENT_LIST_DIR}/wine.cmake)
-libgcm_wine_emulator(wine64)
+include(${CMAKE_CURRENT_LIST_DIR}/mingw.cmake)
+libgcm_mingw_toolchain(x86_64-w64-mingw32 AMD64 win64 wine64)

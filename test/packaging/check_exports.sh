@@ -18,6 +18,18 @@ if [ -z "$syms" ]; then
   echo "no exported symbols found in $lib" >&2
   exit 1
 fi
+# same_names WHAT LIST: fails, with a diff, unless LIST (one name a line,
+# sorted) is exactly the library's gcm_*/EVP_* exports.
+same_names() {
+  exported=$(printf '%s\n' "$syms" | grep -E '^(gcm_|EVP_)' | sort -u)
+  if [ "$2" != "$exported" ]; then
+    echo "$1 and the exports differ (< $1, > library):" >&2
+    printf '%s\n' "$2" > "${TMPDIR:-/tmp}/libgcm-names.$$"
+    printf '%s\n' "$exported" | diff "${TMPDIR:-/tmp}/libgcm-names.$$" - >&2 || true
+    rm -f "${TMPDIR:-/tmp}/libgcm-names.$$"
+    exit 1
+  fi
+}
 bad=$(printf '%s\n' "$syms" | grep -Ev '^(gcm_[a-z0-9_]+|EVP_[A-Za-z0-9_]+|_init|_fini|_edata|_end|__bss_start)$' || true)
 count=$(printf '%s\n' "$syms" | grep -c -E '^(gcm_|EVP_)')
 echo "$count public symbols exported"
@@ -39,27 +51,13 @@ if [ -n "$map" ]; then
     exit 1
   fi
   listed=$(sed -n 's/^ *\([A-Za-z_][A-Za-z0-9_]*\);$/\1/p' "$map" | sort -u)
-  exported=$(printf '%s\n' "$syms" | grep -E '^(gcm_|EVP_)' | sort -u)
-  if [ "$listed" != "$exported" ]; then
-    echo "the version script and the exports differ (< script, > library):" >&2
-    printf '%s\n' "$listed" > "${TMPDIR:-/tmp}/libgcm-listed.$$"
-    printf '%s\n' "$exported" | diff "${TMPDIR:-/tmp}/libgcm-listed.$$" - >&2 || true
-    rm -f "${TMPDIR:-/tmp}/libgcm-listed.$$"
-    exit 1
-  fi
+  same_names "the version script" "$listed"
   echo "every export versioned LIBGCM_1.0, as $(basename "$map") lists"
 fi
 if [ -n "$incdir" ]; then
   declared=$(grep -hE '^(GCM|OPENSSL)_EXPORT' "$incdir/gcm/gcm.h" \
                "$incdir/gcm/compat/openssl/aead.h" |
              sed -E 's/^[^(]*[^A-Za-z0-9_]([A-Za-z_][A-Za-z0-9_]*)\(.*/\1/' | sort -u)
-  exported=$(printf '%s\n' "$syms" | grep -E '^(gcm_|EVP_)' | sort -u)
-  if [ "$declared" != "$exported" ]; then
-    echo "the public headers and the exports differ (< headers, > library):" >&2
-    printf '%s\n' "$declared" > "${TMPDIR:-/tmp}/libgcm-declared.$$"
-    printf '%s\n' "$exported" | diff "${TMPDIR:-/tmp}/libgcm-declared.$$" - >&2 || true
-    rm -f "${TMPDIR:-/tmp}/libgcm-declared.$$"
-    exit 1
-  fi
+  same_names "the public headers" "$declared"
   echo "the exports are exactly the $(printf '%s\n' "$declared" | wc -l | tr -d ' ') functions the public headers declare"
 fi
