@@ -1,6 +1,5 @@
 #!/bin/sh
-# Fails if libgcm's static archive (or shared library) defines a global
-# symbol outside libgcm's three name spaces:
+# Fails if libgcm's static archive defines a global symbol outside libgcm's three name spaces:
 #   gcm_*   the native API (include/gcm/gcm.h)
 #   EVP_*   the BoringSSL-compatible API (include/gcm/compat/openssl/aead.h)
 #   gcmi_*  everything internal that has to cross an object file: backend
@@ -12,24 +11,17 @@
 # the only other names allowed in the archive.
 #
 #   check_symbols.sh NM FILE [leading-underscore]
-# NM is the toolchain's nm (cross builds pass their own). FILE is libgcm.a
-# or libgcm.so (for a shared library, only its dynamic symbols count, and
-# gcmi_* names must not be there either). A third argument says the object
-# format puts an underscore before every C name (win32 COFF).
+# NM is the toolchain's nm (cross builds pass their own). FILE is libgcm.a.
+# A third argument says the object format puts an underscore before every
+# C name (win32 COFF). The shared library's exports are checked, more
+# strictly, by check_exports.sh (ELF) and check_dll_exports.sh (Windows).
 set -eu
 nm_tool="$1"
 file="$2"
 under="${3:-}"
-case "$file" in
-  # In a shared library only the dynamic symbols count; type A (absolute)
-  # is the version node LIBGCM_1.0 of the symbol versions, not a name.
-  *.so|*.so.*) syms=$("$nm_tool" -D --defined-only "$file" |
-                      awk 'NF >= 3 && $2 ~ /^[B-Z]$/ {print $3}' | sed 's/@.*//')
-               allowed='^(gcm_[a-z0-9_]+|EVP_[A-Za-z0-9_]+|_init|_fini|_edata|_end|__bss_start)$' ;;
-  *)           syms=$("$nm_tool" -g --defined-only "$file" 2>/dev/null |
-                      awk 'NF >= 3 && $2 ~ /^[A-Z]$/ {print $3}')
-               allowed='^(gcm_[a-z0-9_]+|gcmi_[a-z0-9_]+|EVP_[A-Za-z0-9_]+|__x86\.get_pc_thunk\.[a-z]+)$' ;;
-esac
+syms=$("$nm_tool" -g --defined-only "$file" 2>/dev/null |
+      awk 'NF >= 3 && $2 ~ /^[A-Z]$/ {print $3}')
+allowed='^(gcm_[a-z0-9_]+|gcmi_[a-z0-9_]+|EVP_[A-Za-z0-9_]+|__x86\.get_pc_thunk\.[a-z]+)$'
 if [ -n "$under" ]; then
   syms=$(printf '%s\n' "$syms" | sed 's/^_//')
 fi
