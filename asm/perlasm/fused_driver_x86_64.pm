@@ -62,6 +62,9 @@ package perlasm::fused_driver_x86_64;
 use strict;
 use warnings;
 use perlasm::layout;    # $K_AES_KEY, $K_GHASH_KEY, $ROUNDS, $LAG_*
+use Exporter qw(import);
+
+our @EXPORT_OK = qw(spread);    # for the kernels' rounds
 
 my ($OUT, $IN, $BLOCKS) = qw(rsi rdx rcx);
 my @ARGS = qw(rdi rsi rdx rcx r8 r9 r10 r11 rax);   # arguments, key pointers, Nr
@@ -69,6 +72,26 @@ my %WIDTH = (xmm => 16, ymm => 32, zmm => 64);
 my %WORD = (8 => 'eight', 16 => 'sixteen');
 my $PROTO = 'const struct fused_keys *k, uint8_t *out, const uint8_t *in, '
           . 'size_t blocks, const uint8_t ctr[16]';
+
+# spread(round, hook, lead): the kernels' stitching of one round: the
+# round's first `lead` lines (a key load, say) as they are, then its
+# VAESENCs with the hook's instructions spread evenly between them, the
+# same number after each (the last ones fewer), so that the decoder hands
+# the scheduler a mix of AES rounds and carry-less multiplies rather than a
+# burst of each. The two streams use disjoint registers; each keeps its own
+# order.
+sub spread {
+    my ($round, $hook, $lead) = @_;
+    my @h = grep { /\S/ } split /\n/, $hook;
+    my @a = grep { /\S/ } split /\n/, $round;
+    my $s = join '', map { "$_\n" } splice @a, 0, $lead // 0;
+    my $per = int((@h + @a - 1) / @a);
+    for my $x (@a) {
+        $s .= "$x\n";
+        for (1 .. $per) { $s .= shift(@h) . "\n" if @h; }
+    }
+    return $s;
+}
 
 # function(k, suffix, public, last argument): the .function line.
 sub function {

@@ -110,7 +110,7 @@ use warnings;
 use FindBin;
 use lib "$FindBin::Bin/..";
 use perlasm::driver;
-use perlasm::fused_driver_x86_64;    # seal, seal_lagged and open around the pieces below
+use perlasm::fused_driver_x86_64 qw(spread);    # seal, seal_lagged, open; the stitching
 
 # Offset of the Karatsuba half sums in the clmul GHASH key.
 my $HALVES = 128;
@@ -238,31 +238,13 @@ sub round {
     return $s;
 }
 
-# spread(round, hook): the round's instructions with the hook's spread
-# evenly between its VAESENCs (after the key load), so that the decoder
-# hands the scheduler a mix of AES and carry-less multiplies rather than a
-# burst of each. The two streams use disjoint registers; each keeps its
-# own order.
-sub spread {
-    my ($round, $hook) = @_;
-    my @h = grep { /\S/ } split /\n/, $hook;
-    my ($load, @a) = grep { /\S/ } split /\n/, $round;
-    my $per = int((@h + @a - 1) / @a);
-    my $s = "$load\n";
-    for my $x (@a) {
-        $s .= "$x\n";
-        for (1 .. $per) { $s .= shift(@h) . "\n" if @h; }
-    }
-    return $s;
-}
-
 # rounds(n, tag, hooks): rounds 1 .. Nr-1 on xmm0..n-1 with hooks->{r}
 # inside round r (r = 1..9, present for every key size), then xmm8 = rk[Nr].
 sub rounds {
     my ($n, $tag, $hooks) = @_;
     my $s = '';
     for my $r (1 .. 9) {
-        $s .= $hooks && $hooks->{$r} ? spread(round($n, $r), $hooks->{$r})
+        $s .= $hooks && $hooks->{$r} ? spread(round($n, $r), $hooks->{$r}, 1)
                                      : round($n, $r);
     }
     $s .= "    cmp        eax, 10\n    je         .L${tag}_last\n";

@@ -137,7 +137,7 @@ use warnings;
 use FindBin;
 use lib "$FindBin::Bin/..";
 use perlasm::driver;
-use perlasm::fused_driver_x86_64;    # seal, seal_lagged and open around the pieces below
+use perlasm::fused_driver_x86_64 qw(spread);    # seal, seal_lagged, open; the stitching
 
 my $code = <<___;
 .rodata
@@ -266,23 +266,6 @@ sub round {
 sub early_key {
     my ($r) = @_;
     return "    vbroadcasti32x4 $RKEARLY, [$aes + " . 16 * $r . "]\n";
-}
-
-# spread(round, hook): the round's VAESENCs with the hook's instructions
-# spread evenly between them, so that the decoder hands the scheduler a mix
-# of AES rounds and carry-less multiplies rather than a burst of each. The
-# two streams use disjoint registers; each keeps its own order.
-sub spread {
-    my ($round, $hook) = @_;
-    my @h = grep { /\S/ } split /\n/, $hook;
-    my @a = grep { /\S/ } split /\n/, $round;
-    my $per = int((@h + @a - 1) / @a);
-    my $s = '';
-    for my $x (@a) {
-        $s .= "$x\n";
-        for (1 .. $per) { $s .= shift(@h) . "\n" if @h; }
-    }
-    return $s;
 }
 
 # rounds(n, tag, hooks): rounds 1 .. Nr-1 on zmm0..n-1 for any key size:
