@@ -51,9 +51,11 @@
 #           (r10 = k->aes_key, r11 = k->ghash_key, eax = Nr): Y from r9,
 #           the counter, the keys the kernel keeps in registers
 #   exit    Y back to r9 and the wiping of every vector register
-# seal_function(), seal_lagged_function() and open_function() take it with the pieces of code each
-# function runs; memory_kernel() builds all three for the kernels that
-# hash from memory with a run of 1..batch blocks (ghash_run).
+# seal_function(), seal_lagged_function() and open_function() take it
+# with the pieces of code each function runs; memory_kernel() builds all
+# three for the kernels that hash from memory with a run of 1..batch
+# blocks (ghash_run). spread() is the one piece of the iterations the
+# kernels share: how a round's VAESENCs and a hook's multiplies interleave.
 # Registers are the System V ones (the translator maps win64 arguments):
 # out = rsi, in = rdx, blocks = rcx; r9 is Xi (lag in seal_lagged, then
 # r12 lag->pending, rbx lag->has_pending, r9 lag->Xi).
