@@ -50,20 +50,13 @@
 # reduction in round 9 (every key size has rounds 1..9). The only chain
 # across iterations is Y (the reduction result feeds the next group's first
 # block), which is short next to the AES rounds.
-#   seal: ciphertext exists only after the rounds, so an iteration hashes
-#         the previous iteration's eight output blocks (re-read from out,
-#         where they were just stored). The first batch is encrypted
-#         alone; the last one is hashed during the rounds of the tail, or
-#         alone when there is no tail.
-#   seal_lagged: seal on whole batches with the hash one batch behind
-#         (struct fused_lag in crypto/fused/fused.h): the first batch's
-#         rounds hash the previous call's last batch, left unhashed in
-#         lag->pending, and the last batch is stored there instead of
-#         hashed, so on a stream of short calls no batch's rounds or
-#         multiplies run alone once something is pending.
-#   open: the ciphertext is the input, so an iteration hashes its own
-#         eight input blocks during the rounds, and they are read before
-#         any output of the iteration is written: in == out works.
+# The drivers around the iterations (seal, seal_lagged on whole batches
+# with the hash one batch behind, open) are perlasm/fused_driver_x86_64.pm's
+# memory_kernel, which explains them. Here seal's iteration hashes the
+# previous iteration's eight output blocks, re-read from out where they
+# were just stored; seal_lagged's first batch hashes lag->pending from
+# memory; open's iteration hashes its own eight input blocks, all read
+# before any output of the iteration is written (in == out works).
 # Tail (1..7 blocks, or a whole call of fewer than eight): the key stream
 # of two, four or eight blocks is computed, the n existing blocks are XORed
 # and stored, never touching memory past them, and they are hashed as one
@@ -117,7 +110,7 @@ use warnings;
 use FindBin;
 use lib "$FindBin::Bin/..";
 use perlasm::driver;
-use perlasm::layout;    # $ROUNDS and the other C structure offsets
+use perlasm::fused_driver_x86_64 qw(spread);    # seal, seal_lagged, open; the stitching
 
 # Offset of the Karatsuba half sums in the clmul GHASH key.
 my $HALVES = 128;
@@ -245,31 +238,13 @@ sub round {
     return $s;
 }
 
-# spread(round, hook): the round's instructions with the hook's spread
-# evenly between its VAESENCs (after the key load), so that the decoder
-# hands the scheduler a mix of AES and carry-less multiplies rather than a
-# burst of each. The two streams use disjoint registers; each keeps its
-# own order.
-sub spread {
-    my ($round, $hook) = @_;
-    my @h = grep { /\S/ } split /\n/, $hook;
-    my ($load, @a) = grep { /\S/ } split /\n/, $round;
-    my $per = int((@h + @a - 1) / @a);
-    my $s = "$load\n";
-    for my $x (@a) {
-        $s .= "$x\n";
-        for (1 .. $per) { $s .= shift(@h) . "\n" if @h; }
-    }
-    return $s;
-}
-
 # rounds(n, tag, hooks): rounds 1 .. Nr-1 on xmm0..n-1 with hooks->{r}
 # inside round r (r = 1..9, present for every key size), then xmm8 = rk[Nr].
 sub rounds {
     my ($n, $tag, $hooks) = @_;
     my $s = '';
     for my $r (1 .. 9) {
-        $s .= $hooks && $hooks->{$r} ? spread(round($n, $r), $hooks->{$r})
+        $s .= $hooks && $hooks->{$r} ? spread(round($n, $r), $hooks->{$r}, 1)
                                      : round($n, $r);
     }
     $s .= "    cmp        eax, 10\n    je         .L${tag}_last\n";
@@ -336,11 +311,9 @@ sub tail {
 ___
 }
 
-# Common entry: pointers, Nr, Y and the counter base.
+# The entry after the driver's (key pointers and Nr): Y and the counter
+# base.
 my $entry = <<___;
-    mov        $aes, [rdi + $K_AES_KEY]     # public: a pointer in struct fused_keys
-    mov        $gkey, [rdi + $K_GHASH_KEY]  # public: a pointer in struct fused_keys
-    mov        eax, [$aes + $ROUNDS]        # public: the round count follows from the key length
     vmovdqu    $y, [r9]
     vpshufb    $y, $y, [.Lbswap_mask]       # Y, reflected
     vmovdqu    xmm8, [r8]
@@ -369,121 +342,10 @@ sub group_hooks {
     return \%hooks;
 }
 
-# Stitched iteration: GHASH of eight blocks at `src` inside the rounds.
-sub stitched {
-    my ($tag, $src) = @_;
-    return counters(8) . rounds(8, $tag, group_hooks($src)) . $last8;
-}
-
-# ---------------------------------------------------------------------------
-# seal
-
-$code .= <<___;
-
-.text
-.function gcmi_aes_gcm_x86_64_aesni_avx_seal args=6 frame=16 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax,rbx,rbp   # (const struct fused_keys *k, uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t ctr[16], uint8_t Xi[16])
-$entry
-    cmp        $blocks, 8
-    jb         .Lseal_tail
-@{[ counters(8) ]}
-@{[ rounds(8, 'seal_first') ]}
-$last8
-    add        $in, 128
-    add        $out, 128
-    sub        $blocks, 8
-.Lseal_loop:                                # eight ciphertext blocks pending at out - 128
-    cmp        $blocks, 8
-    jb         .Lseal_pending
-@{[ stitched('seal_loop', "$out - 128") ]}
-    add        $in, 128
-    add        $out, 128
-    sub        $blocks, 8
-    jmp        .Lseal_loop
-.Lseal_pending:
-    test       $blocks, $blocks
-    jnz        .Lseal_pending_tail
-    lea        rbx, [$out - 128]            # no tail: hash the last batch alone
-    mov        rdi, 8
-@{[ ghash_run('seal_pending') ]}
-    jmp        .Lseal_done
-.Lseal_pending_tail:                        # 1..7 left: the tail's rounds hash the last batch
-@{[ tail('seal_ptail', group_hooks("$out - 128")) ]}
-    jmp        .Lseal_tail_hash
-.Lseal_tail:                                # 1..7 blocks in all
-@{[ tail('seal_tail') ]}
-.Lseal_tail_hash:
-    mov        rbx, $out
-    mov        rdi, $blocks
-@{[ ghash_run('seal_tail_hash') ]}
-.Lseal_done:
-$exit
-.endfunction
-___
-
-# ---------------------------------------------------------------------------
-# seal_lagged (crypto/fused/fused.h, struct fused_lag): blocks is a positive
-# multiple of eight. The seal loop above, except at its two ends: the first
-# batch's rounds hash the previous call's pending batch when there is one
-# (instead of running alone), and the last batch is not hashed but stored,
-# straight from the registers that hold it, to lag->pending.
-#   r12 lag->pending, rbx lag->has_pending (both public); r9 becomes
-#   lag->Xi before the common entry reads Y.
-
-$code .= <<___;
-
-.function gcmi_aes_gcm_x86_64_aesni_avx_seal_lagged args=6 frame=16 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax,rbx,rbp,r12   # (const struct fused_keys *k, uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t ctr[16], const struct fused_lag *lag)
-    mov        r12, [r9 + $LAG_PENDING]     # public: a pointer in struct fused_lag
-    mov        rbx, [r9 + $LAG_HAS_PENDING] # public: has_pending: 0 or 1, from the stream's lengths alone
-    mov        r9, [r9 + $LAG_XI]           # public: a pointer in struct fused_lag
-$entry
-    test       rbx, rbx
-    jz         .Llag_first_alone
-@{[ stitched('lag_first', 'r12') ]}
-    jmp        .Llag_next
-.Llag_first_alone:
-@{[ counters(8) ]}
-@{[ rounds(8, 'lag_alone') ]}
-$last8
-.Llag_next:                                 # xmm0..7: the batch just stored at out
-    add        $in, 128
-    add        $out, 128
-    sub        $blocks, 8
-    jz         .Llag_done
-@{[ stitched('lag_loop', "$out - 128") ]}
-    jmp        .Llag_next
-.Llag_done:                                 # the last batch: pending, unhashed
-___
-$code .= "    vmovdqu    [r12 + " . 16 * $_ . "], xmm$_\n" for 0 .. 7;
-$code .= <<___;
-$exit
-.endfunction
-___
-
-# ---------------------------------------------------------------------------
-# open
-
-$code .= <<___;
-
-.function gcmi_aes_gcm_x86_64_aesni_avx_open args=6 frame=16 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax,rbx,rbp   # (const struct fused_keys *k, uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t ctr[16], uint8_t Xi[16])
-$entry
-.Lopen_loop:
-    cmp        $blocks, 8
-    jb         .Lopen_tail
-@{[ stitched('open_loop', $in) ]}
-    add        $in, 128
-    add        $out, 128
-    sub        $blocks, 8
-    jmp        .Lopen_loop
-.Lopen_tail:                                # 0..7 left: hash, then decrypt
-    test       $blocks, $blocks
-    jz         .Lopen_done
-    mov        rbx, $in
-    mov        rdi, $blocks
-@{[ ghash_run('open_tail_hash') ]}
-@{[ tail('open_tail') ]}
-.Lopen_done:
-$exit
-.endfunction
-___
+# seal, seal_lagged and open on eight-block batches: perlasm/fused_driver_x86_64.pm.
+$code .= perlasm::fused_driver_x86_64::memory_kernel(
+    { name => 'gcmi_aes_gcm_x86_64_aesni_avx', batch => 8, vec => 'xmm', frame => 16,
+      entry => $entry, exit => $exit }, counters => \&counters, rounds => \&rounds,
+    last => $last8, tail => \&tail, group_hooks => \&group_hooks, ghash_run => \&ghash_run);
 
 perlasm::driver::finish('x86_64', $code);

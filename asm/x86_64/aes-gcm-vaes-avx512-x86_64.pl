@@ -58,21 +58,13 @@
 # middle round whatever the key length (one-off batches, such as the
 # tail, put them beside the last nine). The only chain across iterations
 # is Y, which is short next to the AES rounds.
-#   seal: ciphertext exists only after the rounds, so an iteration hashes
-#         the previous iteration's sixteen output blocks, which it left
-#         byte-reversed in zmm4..zmm7 (no reload from memory). The first
-#         batch is encrypted alone; the last one is hashed during the
-#         rounds of the tail, or alone when there is no tail.
-#   seal_lagged: seal on whole batches with the hash one batch behind
-#         (struct fused_lag in crypto/fused/fused.h): the first batch's
-#         rounds hash the previous call's last batch, loaded from
-#         lag->pending, and the last batch is stored there instead of
-#         hashed, so on a stream of short calls no batch's rounds or
-#         multiplies run alone once something is pending.
-#   open: the ciphertext is the input, so an iteration loads its own
-#         sixteen input blocks into zmm4..zmm7 first and hashes them during
-#         the rounds; nothing is written before they are read: in == out
-#         works.
+# The drivers around the iterations (seal, seal_lagged on whole batches
+# with the hash one batch behind, open) are perlasm/fused_driver_x86_64.pm's,
+# which explains them. Here an iteration hashes the sixteen blocks in
+# zmm4..zmm7: seal's last round leaves its ciphertext there, byte-reversed
+# (no reload from memory), seal_lagged loads lag->pending there before its
+# first batch, and open loads its own input there first, so nothing is
+# written before it is read (in == out works).
 # Tail (1..15 blocks, or a whole call of fewer than sixteen): the key
 # stream of eight (n <= 8) or sixteen blocks is computed in two or four
 # registers. Opmask registers select the n blocks that exist, two bits
@@ -145,7 +137,7 @@ use warnings;
 use FindBin;
 use lib "$FindBin::Bin/..";
 use perlasm::driver;
-use perlasm::layout;    # $ROUNDS and the other C structure offsets
+use perlasm::fused_driver_x86_64 qw(spread);    # seal, seal_lagged, open; the stitching
 
 my $code = <<___;
 .rodata
@@ -274,23 +266,6 @@ sub round {
 sub early_key {
     my ($r) = @_;
     return "    vbroadcasti32x4 $RKEARLY, [$aes + " . 16 * $r . "]\n";
-}
-
-# spread(round, hook): the round's VAESENCs with the hook's instructions
-# spread evenly between them, so that the decoder hands the scheduler a mix
-# of AES rounds and carry-less multiplies rather than a burst of each. The
-# two streams use disjoint registers; each keeps its own order.
-sub spread {
-    my ($round, $hook) = @_;
-    my @h = grep { /\S/ } split /\n/, $hook;
-    my @a = grep { /\S/ } split /\n/, $round;
-    my $per = int((@h + @a - 1) / @a);
-    my $s = '';
-    for my $x (@a) {
-        $s .= "$x\n";
-        for (1 .. $per) { $s .= shift(@h) . "\n" if @h; }
-    }
-    return $s;
 }
 
 # rounds(n, tag, hooks): rounds 1 .. Nr-1 on zmm0..n-1 for any key size:
@@ -441,12 +416,9 @@ sub tail {
     return $s . ".L${tag}_end:\n";
 }
 
-# Common entry: pointers, Nr, the round keys, the powers of H, constants,
-# Y and the counter register.
+# The entry after the driver's (key pointers and Nr): the round keys, the
+# powers of H, constants, Y and the counter register.
 my $entry = <<___;
-    mov        $aes, [rdi + $K_AES_KEY]     # public: a pointer in struct fused_keys
-    mov        $gkey, [rdi + $K_GHASH_KEY]  # public: a pointer in struct fused_keys
-    mov        eax, [$aes + $ROUNDS]        # public: the round count follows from the key length
     vbroadcasti32x4 $BSWAP, [.Lbswap_mask]
     vbroadcasti32x4 $INC, [.Linc4]
     vmovdqu    $y, [r9]
@@ -471,104 +443,31 @@ $exit .= "    vpxor      xmm$_, xmm$_, xmm$_\n" for 0 .. 15;
 $exit .= "    vpxord     xmm$_, xmm$_, xmm$_\n" for 16 .. 31;   # EVEX only
 $exit .= "    vzeroupper\n";
 
-my $step = <<___;
-    add        $in, 256
-    add        $out, 256
-    sub        $blocks, 16
-___
-
 # ---------------------------------------------------------------------------
-# seal
+# seal, seal_lagged and open: the drivers of perlasm/fused_driver_x86_64.pm
+# around the pieces above. The batch to hash is in zmm4..zmm7: seal's last
+# round leaves its ciphertext there, seal_lagged loads lag->pending there,
+# open loads its input there; the tails hash their own blocks.
 
-$code .= <<___;
+my %kernel = (name => 'gcmi_aes_gcm_x86_64_vaes_avx512', batch => 16, vec => 'zmm',
+              public => [qw(k1 k2 k3 k4)], lagged_public => [],
+              entry => $entry, exit => $exit);
 
-.text
-.function gcmi_aes_gcm_x86_64_vaes_avx512_seal args=6 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax,k1,k2,k3,k4   # (const struct fused_keys *k, uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t ctr[16], uint8_t Xi[16])
-$entry
-    cmp        $blocks, 16
-    jb         .Lseal_tail
-@{[ iteration('seal_first', 1) ]}
-$step
-.Lseal_loop:                                # sixteen ciphertext blocks to hash in zmm4..7
-    cmp        $blocks, 16
-    jb         .Lseal_pending
-@{[ keyed_iteration('seal_loop', 1, hooks(4)) ]}
-$step
-    jmp        .Lseal_loop
-.Lseal_pending:
-    test       $blocks, $blocks
-    jnz        .Lseal_pending_tail
-@{[ join '', ghash_steps(4) ]}
-    jmp        .Lseal_done
-.Lseal_pending_tail:                        # 1..15 left: the tail's rounds hash the last batch
-@{[ tail('seal_ptail', 1, hooks(4)) ]}
-    jmp        .Lseal_done
-.Lseal_tail:                                # 1..15 blocks in all
-@{[ tail('seal_tail', 1) ]}
-.Lseal_done:
-$exit
-.endfunction
-___
+$code .= "\n.text" . perlasm::fused_driver_x86_64::seal_function(\%kernel,
+    note         => 'to hash in zmm4..7',
+    first        => iteration('seal_first', 1),
+    loop         => keyed_iteration('seal_loop', 1, hooks(4)),
+    pending      => join('', ghash_steps(4)),
+    pending_tail => tail('seal_ptail', 1, hooks(4)),
+    tail         => tail('seal_tail', 1));
 
-# ---------------------------------------------------------------------------
-# seal_lagged (crypto/fused/fused.h, struct fused_lag): blocks is a positive
-# multiple of sixteen. The seal loop above, except at its two ends: when
-# blocks are pending, the first batch's rounds hash them (loaded from
-# lag->pending) instead of running alone, and the last batch is not hashed
-# but stored, straight from the registers that hold it, to lag->pending.
-# No tail.
-#   r12 lag->pending, rbx lag->has_pending (both public); r9 becomes
-#   lag->Xi before the common entry reads Y.
+$code .= perlasm::fused_driver_x86_64::seal_lagged_function(\%kernel,
+    load_pending => load_data(4, 'r12', 0),
+    first_alone  => iteration('lag_alone', 1),
+    loop         => keyed_iteration('lag_loop', 1, hooks(4)));
 
-$code .= <<___;
-
-.function gcmi_aes_gcm_x86_64_vaes_avx512_seal_lagged args=6 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax,rbx,r12   # (const struct fused_keys *k, uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t ctr[16], const struct fused_lag *lag)
-    mov        r12, [r9 + $LAG_PENDING]     # public: a pointer in struct fused_lag
-    mov        rbx, [r9 + $LAG_HAS_PENDING] # public: has_pending: 0 or 1, from the stream's lengths alone
-    mov        r9, [r9 + $LAG_XI]           # public: a pointer in struct fused_lag
-$entry
-    test       rbx, rbx
-    jz         .Llag_first_alone
-@{[ load_data(4, 'r12', 0) ]}
-    jmp        .Llag_loop
-.Llag_first_alone:
-@{[ iteration('lag_alone', 1) ]}
-$step
-.Llag_loop:                                 # zmm0..3: the batch just stored (if any)
-    test       $blocks, $blocks
-    jz         .Llag_done
-@{[ keyed_iteration('lag_loop', 1, hooks(4)) ]}
-$step
-    jmp        .Llag_loop
-.Llag_done:                                 # the last batch: pending, unhashed
-___
-$code .= "    vmovdqu64  [r12 + " . 64 * $_ . "], zmm$_\n" for 0 .. 3;
-$code .= <<___;
-$exit
-.endfunction
-___
-
-# ---------------------------------------------------------------------------
-# open
-
-$code .= <<___;
-
-.function gcmi_aes_gcm_x86_64_vaes_avx512_open args=6 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax,k1,k2,k3,k4   # (const struct fused_keys *k, uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t ctr[16], uint8_t Xi[16])
-$entry
-.Lopen_loop:
-    cmp        $blocks, 16
-    jb         .Lopen_tail
-@{[ load_data(4, $in, 0) ]}
-@{[ keyed_iteration('open_loop', 0, hooks(4)) ]}
-$step
-    jmp        .Lopen_loop
-.Lopen_tail:                                # 0..15 left: hashed during their rounds
-    test       $blocks, $blocks
-    jz         .Lopen_done
-@{[ tail('open_tail', 0) ]}
-.Lopen_done:
-$exit
-.endfunction
-___
+$code .= perlasm::fused_driver_x86_64::open_function(\%kernel,
+    loop => join("\n", load_data(4, $in, 0), keyed_iteration('open_loop', 0, hooks(4))),
+    tail => tail('open_tail', 0));
 
 perlasm::driver::finish('x86_64', $code);
