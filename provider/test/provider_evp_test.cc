@@ -518,6 +518,44 @@ int RunStream() {
     EVP_CIPHER_CTX_free(ctx);
   }
 
+  // IV lengths changing on one context, across the 16 bytes a context keeps
+  // inline (longer IVs live in a buffer of their own), each message made by
+  // a duplicate taken while the IV is buffered and the original freed
+  // before the duplicate uses it: the duplicate must hold its own IV, not
+  // the original's (freed and wiped by then). Checked against OpenSSL's
+  // default provider.
+  {
+    Bytes key = Random(rng, 16), aad = Random(rng, 20), pt = Random(rng, 50);
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+    CHECK(EVP_EncryptInit_ex2(ctx, gcm.For(16), key.data(), nullptr, nullptr),
+          "init with key only");
+    for (size_t ivlen : {12, 60, 12, 17, 128, 1, 16, 100}) {
+      Bytes iv = Random(rng, ivlen), ct(pt.size());
+      uint8_t tag[16];
+      int outl;
+      CHECK(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_IVLEN,
+                                static_cast<int>(ivlen), nullptr) > 0 &&
+                EVP_EncryptInit_ex2(ctx, nullptr, nullptr, iv.data(), nullptr),
+            "a %zu-byte IV", ivlen);
+      EVP_CIPHER_CTX *dup = EVP_CIPHER_CTX_new();
+      CHECK(dup != nullptr && EVP_CIPHER_CTX_copy(dup, ctx), "copy");
+      if (dup == nullptr) break;
+      EVP_CIPHER_CTX_free(ctx);
+      ctx = dup;
+      CHECK(EVP_EncryptUpdate(ctx, nullptr, &outl, aad.data(), 20) &&
+                EVP_EncryptUpdate(ctx, ct.data(), &outl, pt.data(), 50) &&
+                EVP_EncryptFinal_ex(ctx, ct.data(), &outl) &&
+                EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 16, tag) > 0,
+            "seal with a %zu-byte IV", ivlen);
+      seals++;
+      Bytes rct, rtag;
+      CHECK(Seal(ref.For(16), key, iv, aad, pt, 16, &rct, &rtag) && rct == ct &&
+                std::memcmp(rtag.data(), tag, 16) == 0,
+            "duplicate with a %zu-byte IV differs from OpenSSL", ivlen);
+    }
+    EVP_CIPHER_CTX_free(ctx);
+  }
+
   const uint64_t dseal = ProviderCounter("libgcm-seal-count") - seals0;
   const uint64_t dopen = ProviderCounter("libgcm-open-count") - opens0;
   const uint64_t dfail = ProviderCounter("libgcm-open-fail-count") - fails0;
