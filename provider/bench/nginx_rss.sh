@@ -12,7 +12,7 @@
 #
 # Each run starts its own nginx from a temporary directory (nothing under
 # /etc/nginx is read or written; the port is a free one on 127.0.0.1): one
-# worker, a self-signed P-256 certificate made with openssl, TLS 1.3 only,
+# worker, a self-signed RSA certificate made with openssl, TLS 1.3 only,
 # `ssl_conf_command Ciphersuites TLS_AES_128_GCM_SHA256`, no session cache,
 # timeouts long enough that nobody closes an idle connection. The client,
 # tls_idle_clients.py, completes 20 warm-up handshakes, reads the worker's
@@ -21,8 +21,9 @@
 # is given beside it.
 #
 # The two configurations differ only in the OpenSSL configuration file
-# nginx gets through OPENSSL_CONF: "default" activates the default provider
-# alone; "libgcm" also loads BUILD_DIR/provider/libgcm.so and prefers it
+# nginx gets through OPENSSL_CONF: "default" (default-only.cnf) activates
+# the default provider alone; "libgcm" (libgcm.cnf) also loads
+# BUILD_DIR/provider/libgcm.so and prefers it
 # (default_properties = ?provider=libgcm, as docs/provider.md says). A
 # libgcm run counts only if the worker's LIBGCM_PROVIDER_STATS line shows
 # at least CONNS seals (each handshake seals the server's flight in
@@ -49,34 +50,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 \
-  -subj /CN=localhost -keyout "$work/key.pem" -out "$work/cert.pem" 2>/dev/null
-
-cat >"$work/default.cnf" <<EOF
-openssl_conf = openssl_init
-[openssl_init]
-providers = provider_sect
-[provider_sect]
-default = default_sect
-[default_sect]
-activate = 1
-EOF
-cat >"$work/libgcm.cnf" <<EOF
-openssl_conf = openssl_init
-[openssl_init]
-providers = provider_sect
-alg_section = evp_properties
-[provider_sect]
-libgcm = libgcm_sect
-default = default_sect
-[libgcm_sect]
-module = $module
-activate = 1
-[default_sect]
-activate = 1
-[evp_properties]
-default_properties = ?provider=libgcm
-EOF
+# The certificate and the two configuration files are the provider tests'
+# own (provider/test/openssl_programs_test.sh's cert and configs modes).
+"$here/../test/openssl_programs_test.sh" "$(dirname "$module")" "$work" cert >/dev/null
+"$here/../test/openssl_programs_test.sh" "$(dirname "$module")" "$work" configs >/dev/null
 
 free_port() {
   python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
@@ -92,7 +69,8 @@ user_line=
 # to $work/MODE.kb (not in a subshell, so that the EXIT trap stops nginx if
 # a check fails).
 run_once() {
-  local mode=$1 dir=$work/run port worker line seals
+  local mode=$1 dir=$work/run port worker line seals conf=default-only.cnf
+  [ "$mode" = libgcm ] && conf=libgcm.cnf
   rm -rf "$dir"
   mkdir -p "$dir/logs"
   port=$(free_port)
@@ -127,7 +105,7 @@ http {
   }
 }
 EOF
-  OPENSSL_CONF=$work/$mode.cnf LIBGCM_PROVIDER_STATS=$dir/stats \
+  OPENSSL_CONF=$work/$conf LIBGCM_PROVIDER_STATS=$dir/stats \
     "$nginx" -p "$dir" -c "$dir/nginx.conf" 2>>"$dir/logs/error.log" &
   master=$!
   worker=
