@@ -6,10 +6,17 @@
  *
  *  - Key: expanded once with gcm_key_init (libgcm's dispatcher picks the
  *    backends per key; LIBGCM_AES, LIBGCM_GHASH and OPENSSL_ia32cap apply).
- *    The expanded key lives in a reference-counted block so that a
- *    duplicated context (dupctx) shares it, read-only, and a stream copied
+ *    The expanded key lives in a reference-counted block of its own so that
+ *    a duplicated context (dupctx) shares it, read-only, and a stream copied
  *    mid-message keeps pointing at a live key. Re-keying a shared key
  *    expands into a fresh block; the last reference wipes it.
+ *  - Memory: a TLS server keeps two of these contexts per connection for
+ *    the connection's lifetime (OpenSSL's record layer, one per direction;
+ *    it frees the handshake's pair when it installs the application keys,
+ *    and never duplicates them), so each context holds only what it uses:
+ *    the native stream, the IV (inline up to 16 bytes; a longer one gets a
+ *    MAX_IV_LEN buffer of its own), the TLS state and one pointer to the
+ *    key block, whose size comes from key_memory_size().
  *  - IV: any length from 1 byte (the `ivlen` parameter), given at init or
  *    later. It is buffered and the native stream starts lazily at the first
  *    AAD, data or final call, so a new IV on the same key costs one
@@ -27,6 +34,7 @@
  *    and a record that fails authentication leaves the whole buffer zeroed.
  */
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -41,6 +49,10 @@
 
 /* IVs up to this many bytes (OpenSSL's own provider takes up to 128). */
 #define MAX_IV_LEN 1024
+/* IVs up to this many bytes are kept inside the context (TLS and most
+ * callers use 12); longer ones in a MAX_IV_LEN buffer allocated when the
+ * first one is set. */
+#define INLINE_IV_LEN 16
 /* TLS 1.2 GCM record layout (RFC 5288). */
 #define TLS_AAD_LEN EVP_AEAD_TLS1_AAD_LEN           /* 13 */
 #define TLS_FIXED_IV_LEN EVP_GCM_TLS_FIXED_IV_LEN   /* 4 */
@@ -55,12 +67,28 @@
  * it came from: EVP callers (openssl speed -aead, and programs that pass
  * the key again with each new IV) re-initialise with the same key, and
  * set_key then keeps the expansion instead of redoing it. Both are wiped
- * when the last reference goes. */
+ * when the last reference goes.
+ *
+ * The expanded key is `mem`, key_memory_size() bytes at the end of the
+ * block. A gcm_key works at any address (gcm.h, "Alignment": libgcm places
+ * its data at an aligned offset inside the object itself), so the block
+ * comes from plain malloc and no bytes are spent aligning it. */
 struct shared_key {
-  gcm_key key;
-  uint8_t raw[32];
   _Atomic unsigned refs;
+  uint8_t raw[32];
+  _Alignas(16) unsigned char mem[];
 };
+
+/* How many bytes of key memory a context's key takes. Today every libgcm
+ * key is a gcm_key, whatever backends it runs on; this is the one place
+ * where a size query for the backends the key will use goes once libgcm
+ * has one (with an init into memory of that size in key_init). */
+static size_t key_memory_size(void) { return sizeof(gcm_key); }
+
+/* The expanded key in a key block. */
+static gcm_key *key_of(struct shared_key *sk) {
+  return (gcm_key *)(void *)sk->mem;
+}
 
 enum iv_state {
   IV_NONE,      /* no IV yet */
@@ -73,18 +101,18 @@ struct gcm_ctx {
   gcm_stream stream;
   const struct libgcm_provctx *pc;
   struct shared_key *key;  /* NULL until a key is set */
+  uint8_t *iv;             /* iv_inline, or a MAX_IV_LEN buffer (iv_reserve) */
   size_t keylen;           /* fixed by the algorithm */
-  int enc;
-  enum iv_state iv_state;
   size_t ivlen;
   size_t taglen;           /* expected tag length (decrypt), 0 = not set */
-  int tag_ready;           /* encrypt: final ran, `tag` holds the tag */
+  size_t tls_aad_len;      /* TLS 1.2: 0, or TLS_AAD_LEN while a record is pending */
   uint8_t tag[GCM_TAG_LEN];
-  /* TLS 1.2 */
-  int iv_gen;              /* tlsivfixed given: TLS nonce rules apply */
-  size_t tls_aad_len;      /* 0, or TLS_AAD_LEN while a record is pending */
   uint8_t tls_aad[TLS_AAD_LEN];
-  uint8_t iv[MAX_IV_LEN];
+  uint8_t iv_inline[INLINE_IV_LEN];
+  uint8_t enc;
+  uint8_t iv_state;        /* enum iv_state */
+  uint8_t tag_ready;       /* encrypt: final ran, `tag` holds the tag */
+  uint8_t iv_gen;          /* TLS 1.2: tlsivfixed given, TLS nonce rules apply */
 };
 
 /* ---- helpers -------------------------------------------------------------- */
@@ -97,21 +125,43 @@ static void wipe(void *p, size_t n) {
 static void key_release(struct shared_key *sk) {
   if (sk == NULL) return;
   if (atomic_fetch_sub(&sk->refs, 1) == 1) {
-    gcm_key_cleanup(&sk->key);
+    gcm_key_cleanup(key_of(sk));
     wipe(sk->raw, sizeof(sk->raw));
     free(sk);
   }
 }
 
 static struct shared_key *key_new(void) {
-  struct shared_key *sk = aligned_alloc(
-      _Alignof(struct shared_key),
-      (sizeof(struct shared_key) + _Alignof(struct shared_key) - 1) /
-          _Alignof(struct shared_key) * _Alignof(struct shared_key));
+  size_t size = offsetof(struct shared_key, mem) + key_memory_size();
+  struct shared_key *sk = malloc(size);
   if (sk == NULL) return NULL;
-  memset(sk, 0, sizeof(*sk));
+  memset(sk, 0, size);
   atomic_init(&sk->refs, 1);
   return sk;
+}
+
+/* Makes room for an IV of n bytes: the inline buffer holds up to
+ * INLINE_IV_LEN, a longer IV moves the context to a MAX_IV_LEN buffer of
+ * its own, kept until the context is freed. The old contents are not
+ * carried over: every caller writes the new IV (or drops the old one). */
+static int iv_reserve(struct gcm_ctx *c, size_t n) {
+  if (n <= INLINE_IV_LEN || c->iv != c->iv_inline) return 1;
+  uint8_t *p = malloc(MAX_IV_LEN);
+  if (p == NULL) {
+    LIBGCM_ERR(c->pc, LIBGCM_R_OUT_OF_MEMORY, "a %zu-byte IV", n);
+    return 0;
+  }
+  wipe(c->iv_inline, sizeof(c->iv_inline));
+  c->iv = p;
+  return 1;
+}
+
+static void iv_release(struct gcm_ctx *c) {
+  if (c->iv != c->iv_inline) {
+    wipe(c->iv, MAX_IV_LEN);
+    free(c->iv);
+  }
+  c->iv = c->iv_inline;
 }
 
 /* Wipes the native stream if a message is under way on it, and moves to
@@ -119,7 +169,7 @@ static struct shared_key *key_new(void) {
  * per-message path (new IV, data, final) wipes nothing twice. */
 static void stream_drop(struct gcm_ctx *c, enum iv_state next) {
   if (c->iv_state == IV_ACTIVE) gcm_stream_cleanup(&c->stream);
-  c->iv_state = next;
+  c->iv_state = (uint8_t)next;
 }
 
 /* Starts the native stream on the buffered IV if it is not running yet. */
@@ -132,7 +182,7 @@ static int stream_ready(struct gcm_ctx *c) {
     case IV_ACTIVE:
       return 1;
     case IV_BUFFERED:
-      if (!gcm_stream_init(&c->stream, &c->key->key,
+      if (!gcm_stream_init(&c->stream, key_of(c->key),
                            c->enc ? GCM_ENCRYPT : GCM_DECRYPT, c->iv,
                            c->ivlen)) {
         LIBGCM_ERR(c->pc, LIBGCM_R_OPERATION_FAILED, "%s",
@@ -163,10 +213,10 @@ static int stream_failed(struct gcm_ctx *c) {
 /* 1 when `key` is the key `sk` was expanded from. The comparison reads
  * every byte whatever they hold; only its one-bit answer (the caller passed
  * the same key again, which the caller knows) decides a branch. */
-static int same_key(const struct shared_key *sk, const uint8_t *key,
+static int same_key(struct shared_key *sk, const uint8_t *key,
                     size_t keylen) {
   uint8_t d = 0;
-  if (gcm_key_length(&sk->key) != keylen) return 0;
+  if (gcm_key_length(key_of(sk)) != keylen) return 0;
   for (size_t i = 0; i < keylen; i++) d |= (uint8_t)(sk->raw[i] ^ key[i]);
   return d == 0;
 }
@@ -180,7 +230,7 @@ static int set_key(struct gcm_ctx *c, const uint8_t *key, size_t keylen) {
   struct shared_key *sk = c->key;
   if (sk != NULL && same_key(sk, key, keylen)) return 1;
   if (sk != NULL && atomic_load(&sk->refs) == 1) {
-    gcm_key_cleanup(&sk->key);
+    gcm_key_cleanup(key_of(sk));
   } else {
     key_release(sk);
     c->key = NULL;
@@ -191,7 +241,7 @@ static int set_key(struct gcm_ctx *c, const uint8_t *key, size_t keylen) {
     }
   }
   c->key = sk;
-  if (!gcm_key_init(&sk->key, key, keylen)) {
+  if (!gcm_key_init(key_of(sk), key, keylen)) {
     LIBGCM_ERR(c->pc, LIBGCM_R_KEY_SETUP_FAILED, "%s",
                gcm_last_error_message());
     key_release(sk);
@@ -230,6 +280,7 @@ static void *ctx_new(void *provctx, size_t keylen) {
   if (c == NULL) return NULL;
   memset(c, 0, sizeof(*c));
   c->pc = provctx;
+  c->iv = c->iv_inline;
   c->keylen = keylen;
   c->ivlen = GCM_NONCE_LEN;
   c->iv_state = IV_NONE;
@@ -245,6 +296,7 @@ static void ctx_free(void *vctx) {
   if (c == NULL) return;
   gcm_stream_cleanup(&c->stream);
   key_release(c->key);
+  iv_release(c);
   wipe(c, sizeof(*c));
   free(c);
 }
@@ -253,10 +305,22 @@ static void *ctx_dup(void *vctx) {
   const struct gcm_ctx *src = vctx;
   struct gcm_ctx *c = ctx_new((void *)src->pc, src->keylen);
   if (c == NULL) return NULL;
+  uint8_t *long_iv = NULL;
+  if (src->iv != src->iv_inline) {
+    long_iv = malloc(MAX_IV_LEN);
+    if (long_iv == NULL) {
+      LIBGCM_ERR(src->pc, LIBGCM_R_OUT_OF_MEMORY, "a %zu-byte IV", src->ivlen);
+      ctx_free(c);
+      return NULL;
+    }
+    memcpy(long_iv, src->iv, MAX_IV_LEN);
+  }
   /* The copied stream keeps pointing at the shared key, which the
    * reference below keeps alive and which nobody modifies: re-keying a
-   * shared key expands into a new block (set_key). */
+   * shared key expands into a new block (set_key). The copy holds its own
+   * IV: inline, or the copy of the long one. */
   memcpy(c, src, sizeof(*c));
+  c->iv = long_iv != NULL ? long_iv : c->iv_inline;
   if (c->key != NULL) atomic_fetch_add(&c->key->refs, 1);
   return c;
 }
@@ -272,12 +336,13 @@ static int ctx_init(struct gcm_ctx *c, int enc, const unsigned char *key,
     if (c->iv_state == IV_ACTIVE) stream_drop(c, IV_BUFFERED);
     c->tag_ready = 0;
   }
-  c->enc = enc;
+  c->enc = (uint8_t)(enc != 0);
   if (iv != NULL) {
     if (ivlen == 0 || ivlen > MAX_IV_LEN) {
       LIBGCM_ERR(c->pc, LIBGCM_R_BAD_IV_LENGTH, "%zu bytes", ivlen);
       return 0;
     }
+    if (!iv_reserve(c, ivlen)) return 0;
     c->ivlen = ivlen;
     memcpy(c->iv, iv, ivlen);
     c->iv_state = IV_BUFFERED;
@@ -329,7 +394,7 @@ static int tls_record(struct gcm_ctx *c, uint8_t *out, size_t *outl,
     if (out != in) memmove(out, in, inl);
     memcpy(out, nonce + TLS_FIXED_IV_LEN, TLS_EXPLICIT_IV_LEN);
     uint8_t *payload = out + TLS_EXPLICIT_IV_LEN;
-    ok = gcm_seal(&c->key->key, payload, payload + plen, TLS_TAG_LEN, nonce,
+    ok = gcm_seal(key_of(c->key), payload, payload + plen, TLS_TAG_LEN, nonce,
                   GCM_NONCE_LEN, payload, plen, c->tls_aad, TLS_AAD_LEN);
     if (ok) {
       libgcm_count(LIBGCM_COUNT_SEAL);
@@ -347,7 +412,7 @@ static int tls_record(struct gcm_ctx *c, uint8_t *out, size_t *outl,
     memcpy(tag, in + TLS_EXPLICIT_IV_LEN + plen, TLS_TAG_LEN);
     if (out != in) memmove(out, in, inl);
     uint8_t *payload = out + TLS_EXPLICIT_IV_LEN;
-    ok = gcm_open(&c->key->key, payload, nonce, GCM_NONCE_LEN, payload, plen,
+    ok = gcm_open(key_of(c->key), payload, nonce, GCM_NONCE_LEN, payload, plen,
                   tag, TLS_TAG_LEN, c->tls_aad, TLS_AAD_LEN);
     if (ok) {
       libgcm_count(LIBGCM_COUNT_OPEN);
@@ -631,10 +696,10 @@ static int get_one(struct gcm_ctx *c, OSSL_PARAM *p) {
       return tls_iv_gen(c, p);
     case P_AES_BACKEND:
       return OSSL_PARAM_set_utf8_ptr(
-          p, c->key != NULL ? gcm_key_aes_backend(&c->key->key) : "none");
+          p, c->key != NULL ? gcm_key_aes_backend(key_of(c->key)) : "none");
     case P_GHASH_BACKEND:
       return OSSL_PARAM_set_utf8_ptr(
-          p, c->key != NULL ? gcm_key_ghash_backend(&c->key->key) : "none");
+          p, c->key != NULL ? gcm_key_ghash_backend(key_of(c->key)) : "none");
     default:
       return 1; /* not gettable here: left alone, as OpenSSL does */
   }
@@ -733,6 +798,7 @@ static int set_one(struct gcm_ctx *c, const OSSL_PARAM *p) {
         return 0;
       }
       if (n != c->ivlen) {
+        if (!iv_reserve(c, n)) return 0;
         c->ivlen = n;
         stream_drop(c, IV_NONE);
       }

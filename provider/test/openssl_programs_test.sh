@@ -10,6 +10,12 @@
 #   cert                         writes a self-signed RSA certificate for
 #                                127.0.0.1 into WORK_DIR (the fixture the
 #                                other modes use; run first by ctest)
+#   configs                      writes the two OpenSSL configuration
+#                                files the other modes use into WORK_DIR:
+#                                libgcm.cnf (libgcm loaded from MODULE_DIR
+#                                and preferred) and default-only.cnf (the
+#                                default provider alone), for benchmarks
+#                                that run programs the same way
 #   tls VERSION CIPHER SIDES     moves a few MiB each way over one TLS
 #                                session per direction and compares SHA-256
 #                                sums. VERSION is tls1_2 or tls1_3, CIPHER an
@@ -186,6 +192,11 @@ case "$mode" in
       -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 \
       -keyout key.pem -out cert.pem 2>req.log || { cat req.log >&2; fail "openssl req"; }
     echo "certificate in $work"
+    ;;
+
+  configs)
+    write_configs
+    echo "libgcm.cnf and default-only.cnf in $work"
     ;;
 
   tls)

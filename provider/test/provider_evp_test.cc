@@ -184,6 +184,20 @@ bool Seal(const EVP_CIPHER *c, const Bytes &key, const Bytes &iv,
   return ok;
 }
 
+// Finishes a message on a context that has its key and IV: the AAD and the
+// plaintext in one update each, final, and the 16-byte tag into `tag`.
+bool FinishSeal(EVP_CIPHER_CTX *ctx, const Bytes &aad, const Bytes &pt,
+                Bytes *ct, uint8_t tag[16]) {
+  int outl;
+  ct->assign(pt.size(), 0);
+  return EVP_EncryptUpdate(ctx, nullptr, &outl, aad.data(),
+                           static_cast<int>(aad.size())) &&
+         EVP_EncryptUpdate(ctx, ct->data(), &outl, pt.data(),
+                           static_cast<int>(pt.size())) &&
+         EVP_EncryptFinal_ex(ctx, ct->data(), &outl) &&
+         EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 16, tag) > 0;
+}
+
 // Opens through EVP: true only when every step and the tag check succeed.
 bool Open(const EVP_CIPHER *c, const Bytes &key, const Bytes &iv,
           const Bytes &aad, const Bytes &ct, const Bytes &tag, Bytes *pt,
@@ -470,16 +484,12 @@ int RunStream() {
       const Bytes &key = *order[m];
       Bytes ct(pt.size());
       uint8_t tag[16];
-      int outl;
       iv[0] = static_cast<uint8_t>(m);
       // After the first message no cipher is passed, so EVP keeps the
       // provider context and hands it the key again.
       CHECK(EVP_EncryptInit_ex2(ctx, m == 0 ? gcm.For(kl) : nullptr, key.data(),
                                 iv.data(), nullptr) &&
-                EVP_EncryptUpdate(ctx, nullptr, &outl, aad.data(), 13) &&
-                EVP_EncryptUpdate(ctx, ct.data(), &outl, pt.data(), 37) &&
-                EVP_EncryptFinal_ex(ctx, ct.data(), &outl) &&
-                EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 16, tag) > 0,
+                FinishSeal(ctx, aad, pt, &ct, tag),
             "re-key seal %zu", m);
       seals++;
       Bytes rct, rtag;
@@ -500,13 +510,9 @@ int RunStream() {
     if (dup != nullptr) {
       Bytes ct(pt.size());
       uint8_t tag[16];
-      int outl;
       iv[0] = 9;
       CHECK(EVP_EncryptInit_ex2(dup, nullptr, nullptr, iv.data(), nullptr) &&
-                EVP_EncryptUpdate(dup, nullptr, &outl, aad.data(), 13) &&
-                EVP_EncryptUpdate(dup, ct.data(), &outl, pt.data(), 37) &&
-                EVP_EncryptFinal_ex(dup, ct.data(), &outl) &&
-                EVP_CIPHER_CTX_ctrl(dup, EVP_CTRL_AEAD_GET_TAG, 16, tag) > 0,
+                FinishSeal(dup, aad, pt, &ct, tag),
             "dup seal");
       seals++;
       Bytes rct, rtag;
@@ -514,6 +520,39 @@ int RunStream() {
                 std::memcmp(rtag.data(), tag, 16) == 0,
             "duplicate lost its key after the original was re-keyed");
       EVP_CIPHER_CTX_free(dup);
+    }
+    EVP_CIPHER_CTX_free(ctx);
+  }
+
+  // IV lengths changing on one context, across the 16 bytes a context keeps
+  // inline (longer IVs live in a buffer of their own), each message made by
+  // a duplicate taken while the IV is buffered and the original freed
+  // before the duplicate uses it: the duplicate must hold its own IV, not
+  // the original's (freed and wiped by then). Checked against OpenSSL's
+  // default provider.
+  {
+    Bytes key = Random(rng, 16), aad = Random(rng, 20), pt = Random(rng, 50);
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+    CHECK(EVP_EncryptInit_ex2(ctx, gcm.For(16), key.data(), nullptr, nullptr),
+          "init with key only");
+    for (size_t ivlen : {12, 60, 12, 17, 128, 1, 16, 100}) {
+      Bytes iv = Random(rng, ivlen), ct(pt.size());
+      uint8_t tag[16];
+      CHECK(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_IVLEN,
+                                static_cast<int>(ivlen), nullptr) > 0 &&
+                EVP_EncryptInit_ex2(ctx, nullptr, nullptr, iv.data(), nullptr),
+            "a %zu-byte IV", ivlen);
+      EVP_CIPHER_CTX *dup = EVP_CIPHER_CTX_new();
+      CHECK(dup != nullptr && EVP_CIPHER_CTX_copy(dup, ctx), "copy");
+      if (dup == nullptr) break;
+      EVP_CIPHER_CTX_free(ctx);
+      ctx = dup;
+      CHECK(FinishSeal(ctx, aad, pt, &ct, tag), "seal with a %zu-byte IV", ivlen);
+      seals++;
+      Bytes rct, rtag;
+      CHECK(Seal(ref.For(16), key, iv, aad, pt, 16, &rct, &rtag) && rct == ct &&
+                std::memcmp(rtag.data(), tag, 16) == 0,
+            "duplicate with a %zu-byte IV differs from OpenSSL", ivlen);
     }
     EVP_CIPHER_CTX_free(ctx);
   }
