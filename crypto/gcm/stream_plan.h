@@ -296,10 +296,16 @@ static inline void stream_plan_one_shot_rest(const struct stream_policy *p,
   pl->tail = len;
 }
 
-/* Rule 4 (general). pl may hold rule 3's head and give-back already. */
-static inline void stream_plan_general(const struct stream_policy *p,
-                                       struct stream_buffer b,
-                                       struct stream_plan *pl, size_t len) {
+/* Rule 4 (general). pl may hold rule 3's head and give-back already.
+ * Out of line, so that rule 3's plans stay short where they are inlined
+ * (with it inlined, chunks of 255 and 1000 bytes ran 5-15% slower on
+ * vaes_avx512 than before the planner). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static void stream_plan_general(const struct stream_policy *p,
+                                struct stream_buffer b,
+                                struct stream_plan *pl, size_t len) {
   const int long_chunk = !p->one_shot && len / 16 >= p->run_min;
   const int use_up = long_chunk && len / 16 >= p->use_up_min;
   if (long_chunk && b.ks_pos < b.ks_len && (b.ks_pos & 15u) == 0 &&
@@ -318,44 +324,64 @@ static inline void stream_plan_general(const struct stream_policy *p,
   }
 }
 
-/* The plan for an update of len bytes (the contract at the top). */
-static inline struct stream_plan stream_plan_update(
+/* Rule 3 (sized): fills *pl (zeroed) and returns 1 when the rule takes
+ * the update; returns 0 otherwise, *pl then holding the head and
+ * give-back that rule 4 goes on from (the buffer *b updated to match). */
+static inline int stream_plan_sized_rule(const struct stream_policy *p,
+                                         struct stream_buffer *b,
+                                         size_t *len, struct stream_plan *pl) {
+  if (!stream_plan_sized(p, b->ks_pos, *len)) return 0;
+  if (b->ks_pos < b->ks_len) {
+    const size_t head = (16u - (b->ks_pos & 15u)) & 15u;
+    const size_t need = head == 0 ? p->run_min : p->tail_min;
+    if (need != 0 && *len > head && (*len - head) / 16 >= need) {
+      pl->head = head;
+      pl->give_back = 1;
+      *len -= head;
+      b->ks_pos = b->ks_len = 0;
+    }
+  }
+  const size_t blocks = *len / 16, rest = *len & 15u;
+  if (b->ks_pos == b->ks_len && blocks >= p->run_min &&
+      (rest == 0 || (p->tail_min != 0 && blocks >= p->tail_min))) {
+    stream_plan_run(p, pl, blocks, blocks, 1, 1);
+    if (rest != 0) {
+      pl->tail = rest;
+      pl->refill = 1;
+      pl->tail_block = 1;
+    }
+    return 1;
+  }
+  return 0;
+}
+
+/* Rules 3 and 4: the plan of an update that neither rule 1 nor rule 2
+ * takes (stream_plan_update below). */
+static inline struct stream_plan stream_plan_past_fast(
     const struct stream_policy *p, struct stream_buffer b, size_t len) {
   struct stream_plan pl;
   memset(&pl, 0, sizeof(pl));
+  if (!stream_plan_sized_rule(p, &b, &len, &pl))
+    stream_plan_general(p, b, &pl, len);
+  return pl;
+}
+
+/* The plan for an update of len bytes (the contract at the top). */
+static inline struct stream_plan stream_plan_update(
+    const struct stream_policy *p, struct stream_buffer b, size_t len) {
   if (!b.first && stream_plan_fits(b.ks_pos, b.ks_len, len)) {
+    struct stream_plan pl;
+    memset(&pl, 0, sizeof(pl));
     pl.head = len;
     return pl;
   }
   if (stream_plan_steady(p, b.ks_pos, b.ks_len, b.hash_len, len)) {
+    struct stream_plan pl;
+    memset(&pl, 0, sizeof(pl));
     stream_plan_run(p, &pl, len / 16, len / 16, p->fused, 0);
     return pl;
   }
-  if (stream_plan_sized(p, b.ks_pos, len)) {
-    if (b.ks_pos < b.ks_len) {
-      const size_t head = (16u - (b.ks_pos & 15u)) & 15u;
-      const size_t need = head == 0 ? p->run_min : p->tail_min;
-      if (need != 0 && len > head && (len - head) / 16 >= need) {
-        pl.head = head;
-        pl.give_back = 1;
-        len -= head;
-        b.ks_pos = b.ks_len = 0;
-      }
-    }
-    const size_t blocks = len / 16, rest = len & 15u;
-    if (b.ks_pos == b.ks_len && blocks >= p->run_min &&
-        (rest == 0 || (p->tail_min != 0 && blocks >= p->tail_min))) {
-      stream_plan_run(p, &pl, blocks, blocks, 1, 1);
-      if (rest != 0) {
-        pl.tail = rest;
-        pl.refill = 1;
-        pl.tail_block = 1;
-      }
-      return pl;
-    }
-  }
-  stream_plan_general(p, b, &pl, len);
-  return pl;
+  return stream_plan_past_fast(p, b, len);
 }
 
 #endif /* LIBGCM_CRYPTO_GCM_STREAM_PLAN_H */
