@@ -41,7 +41,7 @@ using gcmtest::RandomBytes;
 
 // Every kernel of the dispatcher's fused list that this build has and that
 // belongs to one pair (the portable loop, which fits any pair, has its own
-// suite in fused_test.cc).
+// suite in kernel_contract_test.cc).
 std::vector<const fused_impl *> FusedImpls() {
   std::vector<const fused_impl *> v;
   for (size_t i = 0; gcmi_dispatch_fused_at(i) != nullptr; i++) {

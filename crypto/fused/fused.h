@@ -127,8 +127,8 @@ struct fused_impl {
   const struct aes_impl *aes;
   const struct ghash_impl *ghash;
   /* Shortest run, in blocks, worth handing to the kernel; shorter runs take
-   * the mode engine's buffered path. The kernel is correct for any run of
-   * at least one block. */
+   * the mode engine's buffered path (crypto/gcm/stream_plan.h). The kernel
+   * is correct for any run of at least one block. */
   unsigned min_blocks;
   /* Returns 1 when this build has the kernel and this CPU can run it. */
   int (*usable)(void);
@@ -177,22 +177,16 @@ struct fused_impl {
    * chosen by name there, and tested. Asks the named queries of
    * crypto/cpu/cpu.h only. */
   int (*preferred)(void);
-  /* Streams (crypto/gcm/gcm.c). Left 0, the mode engine treats a kernel
-   * call as costly as a key stream refill: a chunk's whole blocks go to the
-   * kernel only from GCM_STREAM_RUN_MIN blocks (and min_blocks) on, cut
-   * down to whole AES batches, and everything else, partial blocks
-   * included, is served from the key stream buffer, refilled a whole
-   * buffer at a time. A kernel that is cheaper per call declares, as
-   * measured with gcm-ab --chunk:
+  /* Streams: the kernel's sizes in the stream planner's contract
+   * (crypto/gcm/stream_plan.h, rule 3), measured with gcm-ab --chunk. Left
+   * 0, a kernel call counts as costly as a key stream refill and runs are
+   * cut down to whole AES batches. A kernel that is cheaper per call
+   * declares:
    *   stream_run_min: the fewest whole blocks worth a call; the run that
    *     ends a chunk on a block boundary goes to the kernel uncut.
    *   stream_tail_min: 0, or the fewest whole blocks worth a call when a
-   *     partial block follows them: such a run also goes uncut, and the
-   *     partial block refills just its own key stream, so the next chunk
-   *     finishes that block from the buffer and goes straight back to the
-   *     kernel. Chunks that are not multiples of 16 bytes then run at the
-   *     kernel's speed, less two one-block calls (the key stream and the
-   *     GHASH of the block that straddles two chunks). */
+   *     partial block follows them; that block then gets key stream of
+   *     its own. */
   unsigned stream_run_min;
   unsigned stream_tail_min;
 };

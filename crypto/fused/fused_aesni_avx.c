@@ -66,10 +66,10 @@ const struct fused_impl gcmi_fused_aesni_avx = {
     .aes = &gcmi_aes_aesni,
     .ghash = &gcmi_ghash_clmul,
     .min_blocks = 1,
-    /* Streams (fused.h): from 16 blocks, and from 32 with a partial block
-     * behind (gcm-ab --chunk: 272 and 400-byte chunks 1.15x and 1.55x with
-     * uncut runs; with a partial block behind, 350-500-byte chunks were
-     * up to 12% slower on the kernel, 1000 bytes and up faster). */
+    /* Stream sizes (rule 3 of crypto/gcm/stream_plan.h), as measured with
+     * gcm-ab --chunk: 272 and 400-byte chunks 1.15x and 1.55x with uncut
+     * runs; with a partial block behind, 350-500-byte chunks were up to
+     * 12% slower on the kernel, 1000 bytes and up faster. */
     .stream_run_min = 16,
     .stream_tail_min = 32,
     .usable = aesni_avx_usable,

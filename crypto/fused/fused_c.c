@@ -71,8 +71,9 @@ const struct fused_impl gcmi_fused_c = {
     .requires = "none",
     .aes = NULL,
     .ghash = NULL,
-    /* The widest AES batch (16 blocks): shorter runs are cheaper through
-     * the mode engine's buffered key stream than as their own calls. */
+    /* The widest AES batch: shorter runs are cheaper through the mode
+     * engine's buffered key stream than as their own calls
+     * (crypto/gcm/stream_plan.h). */
     .min_blocks = 16,
     .usable = fused_c_usable,
     .init = NULL,

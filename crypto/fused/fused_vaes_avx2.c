@@ -72,10 +72,10 @@ const struct fused_impl gcmi_fused_vaes_avx2 = {
      * a vpclmul_avx2 GHASH call (scratch timings: 16 bytes in about 70% of
      * the two passes' cycles, 128 bytes in 62-75%, 256 bytes in 67-78%). */
     .min_blocks = 1,
-    /* Streams (fused.h): from 16 blocks, and from 20 with a partial block
-     * behind (gcm-ab --chunk: 272 and 400-byte chunks 1.25x and 1.8x with
-     * uncut runs, odd chunks from 350 bytes on faster, 300-byte ones 4-9%
-     * slower when their 18 blocks took the kernel). */
+    /* Stream sizes (rule 3 of crypto/gcm/stream_plan.h), as measured with
+     * gcm-ab --chunk: 272 and 400-byte chunks 1.25x and 1.8x with uncut
+     * runs, odd chunks from 350 bytes on faster, 300-byte ones 4-9% slower
+     * when their 18 blocks took the kernel. */
     .stream_run_min = 16,
     .stream_tail_min = 20,
     .usable = vaes_avx2_usable,

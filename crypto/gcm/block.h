@@ -1,6 +1,6 @@
 /*
  * crypto/gcm/block.h: 16-byte blocks held in registers, for the one-shot
- * paths of the mode engine (gcm.c).
+ * paths of the mode engine (oneshot.c, stream.c).
  *
  * Why. A kernel reads a counter block, an AAD block or a padded last block
  * with one 16-byte load. When that block was just written by narrower

@@ -17,6 +17,7 @@
 #include "../fused/fused.h"
 #include "../ghash/ghash.h"
 #include "../internal.h"
+#include "stream_plan.h"
 
 /* Marks an initialised key or stream. A cleaned (zeroed) object lacks it. */
 #define GCM_KEY_MAGIC 0x67636d6bu    /* "gcmk" */
@@ -36,17 +37,6 @@ struct gcm_key_st {
   struct fused_key fused_key; /* the kernel's own per-key data */
 };
 
-/* The most key stream a stream buffers, in blocks: a whole number of
- * batches of every kernel (8, 6, 4 or 2 blocks), as large as the public
- * gcm_stream (512 bytes) allows. The buffer is also the hash buffer: each
- * byte of key stream used is overwritten by the ciphertext it made, and the
- * ciphertext is hashed from there in one GHASH call per refill. */
-#define GCM_KS_MAX_BLOCKS 24
-
-/* batch_mask of a stream whose batch is not a power of two (a batch is
- * at most GCM_KS_MAX_BLOCKS, so no power of two has this mask). */
-#define GCM_BATCH_NOT_POW2 0xffu
-
 enum gcm_phase { GCM_PHASE_AAD = 0, GCM_PHASE_DATA, GCM_PHASE_DONE };
 
 /* What lives inside the public gcm_stream. */
@@ -55,8 +45,18 @@ struct gcm_stream_st {
   uint8_t encrypt;       /* 1: seal, 0: open */
   uint8_t phase;         /* enum gcm_phase */
   uint8_t aad_buf_len;   /* AAD bytes waiting in aad_buf, 0..15 */
-  uint8_t one_shot;      /* 1: the whole message comes in one crypt call */
+  /* 1 after a lagged fused seal, until its pending group is hashed. Then
+   * nothing else is buffered (ks_pos == ks_len, hash_len == 0) but the key
+   * stream of a chunk's partial last block, right behind the pending group
+   * (tail_key_stream in stream.c), and the ciphertext collected in it. */
+  uint8_t lagging;
   const struct gcm_key_st *key;
+  /* NULL, or for a stream started on a memcpy copy of a key that sits at
+   * another alignment than the one it was initialised at (see
+   * crypto/gcm/placement.h): that public key. Such a stream keeps `key`
+   * NULL between calls, and the API layer lends it an aligned copy of the
+   * key for each call (crypto/aead/aead.c). The mode engine never reads it. */
+  const struct gcm_key *moved_key;
   uint64_t aad_len;      /* bytes of AAD so far */
   uint64_t data_len;     /* bytes of plaintext/ciphertext so far */
   uint32_t ks_pos;       /* next unused byte of ks */
@@ -65,18 +65,8 @@ struct gcm_stream_st {
    * written over the key stream it used (and maybe, first, the AAD's last
    * block); the run starts on a block boundary. */
   uint32_t hash_len;
-  /* Streams (not one-shot): the fewest whole blocks an update must bring,
-   * with nothing buffered, to skip the buffer and go straight to the fused
-   * kernel or the two-pass bulk path (set by gcm_mode_start; see gcm.c),
-   * and the AES backend's batch, to which such runs are rounded down. */
-  uint16_t run_min;
-  uint8_t batch;
-  /* batch - 1 when the batch is a power of two, so a count of blocks is a
-   * whole number of batches when (blocks & batch_mask) == 0 and rounds
-   * down with & ~batch_mask, with no division on the update path;
-   * GCM_BATCH_NOT_POW2 for other batches (the 6 blocks of 32-bit AES-NI),
-   * which take the division. */
-  uint8_t batch_mask;
+  /* How updates are cut (set by gcm_mode_start; crypto/gcm/stream_plan.h). */
+  struct stream_policy policy;
   GCM_ALIGNED(16) uint8_t Xi[16];       /* running GHASH value */
   GCM_ALIGNED(16) uint8_t tag_mask[16]; /* E(K, J0) */
   GCM_ALIGNED(16) uint8_t ctr[16];      /* next counter block for key stream */
@@ -85,28 +75,6 @@ struct gcm_stream_st {
    * `lagging`, ks[0 .. 16 * lag_blocks) instead holds a lagged seal's last
    * group of ciphertext, not yet hashed (crypto/fused/fused.h). */
   GCM_ALIGNED(16) uint8_t ks[GCM_KS_MAX_BLOCKS * 16];
-  /* 1 after a lagged fused seal, until its pending group is hashed. Then
-   * nothing else is buffered (ks_pos == ks_len, hash_len == 0) but the key
-   * stream of a chunk's partial last block, right behind the pending group
-   * (tail_key_stream in gcm.c), and the ciphertext collected in it. */
-  uint8_t lagging;
-  /* Streams on a kernel that declares its stream sizes
-   * (crypto/fused/fused.h): uncut_runs is 1 and a run that ends a chunk's
-   * whole blocks is not cut to batches; tail_min is the kernel's
-   * stream_tail_min (0: none). */
-  uint8_t uncut_runs;
-  uint16_t tail_min;
-  /* Streams: the fewest whole blocks from which a chunk uses up buffered
-   * key stream and refills only what its tail needs, rather than giving a
-   * refill back (crypt_slow in gcm.c): run_min with AES in software,
-   * run_min plus a batch with AES instructions. */
-  uint16_t use_up_min;
-  /* NULL, or for a stream started on a memcpy copy of a key that sits at
-   * another alignment than the one it was initialised at (see
-   * crypto/gcm/placement.h): that public key. Such a stream keeps `key`
-   * NULL between calls, and the API layer lends it an aligned copy of the
-   * key for each call (crypto/aead/aead.c). The mode engine never reads it. */
-  const struct gcm_key *moved_key;
 };
 
 /* What a fused kernel reads of key k (struct fused_keys in

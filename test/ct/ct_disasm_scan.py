@@ -64,13 +64,17 @@ ALLOWED = [
     (r"aes_ct\w*\.c\.o", r"(aes_ct\w*|bitsliced)_set_encrypt_key\w*", "division",
      "i % nk and i / nk in the key expansion: the round-key index and the "
      "key length in words (4, 6 or 8) are public"),
-    (r"gcm\.c\.o", r"gcm_mode_crypt|crypt_slow|gcm_mode_one_shot", "division",
-     "(GCM_KS_MAX_BLOCKS / batch) * batch: the buffered key-stream size in "
-     "whole batches of the AES backend's ctr_batch_blocks, both public; "
-     "blocks % batch: a direct run's length (public) cut to whole batches, "
-     "by division only for a batch that is not a power of two (whole_batches, "
-     "round_to_batches; a mask otherwise) "
-     "(gcm_mode_one_shot: its general case inlines gcm_mode_crypt)"),
+    (r"(stream|oneshot)\.c\.o",
+     r"gcm_mode_crypt|crypt_planned|crypt_sized|stream_plan_general[\w.]*|"
+     r"gcm_mode_one_shot", "division",
+     "the stream planner's arithmetic (crypto/gcm/stream_plan.h), on public "
+     "lengths only: (GCM_KS_MAX_BLOCKS / batch) * batch, the buffered "
+     "key-stream size in whole batches of the AES backend's "
+     "ctr_batch_blocks; blocks % batch: a direct run's length cut to whole "
+     "batches, by division only for a batch that is not a power of two "
+     "(stream_whole_batches, stream_round_to_batches; a mask otherwise); "
+     "(left - GCM_BULK_BLOCKS) / cap: the number of two-pass calls of a long "
+     "run (gcm_mode_one_shot: its general case inlines gcm_mode_crypt)"),
 ]
 
 

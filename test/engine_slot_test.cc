@@ -1,22 +1,15 @@
-// test/fused_test.cc: the fused bulk slot and the mode engine's paths.
-//
-//   FusedKernel/*   every usable fused kernel, on every pair it fits, called
-//                   directly against its contract (crypto/fused/fused.h):
-//                   CTR with the pair's ctr32 and GHASH with the pair's
-//                   ghash as the reference, run lengths around every small
-//                   power of two, the 32-bit counter wrapping inside a run,
-//                   in place and at odd alignments.
-//   FusedSlot.*     the mode engine really hands whole-block runs to the
-//                   key's kernel (a counting kernel is put in the slot),
-//                   only runs of at least min_blocks, and a kernel that
-//                   computes garbage is caught by the results.
-//   ModePaths/*     for every (AES, GHASH, fused-or-none) triple: streaming
-//                   equals one-shot for runs of whole-block chunks of every
-//                   length 16..256, for chunk sequences that cross the key
-//                   stream batch in every position, for the counter wrapping
-//                   inside a run, and the short one-shot path against the
-//                   streaming path around its limits.
-//   FusedDispatch.* naming, "none", errors and the public queries.
+// test/engine_slot_test.cc: the stream engine's use of the fused slot and
+// of the AES batch, with fake descriptors that count what they are handed:
+//   FusedSlot.*   the engine hands whole-block runs to the key's kernel,
+//                 only runs of at least its sizes, lagged seals in whole
+//                 groups with the pending group hashed first, uncut runs
+//                 and one-block tails for kernels with stream sizes; a
+//                 kernel that computes garbage is caught by the results.
+//   ModeBatches.* streams cut runs to batches of any size, and the key
+//                 stream accounting: a stream of one chunk size makes no
+//                 key stream twice where the policy says it must not.
+// The rules themselves are tested as a pure function in
+// test/stream_plan_test.cc.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -30,109 +23,16 @@ extern "C" {
 #include "../crypto/gcm/placement.h"
 }
 #include "test_util.h"
+#include "engine_util.h"
 
+using enginetest::AlwaysUsable;
+using enginetest::KeySt;
+using enginetest::StreamSealChunks;
 using gcmtest::Bytes;
 using gcmtest::RandomBytes;
-using gcmtest::Triple;
 
 namespace {
 
-std::vector<Triple> FusedTriples() {
-  std::vector<Triple> out;
-  for (const auto &t : gcmtest::UsableBackendTriples())
-    if (t.fused != "none") out.push_back(t);
-  return out;
-}
-
-struct gcm_key_st *KeySt(gcm_key *k) {
-  return gcm_key_place(k);
-}
-
-// ---- the kernels against their contract -------------------------------------
-
-class FusedKernel : public ::testing::TestWithParam<Triple> {};
-
-TEST_P(FusedKernel, MatchesCtrThenGhash) {
-  const Triple &t = GetParam();
-  const struct aes_impl *aes = gcmi_dispatch_find_aes(t.aes.c_str());
-  const struct ghash_impl *ghash = gcmi_dispatch_find_ghash(t.ghash.c_str());
-  const struct fused_impl *f = gcmi_dispatch_find_fused(t.fused.c_str());
-  ASSERT_TRUE(aes && ghash && f);
-  ASSERT_TRUE(gcmi_dispatch_fused_fits(f, aes, ghash));
-
-  std::mt19937_64 rng(2024);
-  // Keys built as the mode engine builds them.
-  gcm_key key;
-  Bytes raw = RandomBytes(rng, 32);
-  ASSERT_EQ(1, gcm_key_init_with_fused(&key, raw.data(), raw.size(), t.aes.c_str(),
-                                       t.ghash.c_str(), t.fused.c_str()));
-  const struct gcm_key_st *ks = KeySt(&key);
-  const struct fused_keys fk = gcm_key_fused_keys(ks);
-
-  const size_t lengths[] = {1, 2, 3, 4, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65,
-                            127, 128, 129, 255, 256, 257, 600};
-  const uint32_t starts[] = {1, 0xfffffff0u, 0xffffffffu, 0x7fffffffu};
-  for (size_t blocks : lengths) {
-    for (uint32_t start : starts) {
-      for (int dir = 0; dir < 2; dir++) {
-        for (size_t align : {0, 1, 7}) {
-          for (int inplace = 0; inplace < 2; inplace++) {
-            const size_t n = blocks * 16;
-            Bytes in = RandomBytes(rng, n);
-            uint8_t ctr[16];
-            Bytes c16 = RandomBytes(rng, 12);
-            std::memcpy(ctr, c16.data(), 12);
-            store_be32(ctr + 12, start);
-            Bytes xi0 = RandomBytes(rng, 16);
-
-            // Reference: two passes.
-            Bytes ref(n);
-            aes->ctr32(&ks->aes_schedule, ref.data(), in.data(), blocks, ctr);
-            uint8_t ref_xi[16];
-            std::memcpy(ref_xi, xi0.data(), 16);
-            ghash->update(ref_xi, &ks->ghash_key, dir == 0 ? ref.data() : in.data(), blocks);
-
-            // The kernel, at an odd offset, in place or not.
-            Bytes inbuf(n + 16 + align), outbuf(n + 16 + align + 16, 0xa5);
-            uint8_t *src = inbuf.data() + align;
-            std::memcpy(src, in.data(), n);
-            uint8_t *dst = inplace ? src : outbuf.data() + align;
-            uint8_t ctr_copy[16], xi[16];
-            std::memcpy(ctr_copy, ctr, 16);
-            std::memcpy(xi, xi0.data(), 16);
-            if (dir == 0)
-              f->seal(&fk, dst, src, blocks, ctr_copy, xi);
-            else
-              f->open(&fk, dst, src, blocks, ctr_copy, xi);
-            const std::string what = std::string(dir == 0 ? "seal" : "open") +
-                                     " blocks=" + std::to_string(blocks) +
-                                     " ctr=" + std::to_string(start) +
-                                     " align=" + std::to_string(align) +
-                                     " inplace=" + std::to_string(inplace);
-            ASSERT_EQ(0, std::memcmp(dst, ref.data(), n)) << what;
-            ASSERT_EQ(0, std::memcmp(xi, ref_xi, 16)) << what;
-            ASSERT_EQ(0, std::memcmp(ctr_copy, ctr, 16)) << "ctr changed: " << what;
-            if (!inplace) {
-              ASSERT_TRUE(std::all_of(outbuf.begin() + align + n, outbuf.end(),
-                                      [](uint8_t b) { return b == 0xa5; }))
-                  << "wrote past the end: " << what;
-            }
-          }
-        }
-      }
-    }
-  }
-  gcm_key_cleanup(&key);
-}
-
-INSTANTIATE_TEST_SUITE_P(All, FusedKernel, ::testing::ValuesIn(FusedTriples()),
-                         [](const ::testing::TestParamInfo<Triple> &info) {
-                           return gcmtest::TripleName(info.param);
-                         });
-// A build with no fused kernel at all would leave the suite empty.
-GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(FusedKernel);
-
-// ---- the slot in the mode engine --------------------------------------------
 
 // A kernel that forwards to gcmi_fused_c and counts what it was handed; with
 // `poison` it flips a bit of the output, which the results must show.
@@ -157,9 +57,16 @@ struct Counting {
 size_t Counting::calls, Counting::blocks;
 bool Counting::poison;
 
-const struct fused_impl kCounting = {
-    "counting", 1, "none", nullptr, nullptr, 16, [] { return 1; }, nullptr,
-    Counting::Seal, Counting::Open, 1, nullptr, 0, nullptr, 0, 0};
+ENGINE_FAKES_BEGIN
+const struct fused_impl kCounting = {.name = "counting",
+                                     .constant_time = 1,
+                                     .requires = "none",
+                                     .min_blocks = 16,
+                                     .usable = AlwaysUsable,
+                                     .seal = Counting::Seal,
+                                     .open = Counting::Open,
+                                     .named_only = 1};
+ENGINE_FAKES_END
 
 // A key on the default pair whose slot holds the counting kernel, and the
 // same key on the two passes.
@@ -170,21 +77,6 @@ void CountingKeys(gcm_key *fused, gcm_key *plain) {
   KeySt(fused)->fused = &kCounting;
   Counting::calls = Counting::blocks = 0;
   Counting::poison = false;
-}
-
-void StreamSealChunks(const gcm_key *k, const Bytes &nonce, const Bytes &aad, const Bytes &pt,
-                      const std::vector<size_t> &chunks, Bytes *ct, uint8_t tag[16]) {
-  gcm_stream s;
-  ASSERT_EQ(1, gcm_stream_init(&s, k, GCM_ENCRYPT, nonce.data(), nonce.size()));
-  ASSERT_EQ(1, gcm_stream_aad(&s, aad.data(), aad.size()));
-  ct->assign(pt.size(), 0);
-  size_t off = 0;
-  for (size_t i = 0; off < pt.size(); i++) {
-    size_t n = std::min(pt.size() - off, chunks[i % chunks.size()]);
-    ASSERT_EQ(1, gcm_stream_update(&s, ct->data() + off, pt.data() + off, n));
-    off += n;
-  }
-  ASSERT_EQ(1, gcm_stream_finish_seal(&s, tag, 16));
 }
 
 TEST(FusedSlot, OneShotAndLongChunksUseTheKernel) {
@@ -294,9 +186,16 @@ bool BatchAes::in_fused;
 // blocks (GCM_STREAM_RUN_MIN, 16), cut down to whole AES batches, and serves
 // shorter whole-block chunks from the buffer; a one-shot message gives it
 // every whole block past the first batch.
-const struct fused_impl kFromOneBlock = {
-    "from_one_block", 1, "none", nullptr, nullptr, 1, [] { return 1; }, nullptr,
-    BatchAes::Seal, BatchAes::Open, 1, nullptr, 0, nullptr, 0, 0};
+ENGINE_FAKES_BEGIN
+const struct fused_impl kFromOneBlock = {.name = "from_one_block",
+                                         .constant_time = 1,
+                                         .requires = "none",
+                                         .min_blocks = 1,
+                                         .usable = AlwaysUsable,
+                                         .seal = BatchAes::Seal,
+                                         .open = BatchAes::Open,
+                                         .named_only = 1};
+ENGINE_FAKES_END
 
 TEST(FusedSlot, StreamsSkipTheKernelForShortRunsAndCutRunsToBatches) {
   uint8_t raw[16] = {9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 1, 2, 3, 4, 5, 6};
@@ -348,7 +247,7 @@ TEST(FusedSlot, StreamsSkipTheKernelForShortRunsAndCutRunsToBatches) {
     EXPECT_EQ(pt, back) << len;
   }
   // One-shot (96-bit nonce, AAD of at most a block): one kernel call
-  // takes every whole block (one_shot_fused in crypto/gcm/gcm.c).
+  // takes every whole block (one_shot_fused in crypto/gcm/oneshot.c).
   BatchAes::calls = 0;
   ASSERT_EQ(1, gcm_seal(&fk, got.data(), tgot, 16, nonce.data(), 12, pt.data(), pt.size(),
                         aad.data(), aad.size()));
@@ -373,9 +272,16 @@ TEST(FusedSlot, StreamsSkipTheKernelForShortRunsAndCutRunsToBatches) {
 // message's blocks and the tag mask it makes at most the start-up batch,
 // given back once, and one refill left unused at the end.
 
-const struct fused_impl kBatchFused = {
-    "batch_fused", 1, "none", nullptr, nullptr, 16, [] { return 1; }, nullptr,
-    BatchAes::Seal, BatchAes::Open, 1, nullptr, 0, nullptr, 0, 0};
+ENGINE_FAKES_BEGIN
+const struct fused_impl kBatchFused = {.name = "batch_fused",
+                                       .constant_time = 1,
+                                       .requires = "none",
+                                       .min_blocks = 16,
+                                       .usable = AlwaysUsable,
+                                       .seal = BatchAes::Seal,
+                                       .open = BatchAes::Open,
+                                       .named_only = 1};
+ENGINE_FAKES_END
 
 TEST(ModeBatches, StreamsCutRunsToBatchesOfAnySize) {
   uint8_t raw[16] = {3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3};
@@ -499,9 +405,18 @@ struct Lagged {
 size_t Lagged::plain_seals, Lagged::lagged, Lagged::lagged_with_pending,
     Lagged::opens;
 
-const struct fused_impl kLagged = {
-    "lagged", 1, "none", nullptr, nullptr, 1, [] { return 1; }, nullptr,
-    Lagged::Seal, Lagged::Open, 1, Lagged::SealLagged, 16, nullptr, 0, 0};
+ENGINE_FAKES_BEGIN
+const struct fused_impl kLagged = {.name = "lagged",
+                                   .constant_time = 1,
+                                   .requires = "none",
+                                   .min_blocks = 1,
+                                   .usable = AlwaysUsable,
+                                   .seal = Lagged::Seal,
+                                   .open = Lagged::Open,
+                                   .named_only = 1,
+                                   .seal_lagged = Lagged::SealLagged,
+                                   .lag_blocks = 16};
+ENGINE_FAKES_END
 
 // fk: a key on the default pair whose slot holds `kernel` and whose AES
 // descriptor is *aes8, a copy of the key's own claiming batches of 8
@@ -654,9 +569,20 @@ std::vector<size_t> Sized::runs;
 size_t Sized::lagged, Sized::one_block_refills;
 bool Sized::in_kernel;
 
-const struct fused_impl kSized = {
-    "sized", 1, "none", nullptr, nullptr, 1, [] { return 1; }, nullptr,
-    Sized::Seal, Sized::Open, 1, Sized::SealLagged, 16, nullptr, 8, 12};
+ENGINE_FAKES_BEGIN
+const struct fused_impl kSized = {.name = "sized",
+                                  .constant_time = 1,
+                                  .requires = "none",
+                                  .min_blocks = 1,
+                                  .usable = AlwaysUsable,
+                                  .seal = Sized::Seal,
+                                  .open = Sized::Open,
+                                  .named_only = 1,
+                                  .seal_lagged = Sized::SealLagged,
+                                  .lag_blocks = 16,
+                                  .stream_run_min = 8,
+                                  .stream_tail_min = 12};
+ENGINE_FAKES_END
 
 TEST(FusedSlot, KernelsWithStreamSizesTakeUncutRunsAndPartialTails) {
   const uint8_t raw[16] = {1, 4, 1, 4, 2, 1, 3, 5, 6, 2, 3, 7, 3, 0, 9, 5};
@@ -751,352 +677,5 @@ TEST(FusedSlot, KernelsWithStreamSizesTakeUncutRunsAndPartialTails) {
   gcm_key_cleanup(&pk);
 }
 
-// ---- every path of the mode engine, every triple ----------------------------
-
-class ModePaths : public ::testing::TestWithParam<Triple> {
- protected:
-  void SetUp() override {
-    std::mt19937_64 rng(77);
-    Bytes raw = RandomBytes(rng, 16);
-    ASSERT_EQ(1, gcm_key_init_with_fused(&key_, raw.data(), raw.size(), GetParam().aes.c_str(),
-                                         GetParam().ghash.c_str(), GetParam().fused.c_str()))
-        << gcm_last_error_message();
-  }
-  void TearDown() override { gcm_key_cleanup(&key_); }
-
-  // Seals pt one-shot and streamed in `chunks`, expects the same result;
-  // with `open`, also opens the one-shot result in place through the same
-  // chunks and expects pt back and the tag accepted.
-  void Check(const Bytes &nonce, const Bytes &aad, const Bytes &pt,
-             const std::vector<size_t> &chunks, const std::string &what, bool open = false) {
-    Bytes a(pt.size()), b;
-    uint8_t ta[16], tb[16];
-    ASSERT_EQ(1, gcm_seal(&key_, a.data(), ta, 16, nonce.data(), nonce.size(), pt.data(),
-                          pt.size(), aad.data(), aad.size()));
-    StreamSealChunks(&key_, nonce, aad, pt, chunks, &b, tb);
-    ASSERT_EQ(a, b) << what;
-    ASSERT_EQ(0, memcmp(ta, tb, 16)) << what;
-    if (!open) return;
-    gcm_stream s;
-    ASSERT_EQ(1, gcm_stream_init(&s, &key_, GCM_DECRYPT, nonce.data(), nonce.size()));
-    ASSERT_EQ(1, gcm_stream_aad(&s, aad.data(), aad.size()));
-    for (size_t off = 0, i = 0; off < a.size(); i++) {
-      size_t n = std::min(a.size() - off, chunks[i % chunks.size()]);
-      ASSERT_EQ(1, gcm_stream_update(&s, a.data() + off, a.data() + off, n));
-      off += n;
-    }
-    ASSERT_EQ(1, gcm_stream_finish_open(&s, ta, 16)) << what << " (open)";
-    ASSERT_EQ(pt, a) << what << " (open)";
-  }
-
-  gcm_key key_;
-};
-
-TEST_P(ModePaths, WholeBlockChunksOfEveryLength) {
-  std::mt19937_64 rng(1);
-  Bytes nonce = RandomBytes(rng, 12), aad = RandomBytes(rng, 13);
-  Bytes pt = RandomBytes(rng, 3000);
-  for (size_t len = 16; len <= 256; len += 16) {
-    Check(nonce, aad, pt, {len}, "chunk " + std::to_string(len));
-    if (HasFatalFailure()) return;
-  }
-}
-
-TEST_P(ModePaths, ChunksCrossingTheBatchInEveryPosition) {
-  // A first chunk of every length up to two widest batches (32 blocks) and
-  // a byte, then whole-block chunks of a few lengths: the whole-block runs
-  // start at every position of the buffered key stream.
-  std::mt19937_64 rng(2);
-  Bytes nonce = RandomBytes(rng, 12), aad = RandomBytes(rng, 20);
-  Bytes pt = RandomBytes(rng, 1500);
-  for (size_t first = 1; first <= 32 * 16 + 1; first++) {
-    for (size_t then : {16, 48, 128, 272}) {
-      Check(nonce, aad, pt, {first, then, then, then, then, 7, then},
-            "first " + std::to_string(first) + " then " + std::to_string(then));
-      if (HasFatalFailure()) return;
-    }
-  }
-}
-
-TEST_P(ModePaths, LongChunksOfEveryLength) {
-  // Chunks from below the direct-run thresholds (8 blocks for a kernel
-  // that declares stream sizes, 16 otherwise) to past two buffers, every
-  // byte length up to 25 blocks, then every 7th. Without stream sizes the
-  // run goes direct cut down to whole batches, the rest of it and any
-  // partial block come from the buffer, and the next chunk starts inside
-  // the buffered key stream; with them the run goes uncut and a partial
-  // block behind a long enough run gets a key stream block of its own,
-  // which the next chunk finishes before its own run. Every third length
-  // is opened too. (Kept small: the qemu tier tests run it too.)
-  std::mt19937_64 rng(4);
-  Bytes nonce = RandomBytes(rng, 12), aad = RandomBytes(rng, 13);
-  Bytes pt = RandomBytes(rng, 1700);
-  for (size_t len = 120; len <= 800; len += len < 400 ? 1 : 7) {
-    Check(nonce, aad, pt, {len}, "chunk " + std::to_string(len), len % 3 == 0);
-    if (HasFatalFailure()) return;
-  }
-}
-
-TEST_P(ModePaths, KeyStreamBufferEdges) {
-  // The stream's key stream buffer (24 blocks) doubles as its hash buffer:
-  // the AAD's last partial block is hashed from the tag mask's slot, and
-  // the length block joins the last run only when it fits behind it. Data
-  // ending at every position around the buffer's end (the first buffer
-  // holds 23 blocks after the tag mask, later ones 24), AAD of several
-  // lengths, and chunkings that land exactly on the end or straddle it.
-  std::mt19937_64 rng(3);
-  Bytes nonce = RandomBytes(rng, 12), pt = RandomBytes(rng, 2 * 384 + 64);
-  for (size_t aad_len : {0, 1, 13, 16, 17, 40}) {
-    Bytes aad = RandomBytes(rng, aad_len);
-    for (size_t len = 0; len <= pt.size(); len += (len % 384 > 340 || len % 384 < 20) ? 1 : 29) {
-      Bytes msg(pt.begin(), pt.begin() + len);
-      for (const std::vector<size_t> &chunks :
-           std::vector<std::vector<size_t>>{{7}, {16}, {368}, {368, 384}, {383, 1}, {5000}}) {
-        Check(nonce, aad, msg, chunks,
-              "aad " + std::to_string(aad_len) + " len " + std::to_string(len) + " chunk " +
-                  std::to_string(chunks[0]));
-        if (HasFatalFailure()) return;
-      }
-    }
-  }
-}
-
-TEST_P(ModePaths, CounterWrapsInsideARun) {
-  // The 32-bit counter starts just below 2^32 and wraps inside the bulk or
-  // fused run; the result must equal the two-pass key on the same pair fed
-  // byte by byte (buffered key stream only, no bulk path).
-  gcm_key plain;
-  std::mt19937_64 rng(77);
-  Bytes raw = RandomBytes(rng, 16);
-  ASSERT_EQ(1, gcm_key_init_with_fused(&plain, raw.data(), raw.size(), GetParam().aes.c_str(),
-                                       GetParam().ghash.c_str(), "none"));
-  Bytes pt = RandomBytes(rng, 4096 + 5);
-  // A first chunk of 3 bytes leaves the rest unaligned to the key stream; one
-  // of 16 leaves it aligned, so the buffered blocks are given back (the
-  // counter steps back, across the wrap for 0xffffffff) before the run.
-  for (size_t first : {3, 16})
-  for (uint32_t start : {0xfffffff0u, 0xffffff00u, 0xffffffffu}) {
-    Bytes a(pt.size()), b(pt.size());
-    uint8_t ta[16], tb[16];
-    const gcm_key *keys[2] = {&key_, &plain};
-    Bytes *outs[2] = {&a, &b};
-    uint8_t *tags[2] = {ta, tb};
-    for (int i = 0; i < 2; i++) {
-      struct gcm_stream_st s;
-      uint8_t nonce[12] = {9};
-      gcm_mode_start(&s, gcm_key_placed(keys[i]), 1, nonce,
-                     12, UINT64_MAX);
-      // Wind the counter forward: the key stream buffered so far is dropped
-      // and the next block uses counter `start`.
-      store_be32(s.ctr + 12, start);
-      s.ks_pos = s.ks_len = 0;
-      gcm_mode_aad(&s, pt.data(), 13);
-      if (i == 0) {
-        gcm_mode_crypt(&s, outs[i]->data(), pt.data(), first);
-        gcm_mode_crypt(&s, outs[i]->data() + first, pt.data() + first, pt.size() - first);
-      } else {
-        // The reference: byte by byte, all on buffered key stream.
-        for (size_t j = 0; j < pt.size(); j++) gcm_mode_crypt(&s, &(*outs[i])[j], &pt[j], 1);
-      }
-      gcm_mode_tag(&s, tags[i]);
-    }
-    EXPECT_EQ(a, b) << std::hex << start << " first " << first;
-    EXPECT_EQ(0, memcmp(ta, tb, 16)) << std::hex << start << " first " << first;
-  }
-  gcm_key_cleanup(&plain);
-}
-
-TEST_P(ModePaths, ShortOneShotAroundItsLimits) {
-  // One-shot messages on both sides of the short path's limits (256 bytes
-  // of data, 96 of AAD, 96-bit nonces) against 1-byte streaming, sealing
-  // and opening, in place too.
-  std::mt19937_64 rng(3);
-  for (size_t aad_len : {0, 1, 13, 16, 95, 96, 97, 200}) {
-    for (size_t len = 0; len <= 300; len += (len < 20 || (len > 230 && len < 280)) ? 1 : 13) {
-      Bytes nonce = RandomBytes(rng, len % 11 == 0 ? 8 : 12);
-      Bytes aad = RandomBytes(rng, aad_len), pt = RandomBytes(rng, len);
-      const std::string what = "len " + std::to_string(len) + " aad " + std::to_string(aad_len);
-      Check(nonce, aad, pt, {1}, what);
-      if (HasFatalFailure()) return;
-      Bytes ct(len);
-      uint8_t tag[16];
-      ASSERT_EQ(1, gcm_seal(&key_, ct.data(), tag, 16, nonce.data(), nonce.size(), pt.data(),
-                            len, aad.data(), aad.size()));
-      Bytes buf = ct;
-      ASSERT_EQ(1, gcm_open(&key_, buf.data(), nonce.data(), nonce.size(), buf.data(), len,
-                            tag, 16, aad.data(), aad.size()))
-          << what;
-      ASSERT_EQ(pt, buf) << what;
-      buf = pt;
-      uint8_t tag2[16];
-      ASSERT_EQ(1, gcm_seal(&key_, buf.data(), tag2, 16, nonce.data(), nonce.size(), buf.data(),
-                            len, aad.data(), aad.size()));
-      ASSERT_EQ(ct, buf) << what;
-      ASSERT_EQ(0, memcmp(tag, tag2, 16)) << what;
-      if (len > 0) {
-        buf = ct;
-        buf[len / 2] ^= 1;
-        ASSERT_EQ(0, gcm_open(&key_, buf.data(), nonce.data(), nonce.size(), buf.data(), len,
-                              tag, 16, aad.data(), aad.size()));
-        ASSERT_TRUE(gcmtest::AllZero(buf.data(), len)) << what;
-      }
-    }
-  }
-}
-
-INSTANTIATE_TEST_SUITE_P(All, ModePaths, ::testing::ValuesIn(gcmtest::UsableBackendTriples()),
-                         [](const ::testing::TestParamInfo<Triple> &info) {
-                           return gcmtest::TripleName(info.param);
-                         });
-
-// ---- choosing a kernel ------------------------------------------------------
-
-TEST(FusedDispatch, NamesNoneAndErrors) {
-  const uint8_t raw[16] = {0};
-  gcm_key k;
-  ASSERT_EQ(1, gcm_key_init_with_fused(&k, raw, 16, "ct", "ct64", "c"));
-  EXPECT_STREQ("c", gcm_key_fused_backend(&k));
-  ASSERT_EQ(1, gcm_key_init_with_fused(&k, raw, 16, "ct", "ct64", "none"));
-  EXPECT_STREQ("none", gcm_key_fused_backend(&k));
-  EXPECT_EQ(0, gcm_key_init_with_fused(&k, raw, 16, nullptr, nullptr, "no-such-fused"));
-  EXPECT_EQ(GCM_ERR_BACKEND_UNKNOWN, gcm_last_error());
-  EXPECT_NE(nullptr, strstr(gcm_last_error_message(), "no-such-fused"));
-  EXPECT_EQ(nullptr, gcm_key_fused_backend(&k));  // zeroed on failure
-  EXPECT_EQ(nullptr, gcm_key_fused_backend(nullptr));
-  // An AES or GHASH name is not a fused kernel.
-  EXPECT_EQ(0, gcm_key_init_with_fused(&k, raw, 16, nullptr, nullptr, "ct"));
-  EXPECT_EQ(GCM_ERR_BACKEND_UNKNOWN, gcm_last_error());
-  const char *fa = "x", *fg = "x";
-  EXPECT_EQ(1, gcm_fused_backend_pair("c", &fa, &fg));
-  EXPECT_EQ(nullptr, fa);
-  EXPECT_EQ(nullptr, fg);
-  EXPECT_EQ(0, gcm_fused_backend_pair("clmul", &fa, &fg));
-  EXPECT_EQ(GCM_ERR_BACKEND_UNKNOWN, gcm_last_error());
-  EXPECT_EQ(0, gcm_fused_backend_pair(nullptr, nullptr, nullptr));
-  EXPECT_EQ(1, gcm_backend_is_available(GCM_BACKEND_FUSED, "c"));
-  EXPECT_EQ(0, gcm_backend_is_available(GCM_BACKEND_FUSED, "ct"));
-}
-
-// gcm_key_init_with_fused checks its other arguments exactly as
-// gcm_key_init does, and a failed call leaves the key zeroed.
-TEST(FusedDispatch, BadArgumentsAreRefusedFirst) {
-  const uint8_t raw[32] = {5};
-  EXPECT_EQ(0, gcm_key_init_with_fused(nullptr, raw, 16, nullptr, nullptr, "c"));
-  EXPECT_EQ(GCM_ERR_NULL_POINTER, gcm_last_error());
-  gcm_key k;
-  std::memset(&k, 0xee, sizeof(k));
-  EXPECT_EQ(0, gcm_key_init_with_fused(&k, nullptr, 16, nullptr, nullptr, "c"));
-  EXPECT_EQ(GCM_ERR_NULL_POINTER, gcm_last_error());
-  EXPECT_TRUE(gcmtest::AllZero(k.opaque, sizeof(k.opaque)));
-  std::memset(&k, 0xee, sizeof(k));
-  EXPECT_EQ(0, gcm_key_init_with_fused(&k, raw, 17, nullptr, nullptr, "c"));
-  EXPECT_EQ(GCM_ERR_KEY_LENGTH, gcm_last_error());
-  EXPECT_TRUE(gcmtest::AllZero(k.opaque, sizeof(k.opaque)));
-  // A bad pair name is reported before the fused name is looked at.
-  EXPECT_EQ(0, gcm_key_init_with_fused(&k, raw, 16, "no-such-aes", nullptr, "no-such-fused"));
-  EXPECT_EQ(GCM_ERR_BACKEND_UNKNOWN, gcm_last_error());
-  EXPECT_NE(nullptr, strstr(gcm_last_error_message(), "no-such-aes"));
-  std::memset(&k, 0xee, sizeof(k));
-  EXPECT_EQ(0, gcm_key_init_with_fused(&k, raw, 16, nullptr, nullptr, "no-such-fused"));
-  EXPECT_TRUE(gcmtest::AllZero(k.opaque, sizeof(k.opaque)));
-  // A key with a kernel seals exactly like one without.
-  gcm_key a, b;
-  ASSERT_EQ(1, gcm_key_init_with_fused(&a, raw, 32, nullptr, nullptr, "c"));
-  ASSERT_EQ(1, gcm_key_init_with_fused(&b, raw, 32, nullptr, nullptr, "none"));
-  std::mt19937_64 rng(8);
-  Bytes pt = RandomBytes(rng, 5000), nonce = RandomBytes(rng, 12);
-  Bytes ca(pt.size()), cb(pt.size());
-  uint8_t ta[16], tb[16];
-  ASSERT_EQ(1, gcm_seal(&a, ca.data(), ta, 16, nonce.data(), 12, pt.data(), pt.size(), nullptr, 0));
-  ASSERT_EQ(1, gcm_seal(&b, cb.data(), tb, 16, nonce.data(), 12, pt.data(), pt.size(), nullptr, 0));
-  EXPECT_EQ(ca, cb);
-  EXPECT_EQ(0, memcmp(ta, tb, 16));
-  // A memcpy copy of a key with a kernel works on its own.
-  gcm_key c;
-  std::memcpy(&c, &a, sizeof(a));
-  gcm_key_cleanup(&a);
-  ASSERT_EQ(1, gcm_seal(&c, ca.data(), ta, 16, nonce.data(), 12, pt.data(), pt.size(), nullptr, 0));
-  EXPECT_EQ(ca, cb);
-  gcm_key_cleanup(&b);
-  gcm_key_cleanup(&c);
-}
-
-// A kernel made for one pair is refused, by name, on any other pair; every
-// usable kernel is accepted on the pairs it fits.
-TEST(FusedDispatch, KernelsFitOnlyTheirPair) {
-  const uint8_t raw[16] = {7};
-  for (size_t i = 0; i < gcm_backend_count(); i++) {
-    gcm_backend_info info;
-    ASSERT_EQ(1, gcm_backend_get(i, &info));
-    if (info.kind != GCM_BACKEND_FUSED) continue;
-    const char *fa, *fg;
-    ASSERT_EQ(1, gcm_fused_backend_pair(info.name, &fa, &fg));
-    for (const auto &p : gcmtest::UsableBackendPairs()) {
-      const bool fits = (fa == nullptr || p.first == fa) && (fg == nullptr || p.second == fg);
-      gcm_key k;
-      int ok = gcm_key_init_with_fused(&k, raw, 16, p.first.c_str(), p.second.c_str(), info.name);
-      if (fits && info.usable) {
-        EXPECT_EQ(1, ok) << info.name << " on " << p.first << "/" << p.second << ": "
-                         << gcm_last_error_message();
-        gcm_key_cleanup(&k);
-      } else {
-        EXPECT_EQ(0, ok);
-        EXPECT_EQ(GCM_ERR_BACKEND_UNUSABLE, gcm_last_error());
-        EXPECT_NE(nullptr, strstr(gcm_last_error_message(), info.name));
-      }
-    }
-  }
-}
-
-// The automatic choice attaches the first fitting constant-time kernel that
-// is not reserved for naming, and gcm_default_fused_backend reports it.
-TEST(FusedDispatch, DefaultIsFirstFittingAutomaticKernel) {
-  if (std::getenv("LIBGCM_FUSED") || std::getenv("LIBGCM_AES") || std::getenv("LIBGCM_GHASH"))
-    GTEST_SKIP() << "the environment overrides the choice";
-  const uint8_t raw[16] = {3};
-  gcm_key k;
-  const char *def = nullptr;
-  ASSERT_EQ(1, gcm_default_fused_backend(&def));
-  for (const auto &p : gcmtest::UsableBackendPairs()) {
-    const struct aes_impl *a = gcmi_dispatch_find_aes(p.first.c_str());
-    const struct ghash_impl *g = gcmi_dispatch_find_ghash(p.second.c_str());
-    const char *expect = "none";
-    for (size_t i = 0; gcmi_dispatch_fused_at(i) != nullptr; i++) {
-      const struct fused_impl *f = gcmi_dispatch_fused_at(i);
-      if (!f->named_only && f->constant_time && f->usable() &&
-          (f->preferred == nullptr || f->preferred()) && gcmi_dispatch_fused_fits(f, a, g)) {
-        expect = f->name;
-        break;
-      }
-    }
-    ASSERT_EQ(1, gcm_key_init_with_backends(&k, raw, 16, p.first.c_str(), p.second.c_str()));
-    EXPECT_STREQ(expect, gcm_key_fused_backend(&k)) << p.first << "/" << p.second;
-    gcm_key_cleanup(&k);
-  }
-  // What a default key carries is what the query reports.
-  ASSERT_EQ(1, gcm_key_init(&k, raw, 16));
-  EXPECT_STREQ(def, gcm_key_fused_backend(&k));
-  gcm_key_cleanup(&k);
-  // The portable loop is reserved for naming.
-  EXPECT_EQ(1, gcmi_fused_c.named_only);
-}
-
-// LIBGCM_FUSED, run from the env.fused_* ctest entries with
-// LIBGCM_EXPECT_FUSED set to what every default key must carry.
-TEST(FusedDispatch, EnvironmentChoosesTheKernel) {
-  const char *expect = std::getenv("LIBGCM_EXPECT_FUSED");
-  if (expect == nullptr) GTEST_SKIP() << "run from the env.fused_* ctest entries";
-  const uint8_t raw[16] = {4};
-  gcm_key k;
-  ASSERT_EQ(1, gcm_key_init(&k, raw, 16)) << gcm_last_error_message();
-  EXPECT_STREQ(expect, gcm_key_fused_backend(&k));
-  const char *def = nullptr;
-  ASSERT_EQ(1, gcm_default_fused_backend(&def));
-  EXPECT_STREQ(expect, def);
-  // An explicit name still wins over the environment.
-  ASSERT_EQ(1, gcm_key_init_with_fused(&k, raw, 16, nullptr, nullptr, "none"));
-  EXPECT_STREQ("none", gcm_key_fused_backend(&k));
-  gcm_key_cleanup(&k);
-}
 
 }  // namespace
