@@ -20,9 +20,6 @@
 #include "../cpu/cpu.h"
 #include "aes.h"
 
-/* The kernel reads `rounds` at this offset, as a 32-bit word. */
-#define ARMV8_32_ROUNDS_OFFSET 1920
-
 #if defined(LIBGCM_ASM_ARM)
 /* asm/armv4/aes-armv8-32-armv4.pl: round keys at the start of the
  * schedule, Nr written by the kernel; ctr32 keeps four blocks in flight. */
@@ -36,10 +33,6 @@ GCM_HIDDEN aes_ctr32_fn ARMV8_32_KERNEL(ctr32);
 #define ARMV8_32_BUILT 0
 #endif
 
-_Static_assert(offsetof(struct aes_schedule, rounds) == ARMV8_32_ROUNDS_OFFSET,
-               "the armv8-32 kernel reads rounds at this offset");
-_Static_assert(sizeof(((struct aes_schedule *)0)->rounds) == 4,
-               "the armv8-32 kernel reads rounds as a 32-bit word");
 _Static_assert(16 * 16 <= AES_SCHEDULE_BYTES,
                "the key expansion writes up to sixteen round keys");
 

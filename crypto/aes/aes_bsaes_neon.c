@@ -32,9 +32,6 @@
 #include "../cpu/cpu.h"
 #include "aes.h"
 
-/* The kernel reads `rounds` at this offset, as a 32-bit word. */
-#define BSAES_NEON_ROUNDS_OFFSET 1920
-
 #if defined(LIBGCM_ASM_ARM)
 /* asm/armv4/aes-bsaes-neon-armv4.pl: counter mode only, eight blocks per
  * pass; it reads ctr completely before it writes out. The schedule and
@@ -49,11 +46,6 @@ GCM_HIDDEN aes_ctr32_fn BSAES_NEON_CTR32;
 /* 15 round keys of eight 16-byte planes fill the opaque storage exactly. */
 _Static_assert(15 * 8 * 16 <= AES_SCHEDULE_BYTES,
                "bsaes-neon round keys must fit in struct aes_schedule");
-_Static_assert(offsetof(struct aes_schedule, rounds) ==
-                   BSAES_NEON_ROUNDS_OFFSET,
-               "the bsaes-neon kernel reads rounds at this offset");
-_Static_assert(sizeof(((struct aes_schedule *)0)->rounds) == 4,
-               "the bsaes-neon kernel reads rounds as a 32-bit word");
 
 static int bsaes_neon_usable(void) {
   return BSAES_NEON_BUILT && gcmi_cpu_arm_has_neon();

@@ -21,15 +21,12 @@
  * the key length, the round number and the block count.
  *
  * The schedule has the x86 vpaes layout; the kernels read the round count
- * from `rounds`, and the assertions below keep their idea of it honest.
+ * from `rounds` (AES_SCHEDULE_ROUNDS_OFFSET in aes.h, which asserts it).
  */
 #include <stddef.h>
 
 #include "../cpu/cpu.h"
 #include "aes.h"
-
-/* The kernel reads `rounds` at this offset, as a 32-bit word. */
-#define VPAES_NEON_ROUNDS_OFFSET 1920
 
 #if defined(LIBGCM_ASM_AARCH64)
 /* asm/aarch64/aes-vpaes-neon-aarch64.pl: the x86 vpaes schedule layout
@@ -45,11 +42,6 @@ GCM_HIDDEN aes_ctr32_fn VPAES_NEON_KERNEL(ctr32);
 #define VPAES_NEON_BUILT 0
 #endif
 
-_Static_assert(offsetof(struct aes_schedule, rounds) ==
-                   VPAES_NEON_ROUNDS_OFFSET,
-               "the vpaes-neon kernels read rounds at this offset");
-_Static_assert(sizeof(((struct aes_schedule *)0)->rounds) == 4,
-               "the vpaes-neon kernels read rounds as a 32-bit word");
 _Static_assert(15 * 16 <= AES_SCHEDULE_BYTES,
                "fifteen round keys fit in the schedule");
 
