@@ -27,6 +27,7 @@
 
 extern "C" {
 #include "../crypto/cpu/cpu_detect.h"
+#include "../crypto/gcm/dispatch.h"
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -99,6 +100,35 @@ TEST(Dispatch, HasAesHardwareDescribesTheDefaultPair) {
   ASSERT_EQ(1, gcm_key_init_with_backends(&k, raw, sizeof(raw), "ct", "ct64"));
   EXPECT_EQ(want, EVP_has_aes_hardware());
   gcm_key_cleanup(&k);
+}
+
+// EVP_has_aes_hardware reads the descriptors' flags (aes.h's
+// hardware_rounds, ghash.h's hardware_multiply), so each flag must say
+// what kHardwarePairs says: an AES backend is hardware exactly when it is
+// the first half of a listed pair, a GHASH backend when it is the second.
+// Checked for every descriptor of the lists, built here or not, so a wrong
+// flag on another architecture's backend fails here too.
+TEST(Dispatch, HardwareFlagsAgreeWithTheHardwarePairs) {
+  auto in_pairs = [](const std::string &name, bool first_half) {
+    for (const std::string &pair : kHardwarePairs) {
+      const size_t slash = pair.find('/');
+      if ((first_half ? pair.substr(0, slash) : pair.substr(slash + 1)) == name) {
+        return true;
+      }
+    }
+    return false;
+  };
+  size_t i = 0;
+  for (const aes_impl *a; (a = gcmi_dispatch_aes_at(i)) != nullptr; i++) {
+    EXPECT_EQ(in_pairs(a->name, true), a->hardware_rounds != 0) << "AES " << a->name;
+  }
+  EXPECT_GT(i, 0u);
+  i = 0;
+  for (const ghash_impl *g; (g = gcmi_dispatch_ghash_at(i)) != nullptr; i++) {
+    EXPECT_EQ(in_pairs(g->name, false), g->hardware_multiply != 0)
+        << "GHASH " << g->name;
+  }
+  EXPECT_GT(i, 0u);
 }
 
 // With LIBGCM_AES / LIBGCM_GHASH / LIBGCM_FUSED naming a backend that does not exist, key
