@@ -116,7 +116,7 @@ typedef void fused_lagged_fn(const struct fused_keys *k, uint8_t *out,
                              const struct fused_lag *lag);
 
 struct fused_impl {
-  /* Short, stable name users type: "vaes512", "vaes256", "avx", "c". */
+  /* Short, stable name users type: "vaes_avx512", "aesni_avx", "c", ... */
   const char *name;
   /* 1 when no secret (key, H, data) ever selects a branch or an address. */
   int constant_time;
