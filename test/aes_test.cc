@@ -24,7 +24,7 @@
 
 extern "C" {
 #include "../crypto/aes/aes.h"
-#include "../crypto/gcm/dispatch.h"
+#include "../crypto/dispatch/dispatch.h"
 }
 
 namespace {

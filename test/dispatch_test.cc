@@ -27,7 +27,7 @@
 
 extern "C" {
 #include "../crypto/cpu/cpu_detect.h"
-#include "../crypto/gcm/dispatch.h"
+#include "../crypto/dispatch/dispatch.h"
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)

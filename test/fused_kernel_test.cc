@@ -30,7 +30,7 @@
 extern "C" {
 #include "../crypto/aes/aes.h"
 #include "../crypto/fused/fused.h"
-#include "../crypto/gcm/dispatch.h"
+#include "../crypto/dispatch/dispatch.h"
 #include "../crypto/ghash/ghash.h"
 }
 

@@ -29,7 +29,7 @@
 #include "test_util.h"
 
 extern "C" {
-#include "../crypto/gcm/dispatch.h"
+#include "../crypto/dispatch/dispatch.h"
 #include "../crypto/ghash/ghash.h"
 }
 

@@ -29,8 +29,8 @@
 
 #include <openssl/aead.h>
 
+#include "../dispatch/dispatch.h"
 #include "../error.h"
-#include "../gcm/dispatch.h"
 #include "../internal.h"
 #include "../rand/os_random.h"
 #include "aead_internal.h"

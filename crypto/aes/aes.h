@@ -7,7 +7,7 @@
  * `const struct aes_impl`. The file is built on every architecture: an
  * assembly backend declares its kernels there, points the hooks at them
  * where the build has them, and otherwise leaves the hooks NULL and
- * reports unusable. crypto/gcm/dispatch.c says how to add one; its list is
+ * reports unusable. crypto/dispatch/dispatch.c says how to add one; its list is
  * the one place that orders them.
  *
  * Hooks take outputs first, as the public API does.
@@ -92,7 +92,7 @@ struct aes_impl {
 };
 
 /* The implementations, one descriptor per file (crypto/aes/aes_<name>.c),
- * listed best first by crypto/gcm/dispatch.c. */
+ * listed best first by crypto/dispatch/dispatch.c. */
 extern GCM_HIDDEN const struct aes_impl gcmi_aes_ct;     /* portable, bitsliced */
 extern GCM_HIDDEN const struct aes_impl gcmi_aes_ct_sse2; /* x86, x86_64: SSE2 */
 extern GCM_HIDDEN const struct aes_impl gcmi_aes_aesni;  /* x86, x86_64 */

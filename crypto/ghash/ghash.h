@@ -16,7 +16,7 @@
  * Each implementation lives in its own file, crypto/ghash/ghash_<name>.c,
  * built on every architecture: an assembly backend declares its kernels
  * there, points the hooks at them where the build has them, and otherwise
- * leaves them NULL and reports unusable. crypto/gcm/dispatch.c says how to
+ * leaves them NULL and reports unusable. crypto/dispatch/dispatch.c says how to
  * add one; its list is the one place that orders them.
  */
 #ifndef LIBGCM_CRYPTO_GHASH_GHASH_H
@@ -69,7 +69,7 @@ struct ghash_impl {
 
 /* The implementations, one descriptor per file
  * (crypto/ghash/ghash_<name>.c), listed best first by
- * crypto/gcm/dispatch.c. */
+ * crypto/dispatch/dispatch.c. */
 extern GCM_HIDDEN const struct ghash_impl gcmi_ghash_ct64;   /* portable */
 extern GCM_HIDDEN const struct ghash_impl gcmi_ghash_ct32;   /* portable */
 extern GCM_HIDDEN const struct ghash_impl gcmi_ghash_4bit;   /* variable time */

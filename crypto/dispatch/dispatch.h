@@ -1,5 +1,5 @@
 /*
- * crypto/gcm/dispatch.h: the ordered backend lists and how a key picks from
+ * crypto/dispatch/dispatch.h: the ordered backend lists and how a key picks from
  * them.
  *
  * Each list is best first and holds every descriptor on every build; one
@@ -17,10 +17,10 @@
  *
  * The dispatcher only chooses. A failure is described in a struct
  * dispatch_failure; the API layer the user called turns it into the error
- * and its message (crypto/aead/backends.c, gcmi_backend_choice_error).
+ * and its message (crypto/dispatch/backends.c, gcmi_backend_choice_error).
  */
-#ifndef LIBGCM_CRYPTO_GCM_DISPATCH_H
-#define LIBGCM_CRYPTO_GCM_DISPATCH_H
+#ifndef LIBGCM_CRYPTO_DISPATCH_DISPATCH_H
+#define LIBGCM_CRYPTO_DISPATCH_DISPATCH_H
 
 #include <stddef.h>
 
@@ -110,4 +110,4 @@ GCM_HIDDEN int gcmi_dispatch_choose_fused(const char *fused_name,
                                      const struct fused_impl **fused,
                                      struct dispatch_failure *why);
 
-#endif /* LIBGCM_CRYPTO_GCM_DISPATCH_H */
+#endif /* LIBGCM_CRYPTO_DISPATCH_DISPATCH_H */

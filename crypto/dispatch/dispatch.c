@@ -1,11 +1,11 @@
 /*
- * crypto/gcm/dispatch.c: which implementation a key uses.
+ * crypto/dispatch/dispatch.c: which implementation a key uses.
  *
  * The three lists below are the one place that orders the backends, best
  * first. They hold every descriptor on every build, with no #if: a
  * descriptor answers for itself whether it can run here. Everything else
  * reads these lists through dispatch.h: the public backend list
- * (gcm_backend_count/get, crypto/aead/backends.c), `gcm-speed --list`, and
+ * (gcm_backend_count/get, crypto/dispatch/backends.c), `gcm-speed --list`, and
  * the test suites that run every usable backend.
  *
  * The shape of a backend (BearSSL's habit: the descriptor exists
@@ -46,7 +46,7 @@
  *
  * Choosing: gcmi_dispatch_choose() takes, for each half, an explicit name if
  * the caller gave one, else the name in LIBGCM_AES / LIBGCM_GHASH if set
- * (crypto/gcm/backend_env.c reads them once), else the first entry that
+ * (crypto/dispatch/backend_env.c reads them once), else the first entry that
  * is usable on this CPU and constant-time. Naming a backend that does not
  * exist or cannot run here fails with the name and where it came from; it
  * is never replaced by another. The failure is described, not worded:
