@@ -1,6 +1,6 @@
 /*
  * crypto/aes/aes_armv8_32.c: AES with the Armv8 Cryptographic Extension in
- * AArch32 ("armv8-32"): 32-bit ARM code on cores that have the AES
+ * AArch32 ("armv8_32"): 32-bit ARM code on cores that have the AES
  * instructions (Cortex-A32/A35/A53/A57/A72 running a 32-bit system).
  *
  * The work is done by asm/armv4/aes-armv8-32-armv4.pl, whose opening
@@ -39,7 +39,7 @@ _Static_assert(16 * 16 <= AES_SCHEDULE_BYTES,
 static int armv8_32_usable(void) { return ARMV8_32_BUILT && gcmi_cpu_arm_has_aes(); }
 
 const struct aes_impl gcmi_aes_armv8_32 = {
-    .name = "armv8-32",
+    .name = "armv8_32",
     .constant_time = 1,
     .requires = "the Armv8 AES instructions in AArch32 (HWCAP2_AES)",
     .ctr_batch_blocks = 4,

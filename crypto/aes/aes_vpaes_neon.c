@@ -1,6 +1,6 @@
 /*
  * crypto/aes/aes_vpaes_neon.c: constant-time AES with NEON vector permutes
- * ("vpaes-neon"), aarch64: the AES backend for cores without the Armv8 AES
+ * ("vpaes_neon"), aarch64: the AES backend for cores without the Armv8 AES
  * instructions (the Raspberry Pi 4's Cortex-A72, many Cortex-A53 boards).
  *
  * The work is done by asm/aarch64/aes-vpaes-neon-aarch64.pl, whose opening
@@ -48,7 +48,7 @@ _Static_assert(15 * 16 <= AES_SCHEDULE_BYTES,
 static int vpaes_neon_usable(void) { return VPAES_NEON_BUILT && gcmi_cpu_aarch64_has_neon(); }
 
 const struct aes_impl gcmi_aes_vpaes_neon = {
-    .name = "vpaes-neon",
+    .name = "vpaes_neon",
     .constant_time = 1,
     .requires = "NEON (ASIMD)",
     .ctr_batch_blocks = 4,

@@ -53,7 +53,8 @@ GCM_HIDDEN const struct aes_impl *gcmi_dispatch_aes_at(size_t i);
 GCM_HIDDEN const struct ghash_impl *gcmi_dispatch_ghash_at(size_t i);
 GCM_HIDDEN const struct fused_impl *gcmi_dispatch_fused_at(size_t i);
 
-/* Looks an implementation up by name; NULL when there is none. */
+/* Looks an implementation up by name, or by a deprecated spelling of its
+ * name (dispatch.c: the '-' spellings of 1.0); NULL when there is none. */
 GCM_HIDDEN const struct aes_impl *gcmi_dispatch_find_aes(const char *name);
 GCM_HIDDEN const struct ghash_impl *gcmi_dispatch_find_ghash(const char *name);
 GCM_HIDDEN const struct fused_impl *gcmi_dispatch_find_fused(const char *name);

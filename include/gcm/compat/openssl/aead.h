@@ -138,7 +138,7 @@ OPENSSL_EXPORT const EVP_AEAD *EVP_aead_aes_256_gcm_randnonce(void);
  * instructions: today on x86_64 AES `aesni` with GHASH `clmul` or
  * `vpclmul_avx2` (AES-NI with PCLMULQDQ, or with VPCLMULQDQ), on aarch64
  * AES `armv8` with GHASH `pmull` (the Armv8 AES and PMULL instructions),
- * and on 32-bit ARM AES `armv8-32` with GHASH `pmull32` (the same
+ * and on 32-bit ARM AES `armv8_32` with GHASH `pmull32` (the same
  * instructions in AArch32).
  * The other tiers return 0:
  *
