@@ -40,7 +40,7 @@
  * environment. There the environment is read as it is, with getenv.
  *
  * Not cached: each caller reads its variables once per process already
- * (cpu.c, gcm/backend_env.c behind their once-guards; the provider at
+ * (cpu.c, dispatch/backend_env.c behind their once-guards; the provider at
  * exit), and a privileged process stays privileged for its whole life,
  * so the answer cannot change between reads that matter.
  *

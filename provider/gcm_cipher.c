@@ -37,7 +37,6 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
@@ -45,6 +44,7 @@
 
 #include <gcm/gcm.h>
 
+#include "../crypto/rand/os_random.h"
 #include "provider.h"
 
 /* IVs up to this many bytes (OpenSSL's own provider takes up to 128). */
@@ -258,16 +258,6 @@ static void inc64(uint8_t *p) {
   for (int i = 7; i >= 0; i--) {
     if (++p[i] != 0) break;
   }
-}
-
-static int fill_random(uint8_t *p, size_t n) {
-  while (n > 0) {
-    ssize_t got = getrandom(p, n, 0);
-    if (got <= 0) return 0;
-    p += got;
-    n -= (size_t)got;
-  }
-  return 1;
 }
 
 /* ---- context life cycle ---------------------------------------------------- */
@@ -757,8 +747,11 @@ static int set_tls_iv_fixed(struct gcm_ctx *c, const OSSL_PARAM *p) {
       return 0;
     }
     memcpy(c->iv, p->data, len);
-    if (c->enc && !fill_random(c->iv + len, c->ivlen - len)) {
-      LIBGCM_ERR(c->pc, LIBGCM_R_RANDOM_FAILED, "getrandom failed");
+    /* The library's one OS random source (crypto/rand): getrandom, else
+     * /dev/urandom, BCryptGenRandom on Windows. Its message names the
+     * source that failed. */
+    if (c->enc && !gcmi_os_random_bytes(c->iv + len, c->ivlen - len)) {
+      LIBGCM_ERR(c->pc, LIBGCM_R_RANDOM_FAILED, "%s", gcm_last_error_message());
       return 0;
     }
   }

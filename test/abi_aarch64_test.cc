@@ -147,7 +147,7 @@ TEST(AbiAarch64, AesKernels) {
       CheckedCall(Fn(gcmi_aes_armv8.ctr32), n + "ctr32", P(&s), P(out),
                   P(buf), blocks, P(ctr));
     }
-    n = "vpaes-neon (" + std::to_string(len * 8) + "-bit key) ";
+    n = "vpaes_neon (" + std::to_string(len * 8) + "-bit key) ";
     CheckedCall(Fn(gcmi_aes_vpaes_neon.set_encrypt_key), n + "set_encrypt_key",
                 P(&s), P(key), len);
     CheckedCall(Fn(gcmi_aes_vpaes_neon.encrypt_block), n + "encrypt_block",

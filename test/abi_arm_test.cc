@@ -123,7 +123,7 @@ TEST(AbiArm, AesKernels) {
   memset(ctr, 0xfe, sizeof(ctr));
   for (uint32_t len : {16u, 24u, 32u}) {
     struct aes_schedule s;
-    std::string n = "armv8-32 (" + std::to_string(len * 8) + "-bit key) ";
+    std::string n = "armv8_32 (" + std::to_string(len * 8) + "-bit key) ";
     CheckedCall(Fn(gcmi_aes_armv8_32.set_encrypt_key), n + "set_encrypt_key",
                 P(&s), P(key), len);
     CheckedCall(Fn(gcmi_aes_armv8_32.encrypt_block), n + "encrypt_block", P(&s),
@@ -145,7 +145,7 @@ TEST(AbiArm, BsaesNeonKernels) {
     struct aes_schedule s;
     // The schedule is C (crypto/aes/aes_bsaes_neon.c); the kernel is ctr32.
     gcmi_aes_bsaes_neon.set_encrypt_key(&s, key, len);
-    std::string n = "bsaes-neon (" + std::to_string(len * 8) + "-bit key) ";
+    std::string n = "bsaes_neon (" + std::to_string(len * 8) + "-bit key) ";
     for (uint32_t blocks : {0u, 1u, 7u, 8u, 19u}) {
       CheckedCall(Fn(gcmi_aes_bsaes_neon.ctr32), n + "ctr32", P(&s), P(out),
                   P(buf), blocks, P(ctr));

@@ -13,7 +13,6 @@
 
 #include <gtest/gtest.h>
 
-#include <cctype>
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -24,7 +23,7 @@
 
 extern "C" {
 #include "../crypto/aes/aes.h"
-#include "../crypto/gcm/dispatch.h"
+#include "../crypto/dispatch/dispatch.h"
 }
 
 namespace {
@@ -388,11 +387,7 @@ TEST_P(AesTest, IndependentSchedules) {
 }
 
 std::string ImplName(const testing::TestParamInfo<const aes_impl *> &info) {
-  std::string name = info.param->name;
-  for (auto &ch : name) {
-    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-  }
-  return name;
+  return info.param->name;
 }
 
 INSTANTIATE_TEST_SUITE_P(AllUsable, AesTest,

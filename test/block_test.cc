@@ -2,7 +2,8 @@
 // paths: every partial length loads and stores exactly its bytes (no byte
 // outside them is read or written: each input sits at the end of its own
 // heap allocation, so the sanitizer builds catch an over-read), and the
-// counter and length blocks match the byte-wise encodings.
+// counter and length blocks and the counter advance match the byte-wise
+// encodings.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -77,6 +78,25 @@ TEST(Block, CounterBlockIsNonceThenBigEndianCounter) {
     store_be32(want + 12, ctr);
     StoreBlock(got, block_counter(nonce, ctr));
     EXPECT_EQ(0, memcmp(want, got, 16)) << std::hex << ctr;
+  }
+}
+
+// The counter advance of the mode engine and the portable fused loop: the
+// last word grows by n modulo 2^32 (it wraps without a carry into byte 11)
+// and the first twelve bytes stay as they were.
+TEST(Block, Ctr32AddAdvancesTheLastWordModulo2To32) {
+  const uint32_t cases[][2] = {{0, 0},           {1, 1},
+                               {0x000000ff, 1},  {0x01020304, 0x10000},
+                               {0xffffffff, 1},  {0xfffffff0, 0x20},
+                               {0x80000000, 0xffffffff}};
+  for (const auto &c : cases) {
+    uint8_t ctr[16], want[16];
+    for (size_t i = 0; i < 12; i++) ctr[i] = (uint8_t)(0xf0 + i);
+    store_be32(ctr + 12, c[0]);
+    memcpy(want, ctr, 12);
+    store_be32(want + 12, (uint32_t)(c[0] + c[1]));
+    block_ctr32_add(ctr, c[1]);
+    EXPECT_EQ(0, memcmp(want, ctr, 16)) << std::hex << c[0] << " + " << c[1];
   }
 }
 

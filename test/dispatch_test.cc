@@ -27,6 +27,7 @@
 
 extern "C" {
 #include "../crypto/cpu/cpu_detect.h"
+#include "../crypto/dispatch/dispatch.h"
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -43,7 +44,7 @@ namespace {
 const std::set<std::string> kHardwarePairs = {"aesni/clmul",
                                               "aesni/vpclmul_avx2",
                                               "armv8/pmull",
-                                              "armv8-32/pmull32"};
+                                              "armv8_32/pmull32"};
 
 TEST(Dispatch, ExpectedTierForThisCpu) {
   const char *expect_env = std::getenv("LIBGCM_EXPECT_PAIR");
@@ -99,6 +100,124 @@ TEST(Dispatch, HasAesHardwareDescribesTheDefaultPair) {
   ASSERT_EQ(1, gcm_key_init_with_backends(&k, raw, sizeof(raw), "ct", "ct64"));
   EXPECT_EQ(want, EVP_has_aes_hardware());
   gcm_key_cleanup(&k);
+}
+
+// EVP_has_aes_hardware reads the descriptors' flags (aes.h's
+// hardware_rounds, ghash.h's hardware_multiply), so each flag must say
+// what kHardwarePairs says: an AES backend is hardware exactly when it is
+// the first half of a listed pair, a GHASH backend when it is the second.
+// Checked for every descriptor of the lists, built here or not, so a wrong
+// flag on another architecture's backend fails here too.
+TEST(Dispatch, HardwareFlagsAgreeWithTheHardwarePairs) {
+  auto in_pairs = [](const std::string &name, bool first_half) {
+    for (const std::string &pair : kHardwarePairs) {
+      const size_t slash = pair.find('/');
+      if ((first_half ? pair.substr(0, slash) : pair.substr(slash + 1)) == name) {
+        return true;
+      }
+    }
+    return false;
+  };
+  size_t i = 0;
+  for (const aes_impl *a; (a = gcmi_dispatch_aes_at(i)) != nullptr; i++) {
+    EXPECT_EQ(in_pairs(a->name, true), a->hardware_rounds != 0) << "AES " << a->name;
+  }
+  EXPECT_GT(i, 0u);
+  i = 0;
+  for (const ghash_impl *g; (g = gcmi_dispatch_ghash_at(i)) != nullptr; i++) {
+    EXPECT_EQ(in_pairs(g->name, false), g->hardware_multiply != 0)
+        << "GHASH " << g->name;
+  }
+  EXPECT_GT(i, 0u);
+}
+
+// Backend names have one separator: lower-case letters, digits and '_'
+// only, for every kind (the test suites use them as GoogleTest name parts
+// as they are, and users type them).
+TEST(Dispatch, BackendNamesAreLettersDigitsAndUnderscores) {
+  ASSERT_GT(gcm_backend_count(), 0u);
+  for (size_t i = 0; i < gcm_backend_count(); i++) {
+    gcm_backend_info info;
+    ASSERT_EQ(1, gcm_backend_get(i, &info));
+    ASSERT_NE(nullptr, info.name);
+    ASSERT_NE('\0', info.name[0]) << "backend " << i;
+    for (const char *c = info.name; *c != '\0'; c++) {
+      EXPECT_TRUE((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_')
+          << "'" << info.name << "' has '" << *c << "'";
+    }
+  }
+}
+
+// The spellings of libgcm 1.0 that used '-', stated here independently of
+// the library's alias table (crypto/dispatch/dispatch.c).
+struct Respelled {
+  const char *old_name, *name;
+};
+const Respelled kRespelledAes[] = {{"armv8-32", "armv8_32"},
+                                   {"bsaes-neon", "bsaes_neon"},
+                                   {"vpaes-neon", "vpaes_neon"}};
+
+// An old spelling looks up the very descriptor of the new name (on every
+// build: the descriptors exist everywhere), answers availability the same,
+// and a key asked for by it reports the new name, or, where this CPU cannot
+// run it, fails as unusable (not unknown) with a message naming the new
+// spelling. Any other respelling is still unknown.
+TEST(Dispatch, DeprecatedSpellingsSelectTheNewNamesBackend) {
+  const uint8_t raw[16] = {0};
+  for (const Respelled &r : kRespelledAes) {
+    const aes_impl *want = gcmi_dispatch_find_aes(r.name);
+    ASSERT_NE(nullptr, want) << r.name;
+    EXPECT_STREQ(r.name, want->name);
+    EXPECT_EQ(want, gcmi_dispatch_find_aes(r.old_name)) << r.old_name;
+    EXPECT_EQ(gcm_backend_is_available(GCM_BACKEND_AES, r.name),
+              gcm_backend_is_available(GCM_BACKEND_AES, r.old_name))
+        << r.old_name;
+    gcm_key k;
+    const int ok = gcm_key_init_with_backends(&k, raw, sizeof(raw), r.old_name, "ct64");
+    if (want->usable()) {
+      ASSERT_EQ(1, ok) << r.old_name << ": " << gcm_last_error_message();
+      EXPECT_STREQ(r.name, gcm_key_aes_backend(&k));
+      gcm_key_cleanup(&k);
+    } else {
+      EXPECT_EQ(0, ok) << r.old_name;
+      EXPECT_EQ(GCM_ERR_BACKEND_UNUSABLE, gcm_last_error()) << gcm_last_error_message();
+      EXPECT_NE(nullptr, std::strstr(gcm_last_error_message(),
+                                     (std::string("'") + r.name + "'").c_str()))
+          << gcm_last_error_message();
+    }
+  }
+  EXPECT_EQ(nullptr, gcmi_dispatch_find_aes("ct-sse2"));
+  EXPECT_EQ(nullptr, gcmi_dispatch_find_ghash("vpclmul-avx2"));
+  EXPECT_EQ(nullptr, gcmi_dispatch_find_fused("vaes-avx2"));
+}
+
+// The same through the environment: the env.deprecated_name entry sets
+// LIBGCM_AES to an old spelling and LIBGCM_EXPECT_AES_NAME to the new one.
+TEST(Dispatch, EnvironmentDeprecatedSpellingMeansTheNewName) {
+  const char *old_name = std::getenv("LIBGCM_AES");
+  const char *name = std::getenv("LIBGCM_EXPECT_AES_NAME");
+  if (old_name == nullptr || name == nullptr) {
+    GTEST_SKIP() << "LIBGCM_EXPECT_AES_NAME not set: run from env.deprecated_name";
+  }
+  ASSERT_STRNE(old_name, name);
+  const aes_impl *want = gcmi_dispatch_find_aes(name);
+  ASSERT_NE(nullptr, want) << name;
+  const uint8_t raw[16] = {0};
+  gcm_key k;
+  const char *aes = nullptr, *ghash = nullptr;
+  if (want->usable()) {
+    ASSERT_EQ(1, gcm_key_init(&k, raw, sizeof(raw))) << gcm_last_error_message();
+    EXPECT_STREQ(name, gcm_key_aes_backend(&k));
+    gcm_key_cleanup(&k);
+    ASSERT_EQ(1, gcm_default_backends(&aes, &ghash));
+    EXPECT_STREQ(name, aes);
+  } else {
+    EXPECT_EQ(0, gcm_key_init(&k, raw, sizeof(raw)));
+    EXPECT_EQ(GCM_ERR_BACKEND_UNUSABLE, gcm_last_error()) << gcm_last_error_message();
+    const std::string msg = gcm_last_error_message();
+    EXPECT_NE(std::string::npos, msg.find("LIBGCM_AES")) << msg;
+    EXPECT_NE(std::string::npos, msg.find(std::string("'") + name + "'")) << msg;
+  }
 }
 
 // With LIBGCM_AES / LIBGCM_GHASH / LIBGCM_FUSED naming a backend that does not exist, key

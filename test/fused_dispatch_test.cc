@@ -10,7 +10,7 @@
 #include <string>
 
 extern "C" {
-#include "../crypto/gcm/dispatch.h"
+#include "../crypto/dispatch/dispatch.h"
 #include "../crypto/gcm/mode.h"
 #include "../crypto/gcm/placement.h"
 }

@@ -18,7 +18,6 @@
 // kernel this CPU cannot run is skipped with the reason.
 #include <gtest/gtest.h>
 
-#include <cctype>
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -30,7 +29,7 @@
 extern "C" {
 #include "../crypto/aes/aes.h"
 #include "../crypto/fused/fused.h"
-#include "../crypto/gcm/dispatch.h"
+#include "../crypto/dispatch/dispatch.h"
 #include "../crypto/ghash/ghash.h"
 }
 
@@ -466,11 +465,7 @@ TEST_P(FusedKernelDirect, RoundTripAndChaining) {
 }
 
 std::string ImplName(const ::testing::TestParamInfo<const fused_impl *> &info) {
-  std::string name = info.param->name;
-  for (auto &ch : name) {
-    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-  }
-  return name;
+  return info.param->name;
 }
 
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(FusedKernelDirect);

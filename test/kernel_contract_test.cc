@@ -13,7 +13,7 @@
 #include <string>
 
 extern "C" {
-#include "../crypto/gcm/dispatch.h"
+#include "../crypto/dispatch/dispatch.h"
 #include "../crypto/gcm/mode.h"
 #include "../crypto/gcm/placement.h"
 }

@@ -23,7 +23,7 @@
 #      expecting armv8/pmull/armv8_pmull, under -cpu max the tier check,
 #      ABI and fused suites unmasked, and the Dispatch, ABI and backend
 #      suites with a vector sample with LIBGCM_ARMCAP hiding PMULL
-#      (armv8/neon), AES+PMULL (the NEON tier, vpaes-neon/neon) and
+#      (armv8/neon), AES+PMULL (the NEON tier, vpaes_neon/neon) and
 #      AES+PMULL+ASIMD (ct/ct64), and the trace check (test/ct) under
 #      -cpu max; then the disassembly scan over the aarch64 build and
 #      libgcm built with -mbranch-protection=standard in a BTI-enforced
@@ -32,11 +32,11 @@
 #      float with the asm/armv4 kernels, as A32 and as Thumb-2;
 #      gcc-arm-linux-gnueabi: ARMv5TE soft float, portable C only) under
 #      qemu-arm: the whole A32 test binary with -cpu cortex-a15 (NEON, no
-#      crypto extension) expecting bsaes-neon/neon (without the ct AES
+#      crypto extension) expecting bsaes_neon/neon (without the ct AES
 #      pairs, which the neon=off and armel runs cover); under -cpu max the
 #      Dispatch, ABI and backend suites with a vector sample, A32 and
-#      Thumb-2, expecting armv8-32/pmull32, with LIBGCM_ARMCAP hiding
-#      AES+PMULL (bsaes-neon/neon) and, for Thumb-2, hiding NEON (ct/ct32);
+#      Thumb-2, expecting armv8_32/pmull32, with LIBGCM_ARMCAP hiding
+#      AES+PMULL (bsaes_neon/neon) and, for Thumb-2, hiding NEON (ct/ct32);
 #      the same suites of the A32 build under -cpu cortex-a15,neon=off
 #      (a core without NEON: ct/ct32); the armel build's Dispatch and
 #      backend suites with a vector sample under -cpu arm926 expecting
@@ -211,7 +211,7 @@ if command -v arm-linux-gnueabihf-g++ >/dev/null && command -v arm-linux-gnueabi
   arm_build armel arm-linux-gnueabi
   hf=(qemu-arm -L /usr/arm-linux-gnueabihf)
   # The pair each CPU (and LIBGCM_ARMCAP mask) must get.
-  aes32=armv8-32 ghash32=pmull32 neon=bsaes-neon/neon
+  aes32=armv8_32 ghash32=pmull32 neon=bsaes_neon/neon
   # The ct AES pairs stay out of the whole-binary run (CI time): ct runs on
   # this build under -cpu cortex-a15,neon=off below, on the armel build and
   # in every other stage.
@@ -232,7 +232,7 @@ if command -v arm-linux-gnueabihf-g++ >/dev/null && command -v arm-linux-gnueabi
     [ "$build" = armhf-thumb ] && masks+=("~0x1000=ct/ct32")
     for mask_expect in "${masks[@]}"; do
       mask=${mask_expect%%=*} expect=${mask_expect#*=}
-      # The bsaes-neon pairs run in the :~0x3 run (and the whole binary);
+      # The bsaes_neon pairs run in the :~0x3 run (and the whole binary);
       # the unmasked run leaves them out (CI time).
       filter=$subset
       [ -z "$mask" ] && filter="$subset-*bsaes_neon*"

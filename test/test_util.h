@@ -9,7 +9,6 @@
 
 #include "byte_util.h"
 
-#include <cctype>
 #include <cstdint>
 #include <ostream>
 #include <string>
@@ -34,17 +33,10 @@ inline std::vector<std::pair<std::string, std::string>> UsableBackendPairs() {
   return pairs;
 }
 
-// A backend name as a GoogleTest name part: letters, digits and '_' only
-// ("armv8-32" becomes "armv8_32", "vpaes-neon" "vpaes_neon").
-inline std::string TestNamePart(std::string s) {
-  for (auto &ch : s) {
-    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-  }
-  return s;
-}
-
+// A pair as a GoogleTest name part: backend names are already letters,
+// digits and '_' (Dispatch.BackendNamesAreLettersDigitsAndUnderscores).
 inline std::string PairName(const std::pair<std::string, std::string> &p) {
-  return TestNamePart(p.first + "_" + p.second);
+  return p.first + "_" + p.second;
 }
 
 // An (AES, GHASH, fused) choice: fused is "none" (the two passes) or a
@@ -86,7 +78,7 @@ inline void PrintTo(const Triple &t, std::ostream *os) {
 inline std::string TripleName(const Triple &t) {
   std::string s = t.aes + "_" + t.ghash;
   if (t.fused != "none") s += "_fused_" + t.fused;
-  return TestNamePart(s);
+  return s;
 }
 
 }  // namespace gcmtest

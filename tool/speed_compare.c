@@ -30,14 +30,17 @@ int cmd_compare(const struct options *o, const struct backends *b) {
     snprintf(base_aes, sizeof(base_aes), "%.*s",
              (int)(slash - o->baseline), o->baseline);
     snprintf(base_ghash, sizeof(base_ghash), "%s", slash + 1);
+    /* The library words any error, and spells the names as the list
+     * does (a deprecated spelling resolves to the current name). */
+    if (!init_key(&key, 0, base_aes, base_ghash)) {
+      die("--baseline %s: %s", o->baseline, gcm_last_error_message());
+    }
+    snprintf(base_aes, sizeof(base_aes), "%s", gcm_key_aes_backend(&key));
+    snprintf(base_ghash, sizeof(base_ghash), "%s", gcm_key_ghash_backend(&key));
+    gcm_key_cleanup(&key);
     x = find_backend(b->aes, b->num_aes, base_aes);
     y = find_backend(b->ghash, b->num_ghash, base_ghash);
     if (x == NULL || !x->usable || y == NULL || !y->usable) {
-      /* Let the library word the error. */
-      if (!init_key(&key, 0, base_aes, base_ghash)) {
-        die("--baseline %s: %s", o->baseline, gcm_last_error_message());
-      }
-      gcm_key_cleanup(&key);
       die("--baseline %s: not a usable backend pair (see --list)",
           o->baseline);
     }
@@ -65,11 +68,20 @@ int cmd_compare(const struct options *o, const struct backends *b) {
     }
   }
 
-  /* --aes / --ghash restrict the pairs; each must name a real, usable one. */
+  /* --aes / --ghash restrict the pairs; each must name a real, usable one,
+   * and is compared below as the key spells it (the current name, also for
+   * a deprecated spelling). */
+  char only_aes_name[32], only_ghash_name[32];
+  const char *only_aes = NULL, *only_ghash = NULL;
   if (o->aes != NULL || o->ghash != NULL) {
     if (!init_key(&key, 0, o->aes, o->ghash)) {
       die("%s", gcm_last_error_message());
     }
+    snprintf(only_aes_name, sizeof(only_aes_name), "%s", gcm_key_aes_backend(&key));
+    snprintf(only_ghash_name, sizeof(only_ghash_name), "%s",
+             gcm_key_ghash_backend(&key));
+    if (o->aes != NULL) only_aes = only_aes_name;
+    if (o->ghash != NULL) only_ghash = only_ghash_name;
     gcm_key_cleanup(&key);
   }
 
@@ -82,8 +94,8 @@ int cmd_compare(const struct options *o, const struct backends *b) {
       struct pair *p;
       if (!x->usable || !y->usable) continue;
       if (!is_base && !fused_fits(x->name, y->name)) continue;
-      if (!is_base && ((o->aes && strcmp(o->aes, x->name) != 0) ||
-                       (o->ghash && strcmp(o->ghash, y->name) != 0))) {
+      if (!is_base && ((only_aes && strcmp(only_aes, x->name) != 0) ||
+                       (only_ghash && strcmp(only_ghash, y->name) != 0))) {
         continue;
       }
       p = &pairs[num_pairs];

@@ -1,7 +1,7 @@
 #!/usr/bin/env perl
 # asm/aarch64/aes-vpaes-neon-aarch64.pl: constant-time AES with NEON
 # vector permutes (TBL), for aarch64 cores without the AES instructions:
-# the kernel behind the "vpaes-neon" descriptor in crypto/aes/aes_vpaes_neon.c.
+# the kernel behind the "vpaes_neon" descriptor in crypto/aes/aes_vpaes_neon.c.
 #
 # Usage: perl aes-vpaes-neon-aarch64.pl FLAVOUR [OUTPUT]  (see asm/perlasm).
 #
@@ -115,7 +115,7 @@ my $rodata = perlasm::vpaes_tables::rodata();
     }
     my $look = sub {
         my ($name, $ix) = @_;
-        die "vpaes-neon: index $ix into $name: TBL and PSHUFB differ\n"
+        die "vpaes_neon: index $ix into $name: TBL and PSHUFB differ\n"
             if $ix >= 16 && $ix < 0x80;
         return $ix >= 16 ? 0 : $t{$name}[$ix];
     };

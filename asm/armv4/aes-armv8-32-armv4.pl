@@ -1,7 +1,7 @@
 #!/usr/bin/env perl
 # asm/armv4/aes-armv8-32-armv4.pl: AES with the Armv8 Cryptographic
 # Extension in AArch32 (32-bit code on Cortex-A53/A72 class cores), the
-# kernel behind the "armv8-32" descriptor in crypto/aes/aes_armv8_32.c.
+# kernel behind the "armv8_32" descriptor in crypto/aes/aes_armv8_32.c.
 #
 # Usage: perl aes-armv8-32-armv4.pl FLAVOUR [OUTPUT]  (see asm/perlasm;
 # FLAVOUR linux32 for A32 code, linux32-thumb2 for T32).

@@ -1,7 +1,7 @@
 #!/usr/bin/env perl
 # asm/armv4/aes-bsaes-neon-armv4.pl: bitsliced AES on NEON for 32-bit ARM
 # cores without the AES instructions (Cortex-A7/A8/A9/A15), the kernel
-# behind the "bsaes-neon" descriptor in crypto/aes/aes_bsaes_neon.c.
+# behind the "bsaes_neon" descriptor in crypto/aes/aes_bsaes_neon.c.
 #
 # Usage: perl aes-bsaes-neon-armv4.pl FLAVOUR [OUTPUT]  (see asm/perlasm;
 # FLAVOUR linux32 for A32 code, linux32-thumb2 for T32).

@@ -1,9 +1,10 @@
 # asm/perlasm/layout.pm: where the kernels find the fields of libgcm's C
 # structures that they read, written once for every kernel. Each offset is
 # asserted on the C side, so a change of layout fails the build there:
-#   $ROUNDS           struct aes_schedule's `rounds` (the descriptors of
-#                     the AES backends that read it: crypto/aes/aes_*.c,
-#                     and the fused descriptors, crypto/fused/fused_*.c);
+#   $ROUNDS           struct aes_schedule's `rounds`. Not restated here: it
+#                     is read from AES_SCHEDULE_ROUNDS_OFFSET in
+#                     crypto/aes/aes.h (its one home, asserted there), so
+#                     C and the kernels agree by construction;
 #   $K_AES_KEY        struct fused_keys' aes_key and ghash_key pointers,
 #   $K_GHASH_KEY      on 64-bit targets (crypto/fused/fused.h);
 #   $LAG_XI           struct fused_lag's Xi, pending and has_pending, on
@@ -16,11 +17,41 @@ package perlasm::layout;
 use strict;
 use warnings;
 use Exporter qw(import);
+use File::Basename qw(dirname);
+use File::Spec;
 
 our @EXPORT = qw($ROUNDS $K_AES_KEY $K_GHASH_KEY
                  $LAG_XI $LAG_PENDING $LAG_HAS_PENDING);
 
-our $ROUNDS = 1920;
+# c_define(<header relative to the source root>, <macro>): the value of an
+# object-like #define in one of libgcm's C headers. The value is a decimal
+# number or the name of another #define of the same header, followed until
+# a number (how aes.h spells AES_SCHEDULE_ROUNDS_OFFSET). Dies, which fails
+# the kernel's generation and so the build, when the header or the macro is
+# missing or its value is anything else.
+sub c_define {
+    my ($header, $macro) = @_;
+    my $root = File::Spec->catdir(dirname(__FILE__), File::Spec->updir,
+                                  File::Spec->updir);
+    my $path = File::Spec->catfile($root, $header);
+    open(my $fh, '<', $path) or die "perlasm::layout: cannot read $path: $!\n";
+    my %defines;
+    while (my $line = <$fh>) {
+        $defines{$1} = $2 if $line =~ /^\s*#\s*define\s+(\w+)\s+(\w+)\s*(?:\/\*.*)?$/;
+    }
+    close($fh);
+    my ($name, %seen) = ($macro);
+    while (1) {
+        die "perlasm::layout: $header defines no $name\n"
+            unless defined $defines{$name};
+        my $value = $defines{$name};
+        return $value + 0 if $value =~ /^[0-9]+$/;
+        die "perlasm::layout: $header: $macro refers to itself\n" if $seen{$value}++;
+        $name = $value;
+    }
+}
+
+our $ROUNDS = c_define('crypto/aes/aes.h', 'AES_SCHEDULE_ROUNDS_OFFSET');
 our $K_AES_KEY = 8;
 our $K_GHASH_KEY = 24;
 our $LAG_XI = 0;

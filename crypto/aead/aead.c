@@ -11,11 +11,11 @@
 #include <gcm/gcm.h>
 
 #include "../error.h"
-#include "../gcm/dispatch.h"
+#include "../dispatch/backends.h"
+#include "../dispatch/dispatch.h"
 #include "../gcm/mode.h"
 #include "../gcm/placement.h"
 #include "aead_internal.h"
-#include "backends.h"
 
 /* The internal structs fit at their aligned offset (1 .. align bytes in,
  * crypto/gcm/placement.h), and the placement byte can hold that offset. */
@@ -673,3 +673,8 @@ int gcm_stream_finish_open(gcm_stream *s, const uint8_t *tag,
 void gcm_stream_cleanup(gcm_stream *s) {
   if (s != NULL) gcmi_secure_wipe(s, sizeof(*s));
 }
+
+/* The library's own version (gcm.h), next to the rest of the native API. */
+const char *gcm_version(void) { return GCM_VERSION_STRING; }
+
+unsigned long gcm_version_number(void) { return GCM_VERSION_NUMBER; }

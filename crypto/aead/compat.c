@@ -29,6 +29,7 @@
 
 #include <openssl/aead.h>
 
+#include "../dispatch/dispatch.h"
 #include "../error.h"
 #include "../internal.h"
 #include "../rand/os_random.h"
@@ -104,33 +105,19 @@ const EVP_AEAD *EVP_aead_aes_256_gcm_randnonce(void) {
   return &aead_aes_256_gcm_randnonce;
 }
 
-/* The backends that run on dedicated AES or carry-less-multiply
- * instructions, as opposed to vector permutes (vpaes, ssse3) or plain
- * integer code (ct, ct64, ct32). EVP_has_aes_hardware reports 1 only when
- * the default pair is one backend from each list. A backend added for VAES /
- * VPCLMULQDQ or for ARMv8 AES / PMULL joins its list here. */
-static const char *const hardware_aes_backends[] = {"aesni", "armv8",
-                                                    "armv8-32"};
-static const char *const hardware_ghash_backends[] = {"vpclmul_avx2", "clmul",
-                                                      "pmull", "pmull32"};
-
-static int listed(const char *name, const char *const *list, size_t n) {
-  for (size_t i = 0; i < n; i++) {
-    if (strcmp(name, list[i]) == 0) return 1;
-  }
-  return 0;
-}
-
+/* 1 when the default pair runs on dedicated AES and carry-less-multiply
+ * instructions, as opposed to vector permutes (vpaes, ssse3), NEON's 8-bit
+ * multiplies (neon) or plain integer code (ct, ct64, ct32). Each
+ * descriptor says which it is (aes.h's hardware_rounds, ghash.h's
+ * hardware_multiply), so a new backend needs no line here. */
 int EVP_has_aes_hardware(void) {
   const char *aes, *ghash;
   /* The pair a key set up with the defaults would get: the CPU after
    * OPENSSL_ia32cap, and LIBGCM_AES / LIBGCM_GHASH if they are set. */
   if (!gcm_default_backends(&aes, &ghash)) return 0;
-  return listed(aes, hardware_aes_backends,
-                sizeof(hardware_aes_backends) / sizeof(hardware_aes_backends[0])) &&
-         listed(ghash, hardware_ghash_backends,
-                sizeof(hardware_ghash_backends) /
-                    sizeof(hardware_ghash_backends[0]));
+  const struct aes_impl *a = gcmi_dispatch_find_aes(aes);
+  const struct ghash_impl *g = gcmi_dispatch_find_ghash(ghash);
+  return a != NULL && a->hardware_rounds && g != NULL && g->hardware_multiply;
 }
 
 size_t EVP_AEAD_key_length(const EVP_AEAD *aead) { return aead->key_len; }

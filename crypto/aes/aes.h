@@ -7,7 +7,7 @@
  * `const struct aes_impl`. The file is built on every architecture: an
  * assembly backend declares its kernels there, points the hooks at them
  * where the build has them, and otherwise leaves the hooks NULL and
- * reports unusable. crypto/gcm/dispatch.c says how to add one; its list is
+ * reports unusable. crypto/dispatch/dispatch.c says how to add one; its list is
  * the one place that orders them.
  *
  * Hooks take outputs first, as the public API does.
@@ -28,10 +28,25 @@
  * each as eight 128-bit bit planes (15 * 8 * 16 = 1920 bytes). */
 #define AES_SCHEDULE_BYTES 1920
 
+/* Where the assembly kernels read (and the key expansions write) `rounds`,
+ * as a 32-bit word: right after the round-key bytes. This line is the one
+ * home of the offset: asm/perlasm/layout.pm reads it from here ($ROUNDS),
+ * so C and the kernels cannot disagree, and the assertions below check
+ * that the structure puts the field there. */
+#define AES_SCHEDULE_ROUNDS_OFFSET AES_SCHEDULE_BYTES
+
 struct aes_schedule {
   GCM_ALIGNED(64) uint8_t bytes[AES_SCHEDULE_BYTES];
   unsigned rounds; /* 10, 12 or 14 */
 };
+
+#if !defined(__cplusplus)
+_Static_assert(offsetof(struct aes_schedule, rounds) ==
+                   AES_SCHEDULE_ROUNDS_OFFSET,
+               "the kernels read rounds at AES_SCHEDULE_ROUNDS_OFFSET");
+_Static_assert(sizeof(((struct aes_schedule *)0)->rounds) == 4,
+               "the kernels read rounds as a 32-bit word");
+#endif
 
 /* The hooks' types. A kernel that a hook points at is declared with one:
  *   GCM_HIDDEN aes_ctr32_fn gcmi_aes_x86_64_aesni_ctr32;
@@ -77,7 +92,7 @@ struct aes_impl {
 };
 
 /* The implementations, one descriptor per file (crypto/aes/aes_<name>.c),
- * listed best first by crypto/gcm/dispatch.c. */
+ * listed best first by crypto/dispatch/dispatch.c. */
 extern GCM_HIDDEN const struct aes_impl gcmi_aes_ct;     /* portable, bitsliced */
 extern GCM_HIDDEN const struct aes_impl gcmi_aes_ct_sse2; /* x86, x86_64: SSE2 */
 extern GCM_HIDDEN const struct aes_impl gcmi_aes_aesni;  /* x86, x86_64 */

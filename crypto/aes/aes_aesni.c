@@ -15,16 +15,16 @@
  * branches and addresses depend only on the key length and block count.
  *
  * The kernels read the round count from `rounds`, the field after the
- * round keys; the assertions below keep their idea of the layout honest.
+ * round keys (AES_SCHEDULE_ROUNDS_OFFSET in aes.h, which asserts it); the
+ * assertion below checks that their round keys fit before it.
  */
 #include <stddef.h>
 
 #include "../cpu/cpu.h"
 #include "aes.h"
 
-/* The kernels read `rounds` at this offset, as a 32-bit word, and write up
- * to fifteen round keys before it. */
-#define AESNI_ROUNDS_OFFSET 1920
+/* The kernels write up to fifteen round keys before `rounds`, which they
+ * read at AES_SCHEDULE_ROUNDS_OFFSET (aes.h). */
 
 /* The kernels of the architecture being built, or none. */
 #if defined(LIBGCM_ASM_X86_64)
@@ -48,10 +48,6 @@ GCM_HIDDEN aes_ctr32_fn AESNI_KERNEL(ctr32);
 #define AESNI_BUILT 0
 #endif
 
-_Static_assert(offsetof(struct aes_schedule, rounds) == AESNI_ROUNDS_OFFSET,
-               "the aes-ni kernels read rounds at this offset");
-_Static_assert(sizeof(((struct aes_schedule *)0)->rounds) == 4,
-               "the aes-ni kernels read rounds as a dword");
 _Static_assert(15 * 16 <= AES_SCHEDULE_BYTES,
                "fifteen round keys fit in the schedule");
 

@@ -22,9 +22,6 @@
 #include "../cpu/cpu.h"
 #include "aes.h"
 
-/* The kernel reads `rounds` at this offset, as a 32-bit word. */
-#define ARMV8_ROUNDS_OFFSET 1920
-
 #if defined(LIBGCM_ASM_AARCH64)
 /* asm/aarch64/aes-armv8-aarch64.pl: round keys at the start of the
  * schedule, Nr written by the kernel; ctr32 keeps eight blocks in flight
@@ -39,10 +36,6 @@ GCM_HIDDEN aes_ctr32_fn ARMV8_KERNEL(ctr32);
 #define ARMV8_BUILT 0
 #endif
 
-_Static_assert(offsetof(struct aes_schedule, rounds) == ARMV8_ROUNDS_OFFSET,
-               "the armv8 kernel reads rounds at this offset");
-_Static_assert(sizeof(((struct aes_schedule *)0)->rounds) == 4,
-               "the armv8 kernel reads rounds as a 32-bit word");
 _Static_assert(16 * 16 <= AES_SCHEDULE_BYTES,
                "the key expansion writes up to sixteen round keys");
 

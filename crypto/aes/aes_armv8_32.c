@@ -1,6 +1,6 @@
 /*
  * crypto/aes/aes_armv8_32.c: AES with the Armv8 Cryptographic Extension in
- * AArch32 ("armv8-32"): 32-bit ARM code on cores that have the AES
+ * AArch32 ("armv8_32"): 32-bit ARM code on cores that have the AES
  * instructions (Cortex-A32/A35/A53/A57/A72 running a 32-bit system).
  *
  * The work is done by asm/armv4/aes-armv8-32-armv4.pl, whose opening
@@ -20,9 +20,6 @@
 #include "../cpu/cpu.h"
 #include "aes.h"
 
-/* The kernel reads `rounds` at this offset, as a 32-bit word. */
-#define ARMV8_32_ROUNDS_OFFSET 1920
-
 #if defined(LIBGCM_ASM_ARM)
 /* asm/armv4/aes-armv8-32-armv4.pl: round keys at the start of the
  * schedule, Nr written by the kernel; ctr32 keeps four blocks in flight. */
@@ -36,17 +33,13 @@ GCM_HIDDEN aes_ctr32_fn ARMV8_32_KERNEL(ctr32);
 #define ARMV8_32_BUILT 0
 #endif
 
-_Static_assert(offsetof(struct aes_schedule, rounds) == ARMV8_32_ROUNDS_OFFSET,
-               "the armv8-32 kernel reads rounds at this offset");
-_Static_assert(sizeof(((struct aes_schedule *)0)->rounds) == 4,
-               "the armv8-32 kernel reads rounds as a 32-bit word");
 _Static_assert(16 * 16 <= AES_SCHEDULE_BYTES,
                "the key expansion writes up to sixteen round keys");
 
 static int armv8_32_usable(void) { return ARMV8_32_BUILT && gcmi_cpu_arm_has_aes(); }
 
 const struct aes_impl gcmi_aes_armv8_32 = {
-    .name = "armv8-32",
+    .name = "armv8_32",
     .constant_time = 1,
     .requires = "the Armv8 AES instructions in AArch32 (HWCAP2_AES)",
     .ctr_batch_blocks = 4,

@@ -1,6 +1,6 @@
 /*
  * crypto/aes/aes_bsaes_neon.c: bitsliced AES on NEON for 32-bit ARM
- * ("bsaes-neon"), for NEON cores without the AES instructions
+ * ("bsaes_neon"), for NEON cores without the AES instructions
  * (Cortex-A7/A8/A9/A15 class).
  *
  * Counter mode is asm/armv4/aes-bsaes-neon-armv4.pl, whose opening comment
@@ -32,9 +32,6 @@
 #include "../cpu/cpu.h"
 #include "aes.h"
 
-/* The kernel reads `rounds` at this offset, as a 32-bit word. */
-#define BSAES_NEON_ROUNDS_OFFSET 1920
-
 #if defined(LIBGCM_ASM_ARM)
 /* asm/armv4/aes-bsaes-neon-armv4.pl: counter mode only, eight blocks per
  * pass; it reads ctr completely before it writes out. The schedule and
@@ -48,12 +45,7 @@ GCM_HIDDEN aes_ctr32_fn BSAES_NEON_CTR32;
 
 /* 15 round keys of eight 16-byte planes fill the opaque storage exactly. */
 _Static_assert(15 * 8 * 16 <= AES_SCHEDULE_BYTES,
-               "bsaes-neon round keys must fit in struct aes_schedule");
-_Static_assert(offsetof(struct aes_schedule, rounds) ==
-                   BSAES_NEON_ROUNDS_OFFSET,
-               "the bsaes-neon kernel reads rounds at this offset");
-_Static_assert(sizeof(((struct aes_schedule *)0)->rounds) == 4,
-               "the bsaes-neon kernel reads rounds as a 32-bit word");
+               "bsaes_neon round keys must fit in struct aes_schedule");
 
 static int bsaes_neon_usable(void) {
   return BSAES_NEON_BUILT && gcmi_cpu_arm_has_neon();
@@ -92,7 +84,7 @@ static void bsaes_neon_encrypt_block(const struct aes_schedule *s,
 #endif
 
 const struct aes_impl gcmi_aes_bsaes_neon = {
-    .name = "bsaes-neon",
+    .name = "bsaes_neon",
     .constant_time = 1,
     .requires = "NEON (HWCAP_NEON)",
     .ctr_batch_blocks = 8,

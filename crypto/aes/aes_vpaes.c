@@ -20,15 +20,13 @@
  * length, the round number and the block count.
  *
  * The kernels read the round count from `rounds`, the field after the
- * round keys; the assertions below keep their idea of the layout honest.
+ * round keys (AES_SCHEDULE_ROUNDS_OFFSET in aes.h, which asserts it); the
+ * assertion below checks that their round keys fit before it.
  */
 #include <stddef.h>
 
 #include "../cpu/cpu.h"
 #include "aes.h"
-
-/* The kernels read `rounds` at this offset, as a 32-bit word. */
-#define VPAES_ROUNDS_OFFSET 1920
 
 /* The kernels of the architecture being built, or none. The schedule
  * holds round keys in the kernels' own form (tower basis, permuted). */
@@ -53,10 +51,6 @@ GCM_HIDDEN aes_ctr32_fn VPAES_KERNEL(ctr32);
 #define VPAES_BUILT 0
 #endif
 
-_Static_assert(offsetof(struct aes_schedule, rounds) == VPAES_ROUNDS_OFFSET,
-               "the vpaes kernels read rounds at this offset");
-_Static_assert(sizeof(((struct aes_schedule *)0)->rounds) == 4,
-               "the vpaes kernels read rounds as a dword");
 _Static_assert(15 * 16 <= AES_SCHEDULE_BYTES,
                "fifteen round keys fit in the schedule");
 

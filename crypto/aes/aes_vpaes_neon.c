@@ -1,6 +1,6 @@
 /*
  * crypto/aes/aes_vpaes_neon.c: constant-time AES with NEON vector permutes
- * ("vpaes-neon"), aarch64: the AES backend for cores without the Armv8 AES
+ * ("vpaes_neon"), aarch64: the AES backend for cores without the Armv8 AES
  * instructions (the Raspberry Pi 4's Cortex-A72, many Cortex-A53 boards).
  *
  * The work is done by asm/aarch64/aes-vpaes-neon-aarch64.pl, whose opening
@@ -21,15 +21,12 @@
  * the key length, the round number and the block count.
  *
  * The schedule has the x86 vpaes layout; the kernels read the round count
- * from `rounds`, and the assertions below keep their idea of it honest.
+ * from `rounds` (AES_SCHEDULE_ROUNDS_OFFSET in aes.h, which asserts it).
  */
 #include <stddef.h>
 
 #include "../cpu/cpu.h"
 #include "aes.h"
-
-/* The kernel reads `rounds` at this offset, as a 32-bit word. */
-#define VPAES_NEON_ROUNDS_OFFSET 1920
 
 #if defined(LIBGCM_ASM_AARCH64)
 /* asm/aarch64/aes-vpaes-neon-aarch64.pl: the x86 vpaes schedule layout
@@ -45,18 +42,13 @@ GCM_HIDDEN aes_ctr32_fn VPAES_NEON_KERNEL(ctr32);
 #define VPAES_NEON_BUILT 0
 #endif
 
-_Static_assert(offsetof(struct aes_schedule, rounds) ==
-                   VPAES_NEON_ROUNDS_OFFSET,
-               "the vpaes-neon kernels read rounds at this offset");
-_Static_assert(sizeof(((struct aes_schedule *)0)->rounds) == 4,
-               "the vpaes-neon kernels read rounds as a 32-bit word");
 _Static_assert(15 * 16 <= AES_SCHEDULE_BYTES,
                "fifteen round keys fit in the schedule");
 
 static int vpaes_neon_usable(void) { return VPAES_NEON_BUILT && gcmi_cpu_aarch64_has_neon(); }
 
 const struct aes_impl gcmi_aes_vpaes_neon = {
-    .name = "vpaes-neon",
+    .name = "vpaes_neon",
     .constant_time = 1,
     .requires = "NEON (ASIMD)",
     .ctr_batch_blocks = 4,

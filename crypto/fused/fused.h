@@ -116,7 +116,7 @@ typedef void fused_lagged_fn(const struct fused_keys *k, uint8_t *out,
                              const struct fused_lag *lag);
 
 struct fused_impl {
-  /* Short, stable name users type: "vaes512", "vaes256", "avx", "c". */
+  /* Short, stable name users type: "vaes_avx512", "aesni_avx", "c", ... */
   const char *name;
   /* 1 when no secret (key, H, data) ever selects a branch or an address. */
   int constant_time;
@@ -194,7 +194,7 @@ struct fused_impl {
 /* The kernels, one descriptor per file (crypto/fused/fused_<name>.c).
  * Every descriptor exists on every build; one whose kernel this build does
  * not have reports unusable (`usable` answers 0 and `seal`/`open` are
- * NULL). The dispatcher (crypto/gcm/dispatch.c) lists them best first. */
+ * NULL). The dispatcher (crypto/dispatch/dispatch.c) lists them best first. */
 /* VAES + VPCLMULQDQ on zmm (AVX-512), pair (aesni, vpclmul_avx2); x86_64. */
 extern GCM_HIDDEN const struct fused_impl gcmi_fused_vaes_avx512;
 /* VAES + VPCLMULQDQ on ymm, pair (aesni, vpclmul_avx2); x86_64. */

@@ -33,9 +33,8 @@
 #include "fused.h"
 
 /* What the kernel reads, where: the two key pointers of struct fused_keys
- * (fused.h), the aesni schedule's `rounds`, and the clmul key's 256 bytes
- * of powers and half sums. */
-#define AESNI_AVX_ROUNDS_OFFSET 1920
+ * (fused.h), the aesni schedule's `rounds` (AES_SCHEDULE_ROUNDS_OFFSET,
+ * aes.h), and the clmul key's 256 bytes of powers and half sums. */
 
 #if defined(LIBGCM_ASM_X86_64)
 /* asm/x86_64/aes-gcm-aesni-avx-x86_64.pl: eight blocks in flight. */
@@ -49,8 +48,6 @@ GCM_HIDDEN fused_lagged_fn AESNI_AVX_KERNEL(seal_lagged);
 #define AESNI_AVX_BUILT 0
 #endif
 
-_Static_assert(offsetof(struct aes_schedule, rounds) == AESNI_AVX_ROUNDS_OFFSET,
-               "aes-gcm-aesni-avx-x86_64.pl reads rounds at this offset");
 _Static_assert(256 <= GHASH_KEY_BYTES,
                "the clmul powers H^1..H^8 and their half sums fit");
 

@@ -32,8 +32,8 @@
 #include "fused.h"
 
 /* What the kernel reads, where: the two key pointers of struct fused_keys
- * (fused.h), the armv8 schedule's `rounds`, and the pmull key's powers. */
-#define ARMV8_PMULL_ROUNDS_OFFSET 1920
+ * (fused.h), the armv8 schedule's `rounds` (AES_SCHEDULE_ROUNDS_OFFSET,
+ * aes.h), and the pmull key's powers. */
 
 #if defined(LIBGCM_ASM_AARCH64)
 /* asm/aarch64/aes-gcm-armv8-pmull-aarch64.pl: eight blocks in flight. */
@@ -46,8 +46,6 @@ GCM_HIDDEN fused_crypt_fn ARMV8_PMULL_KERNEL(open);
 #define ARMV8_PMULL_BUILT 0
 #endif
 
-_Static_assert(offsetof(struct aes_schedule, rounds) == ARMV8_PMULL_ROUNDS_OFFSET,
-               "aes-gcm-armv8-pmull-aarch64.pl reads rounds at this offset");
 _Static_assert(256 <= GHASH_KEY_BYTES,
                "the pmull powers K_1..K_8 and their half sums fit");
 

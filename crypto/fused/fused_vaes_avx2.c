@@ -35,9 +35,8 @@
 #include "fused.h"
 
 /* What the kernel reads, where: the two key pointers of struct fused_keys
- * (fused.h), the aesni schedule's `rounds`, and the vpclmul_avx2 key's 512
- * bytes of powers. */
-#define VAES_AVX2_ROUNDS_OFFSET 1920
+ * (fused.h), the aesni schedule's `rounds` (AES_SCHEDULE_ROUNDS_OFFSET,
+ * aes.h), and the vpclmul_avx2 key's 512 bytes of powers. */
 #define VAES_AVX2_GHASH_KEY_BYTES 512
 
 #if defined(LIBGCM_ASM_X86_64)
@@ -52,8 +51,6 @@ GCM_HIDDEN fused_lagged_fn VAES_AVX2_KERNEL(seal_lagged);
 #define VAES_AVX2_BUILT 0
 #endif
 
-_Static_assert(offsetof(struct aes_schedule, rounds) == VAES_AVX2_ROUNDS_OFFSET,
-               "aes-gcm-vaes-avx2-x86_64.pl reads rounds at this offset");
 _Static_assert(VAES_AVX2_GHASH_KEY_BYTES <= GHASH_KEY_BYTES,
                "the powers H^16..H^1 fit in the GHASH key");
 

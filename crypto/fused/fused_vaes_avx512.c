@@ -46,10 +46,9 @@
 #include "fused.h"
 
 /* What the kernel reads, where: the two key pointers of struct fused_keys
- * (fused.h), the aesni schedule's `rounds`, and the vpclmul_avx2 key's
- * powers (256 bytes), past which a short tail's masked-off lanes read up
+ * (fused.h), the aesni schedule's `rounds` (AES_SCHEDULE_ROUNDS_OFFSET,
+ * aes.h), and the vpclmul_avx2 key's powers (256 bytes), past which a short tail's masked-off lanes read up
  * to byte 512 of the key (multiplied by zero). */
-#define VAES_AVX512_ROUNDS_OFFSET 1920
 #define VAES_AVX512_GHASH_KEY_BYTES 512
 
 #if defined(LIBGCM_ASM_X86_64)
@@ -64,9 +63,6 @@ GCM_HIDDEN fused_lagged_fn VAES_AVX512_KERNEL(seal_lagged);
 #define VAES_AVX512_BUILT 0
 #endif
 
-_Static_assert(offsetof(struct aes_schedule, rounds) ==
-                   VAES_AVX512_ROUNDS_OFFSET,
-               "aes-gcm-vaes-avx512-x86_64.pl reads rounds at this offset");
 _Static_assert(VAES_AVX512_GHASH_KEY_BYTES <= GHASH_KEY_BYTES,
                "a tail's power loads stay inside the GHASH key");
 

@@ -1,6 +1,8 @@
 /*
  * crypto/gcm/block.h: 16-byte blocks held in registers, for the one-shot
- * paths of the mode engine (oneshot.c, stream.c).
+ * paths of the mode engine (oneshot.c, stream.c) and for every counter
+ * block a kernel loads (block_ctr32_add, also used by the portable fused
+ * loop).
  *
  * Why. A kernel reads a counter block, an AAD block or a padded last block
  * with one 16-byte load. When that block was just written by narrower
@@ -30,6 +32,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "../internal.h"
 
 #if (defined(__GNUC__) || defined(__clang__)) &&                          \
     (defined(__SSE2__) || defined(__ARM_NEON) || defined(__aarch64__))
@@ -176,6 +180,16 @@ static inline gcm_block block_counter(const uint8_t nonce[12],
   b[7] = (uint8_t)counter;
   memcpy(&hi, b, 8);
   return block_make(lo, hi);
+}
+
+/* Advances the counter block ctr by n: adds n to its big-endian 32-bit word
+ * ctr[12..15] modulo 2^32 and keeps ctr[0..11], the "ctr + i" of the
+ * counter-mode contract (crypto/aes/aes.h). The block is written back
+ * whole, with one 16-byte store: the next kernel call loads it as one
+ * 16-byte value, which a 4-byte store of the last word would stall (see
+ * the top of this file). */
+static inline void block_ctr32_add(uint8_t ctr[16], uint32_t n) {
+  block_store(ctr, block_counter(ctr, load_be32(ctr + 12) + n));
 }
 
 /* GCM's length block [len(A)]_64 || [len(C)]_64, from byte counts. */

@@ -16,7 +16,7 @@
  * Each implementation lives in its own file, crypto/ghash/ghash_<name>.c,
  * built on every architecture: an assembly backend declares its kernels
  * there, points the hooks at them where the build has them, and otherwise
- * leaves them NULL and reports unusable. crypto/gcm/dispatch.c says how to
+ * leaves them NULL and reports unusable. crypto/dispatch/dispatch.c says how to
  * add one; its list is the one place that orders them.
  */
 #ifndef LIBGCM_CRYPTO_GHASH_GHASH_H
@@ -48,6 +48,14 @@ struct ghash_impl {
   int constant_time;
   /* Human-readable CPU requirement, e.g. "none", "PCLMULQDQ", "SSSE3". */
   const char *requires;
+  /* 1 when a 64x64-bit carry-less product is one CPU instruction
+   * (PCLMULQDQ, VPCLMULQDQ, the Armv8 PMULL/PMULL2 and VMULL.P64), so GHASH
+   * runs at a few cycles a block; 0 when the product is built in software
+   * (integer multiplies, vector permutes, or NEON's 8-bit polynomial
+   * multiplies, eight of them per 64-bit product). The AES counterpart is
+   * struct aes_impl's hardware_rounds; EVP_has_aes_hardware
+   * (crypto/aead/compat.c) asks both. */
+  int hardware_multiply;
   /* Returns 1 when this build has the implementation's code and this CPU
    * can run it. Asks the named queries of crypto/cpu/cpu.h only. */
   int (*usable)(void);
@@ -61,7 +69,7 @@ struct ghash_impl {
 
 /* The implementations, one descriptor per file
  * (crypto/ghash/ghash_<name>.c), listed best first by
- * crypto/gcm/dispatch.c. */
+ * crypto/dispatch/dispatch.c. */
 extern GCM_HIDDEN const struct ghash_impl gcmi_ghash_ct64;   /* portable */
 extern GCM_HIDDEN const struct ghash_impl gcmi_ghash_ct32;   /* portable */
 extern GCM_HIDDEN const struct ghash_impl gcmi_ghash_4bit;   /* variable time */

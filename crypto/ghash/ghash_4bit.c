@@ -108,6 +108,7 @@ const struct ghash_impl gcmi_ghash_4bit = {
     .name = "4bit",
     .constant_time = 0,
     .requires = "none",
+    .hardware_multiply = 0,
     .usable = gcmi_cpu_always,
     .init = ghash_4bit_init,
     .update = ghash_4bit_blocks,

@@ -49,6 +49,7 @@ const struct ghash_impl gcmi_ghash_clmul = {
     .name = "clmul",
     .constant_time = 1,
     .requires = "PCLMULQDQ and SSSE3",
+    .hardware_multiply = 1,
     .usable = clmul_usable,
     .init = CLMUL_KERNEL(init),
     .update = CLMUL_KERNEL(blocks),

@@ -209,6 +209,7 @@ const struct ghash_impl gcmi_ghash_ct32 = {
     .name = "ct32",
     .constant_time = 1,
     .requires = "none",
+    .hardware_multiply = 0,
     .usable = gcmi_cpu_always,
     .init = ghash_ct32_init,
     .update = ghash_ct32_blocks,

@@ -265,6 +265,7 @@ const struct ghash_impl gcmi_ghash_ct64 = {
     .name = "ct64",
     .constant_time = 1,
     .requires = "none",
+    .hardware_multiply = 0,
     .usable = gcmi_cpu_always,
     .init = ghash_ct64_init,
     .update = ghash_ct64_blocks,

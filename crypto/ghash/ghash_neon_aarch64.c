@@ -84,6 +84,7 @@ const struct ghash_impl gcmi_ghash_neon_aarch64 = {
     .name = "neon",
     .constant_time = 1,
     .requires = "NEON (ASIMD)",
+    .hardware_multiply = 0,
     .usable = neon_usable,
     .init = neon_init,
     .update = NEON_AARCH64_BLOCKS,

@@ -39,6 +39,7 @@ const struct ghash_impl gcmi_ghash_neon_armv4 = {
     .name = "neon",
     .constant_time = 1,
     .requires = "NEON (HWCAP_NEON)",
+    .hardware_multiply = 0,
     .usable = neon_usable,
     .init = NEON_ARMV4_KERNEL(init),
     .update = NEON_ARMV4_KERNEL(blocks),

@@ -40,6 +40,7 @@ const struct ghash_impl gcmi_ghash_pmull = {
     .name = "pmull",
     .constant_time = 1,
     .requires = "the Armv8 PMULL instructions",
+    .hardware_multiply = 1,
     .usable = pmull_usable,
     .init = PMULL_KERNEL(init),
     .update = PMULL_KERNEL(blocks),

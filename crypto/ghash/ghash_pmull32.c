@@ -40,6 +40,7 @@ const struct ghash_impl gcmi_ghash_pmull32 = {
     .name = "pmull32",
     .constant_time = 1,
     .requires = "the Armv8 PMULL instruction in AArch32 (HWCAP2_PMULL)",
+    .hardware_multiply = 1,
     .usable = pmull32_usable,
     .init = PMULL32_KERNEL(init),
     .update = PMULL32_KERNEL(blocks),

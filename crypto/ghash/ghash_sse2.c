@@ -77,6 +77,7 @@ const struct ghash_impl gcmi_ghash_sse2 = {
     .name = "sse2",
     .constant_time = 1,
     .requires = "SSE2",
+    .hardware_multiply = 0,
     .usable = sse2_usable,
     .init = sse2_init,
     .update = SSE2_BLOCKS,

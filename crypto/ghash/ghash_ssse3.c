@@ -100,6 +100,7 @@ const struct ghash_impl gcmi_ghash_ssse3 = {
     .name = "ssse3",
     .constant_time = 1,
     .requires = "SSSE3",
+    .hardware_multiply = 0,
     .usable = ssse3_usable,
     .init = ssse3_init,
     .update = SSSE3_BLOCKS,

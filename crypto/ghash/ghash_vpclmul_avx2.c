@@ -53,6 +53,7 @@ const struct ghash_impl gcmi_ghash_vpclmul_avx2 = {
     .name = "vpclmul_avx2",
     .constant_time = 1,
     .requires = "AVX2, PCLMULQDQ, VPCLMULQDQ and VAES",
+    .hardware_multiply = 1,
     .usable = vpclmul_avx2_usable,
     .init = VPCLMUL_AVX2_KERNEL(init),
     .update = VPCLMUL_AVX2_KERNEL(blocks),

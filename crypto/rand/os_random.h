@@ -3,7 +3,8 @@
  *
  * libgcm keeps no generator state of its own: every request goes to the
  * kernel, so there is nothing to seed, nothing to reseed after fork(), and
- * nothing to lock. Only the randnonce AEADs of the compat layer need it.
+ * nothing to lock. Its users: the randnonce AEADs of the compat layer and
+ * the OpenSSL provider's TLS nonces (provider/gcm_cipher.c).
  */
 #ifndef LIBGCM_CRYPTO_RAND_OS_RANDOM_H
 #define LIBGCM_CRYPTO_RAND_OS_RANDOM_H

@@ -87,8 +87,8 @@ int main(int argc, char **argv) {
   }
   static const char *const pairs[][2] = {{"armv8", "pmull"},
                                          {"armv8", "neon"},
-                                         {"vpaes-neon", "neon"},
-                                         {"vpaes-neon", "pmull"},
+                                         {"vpaes_neon", "neon"},
+                                         {"vpaes_neon", "pmull"},
                                          {NULL, NULL}};
   int failures = 0, ran = 0;
   for (size_t p = 0; pairs[p][0] != NULL; p++) {

@@ -136,8 +136,10 @@ OPENSSL_EXPORT const EVP_AEAD *EVP_aead_aes_256_gcm_randnonce(void);
  * OPENSSL_ia32cap mask, and LIBGCM_AES / LIBGCM_GHASH when they are set.
  * The result is 1 exactly when both halves of that pair use dedicated
  * instructions: today on x86_64 AES `aesni` with GHASH `clmul` or
- * `vpclmul_avx2` (AES-NI with PCLMULQDQ, or with VPCLMULQDQ), and on aarch64
- * AES `armv8` with GHASH `pmull` (the Armv8 AES and PMULL instructions).
+ * `vpclmul_avx2` (AES-NI with PCLMULQDQ, or with VPCLMULQDQ), on aarch64
+ * AES `armv8` with GHASH `pmull` (the Armv8 AES and PMULL instructions),
+ * and on 32-bit ARM AES `armv8_32` with GHASH `pmull32` (the same
+ * instructions in AArch32).
  * The other tiers return 0:
  *
  *   - vpaes + ssse3 (SSSE3, no AES-NI / PCLMULQDQ) and the portable

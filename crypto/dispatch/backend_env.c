@@ -1,5 +1,5 @@
 /*
- * crypto/gcm/backend_env.c: reads LIBGCM_AES, LIBGCM_GHASH and
+ * crypto/dispatch/backend_env.c: reads LIBGCM_AES, LIBGCM_GHASH and
  * LIBGCM_FUSED once per process (see backend_env.h), through gcmi_getenv
  * (crypto/env.c): a privileged process gets the defaults.
  */

@@ -1,6 +1,7 @@
 /*
- * crypto/aead/backends.c: the public view of the backend lists
- * (gcm_backend_count, gcm_backend_get, gcm_default_backends).
+ * crypto/dispatch/backends.c: the public view of the backend lists
+ * (gcm_backend_count, gcm_backend_get, gcm_backend_is_available,
+ * gcm_fused_backend_pair, gcm_default_backends, gcm_default_fused_backend).
  *
  * Index order: every AES backend, best first, then every GHASH backend,
  * then every fused kernel, each kind best first, exactly as the dispatcher
@@ -157,7 +158,3 @@ int gcm_default_fused_backend(const char **fused_name) {
   if (fused_name != NULL) *fused_name = f ? f->name : "none";
   return 1;
 }
-
-const char *gcm_version(void) { return GCM_VERSION_STRING; }
-
-unsigned long gcm_version_number(void) { return GCM_VERSION_NUMBER; }

@@ -1,10 +1,11 @@
 /*
- * crypto/aead/backends.h: the API layer's side of backend selection.
+ * crypto/dispatch/backends.h: the messages of failed backend choices, for
+ * the API layer (crypto/aead) that reports them.
  */
-#ifndef LIBGCM_CRYPTO_AEAD_BACKENDS_H
-#define LIBGCM_CRYPTO_AEAD_BACKENDS_H
+#ifndef LIBGCM_CRYPTO_DISPATCH_BACKENDS_H
+#define LIBGCM_CRYPTO_DISPATCH_BACKENDS_H
 
-#include "../gcm/dispatch.h"
+#include "dispatch.h"
 #include "../internal.h"
 
 /* Records the error a failed gcmi_dispatch_choose / gcmi_dispatch_choose_fused
@@ -15,4 +16,4 @@
 GCM_HIDDEN int gcmi_backend_choice_error(const struct dispatch_failure *why,
                                     const char *api);
 
-#endif /* LIBGCM_CRYPTO_AEAD_BACKENDS_H */
+#endif /* LIBGCM_CRYPTO_DISPATCH_BACKENDS_H */

@@ -1,12 +1,12 @@
 /*
- * crypto/gcm/backend_env.h: the backend names the environment asks for
+ * crypto/dispatch/backend_env.h: the backend names the environment asks for
  * (LIBGCM_AES, LIBGCM_GHASH, LIBGCM_FUSED), read once.
  *
  * The dispatcher asks here for the default of a key that names no
  * backend; reading the environment is all this part does.
  */
-#ifndef LIBGCM_CRYPTO_GCM_BACKEND_ENV_H
-#define LIBGCM_CRYPTO_GCM_BACKEND_ENV_H
+#ifndef LIBGCM_CRYPTO_DISPATCH_BACKEND_ENV_H
+#define LIBGCM_CRYPTO_DISPATCH_BACKEND_ENV_H
 
 #include "../internal.h"
 
@@ -27,4 +27,4 @@ struct gcmi_backend_env {
  * pointer stays valid for the life of the process. */
 GCM_HIDDEN const struct gcmi_backend_env *gcmi_backend_env(void);
 
-#endif /* LIBGCM_CRYPTO_GCM_BACKEND_ENV_H */
+#endif /* LIBGCM_CRYPTO_DISPATCH_BACKEND_ENV_H */

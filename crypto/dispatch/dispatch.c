@@ -1,11 +1,11 @@
 /*
- * crypto/gcm/dispatch.c: which implementation a key uses.
+ * crypto/dispatch/dispatch.c: which implementation a key uses.
  *
  * The three lists below are the one place that orders the backends, best
  * first. They hold every descriptor on every build, with no #if: a
  * descriptor answers for itself whether it can run here. Everything else
  * reads these lists through dispatch.h: the public backend list
- * (gcm_backend_count/get, crypto/aead/backends.c), `gcm-speed --list`, and
+ * (gcm_backend_count/get, crypto/dispatch/backends.c), `gcm-speed --list`, and
  * the test suites that run every usable backend.
  *
  * The shape of a backend (BearSSL's habit: the descriptor exists
@@ -46,7 +46,7 @@
  *
  * Choosing: gcmi_dispatch_choose() takes, for each half, an explicit name if
  * the caller gave one, else the name in LIBGCM_AES / LIBGCM_GHASH if set
- * (crypto/gcm/backend_env.c reads them once), else the first entry that
+ * (crypto/dispatch/backend_env.c reads them once), else the first entry that
  * is usable on this CPU and constant-time. Naming a backend that does not
  * exist or cannot run here fails with the name and where it came from; it
  * is never replaced by another. The failure is described, not worded:
@@ -182,9 +182,40 @@ int gcmi_dispatch_entry_at(enum dispatch_kind kind, size_t i,
   return 1;
 }
 
-/* Index of the entry of `kind` called name, or -1. */
+/* Backend names are lower-case letters, digits and '_' (one separator,
+ * whatever the kind). Three AES names were spelled with '-' in libgcm 1.0;
+ * those spellings stay accepted wherever a name is looked up (LIBGCM_AES
+ * and the other variables, gcm_key_init_with_backends and every function
+ * taking a name), as deprecated aliases of the new names: a lookup
+ * resolves them to the descriptor, so everything that reports a name
+ * (gcm_key_aes_backend, gcm_backend_get, error messages) says the new one.
+ * docs/dispatch.md lists them; they may go in the next major version. */
+struct deprecated_name {
+  enum dispatch_kind kind;
+  const char *old_name, *name;
+};
+static const struct deprecated_name deprecated_names[] = {
+    {DISPATCH_AES, "armv8-32", "armv8_32"},
+    {DISPATCH_AES, "bsaes-neon", "bsaes_neon"},
+    {DISPATCH_AES, "vpaes-neon", "vpaes_neon"},
+};
+
+/* The current spelling of name: the new name of a deprecated alias of
+ * `kind`, else name itself. */
+static const char *current_name(enum dispatch_kind kind, const char *name) {
+  for (size_t i = 0; i < sizeof(deprecated_names) / sizeof(deprecated_names[0]);
+       i++) {
+    const struct deprecated_name *d = &deprecated_names[i];
+    if (d->kind == kind && strcmp(d->old_name, name) == 0) return d->name;
+  }
+  return name;
+}
+
+/* Index of the entry of `kind` called name (or a deprecated spelling of
+ * it), or -1. */
 static long find(enum dispatch_kind kind, const char *name) {
   struct dispatch_entry e;
+  name = current_name(kind, name);
   for (size_t i = 0; gcmi_dispatch_entry_at(kind, i, &e); i++) {
     if (strcmp(e.name, name) == 0) return (long)i;
   }
@@ -279,6 +310,7 @@ static int choose(enum dispatch_kind kind,
   long i = find(kind, name);
   if (i < 0) return fail(why, DISPATCH_UNKNOWN, kind, name, env_var);
   gcmi_dispatch_entry_at(kind, (size_t)i, &e);
+  name = e.name; /* the current spelling, in any message below */
   if (!env_may_choose(e.constant_time, kind, name, env_var, why)) return 0;
   if (!e.usable()) {
     fail(why, e.built ? DISPATCH_UNUSABLE : DISPATCH_NOT_BUILT, kind, name,
@@ -332,6 +364,7 @@ int gcmi_dispatch_choose_fused(const char *fused_name, const struct aes_impl *ae
   if (f == NULL) {
     return fail(why, DISPATCH_UNKNOWN, DISPATCH_FUSED, fused_name, env_var);
   }
+  fused_name = f->name; /* the current spelling, in any message below */
   if (!env_may_choose(f->constant_time, DISPATCH_FUSED, fused_name, env_var,
                       why)) {
     return 0;

@@ -1,5 +1,5 @@
 /*
- * crypto/gcm/dispatch.h: the ordered backend lists and how a key picks from
+ * crypto/dispatch/dispatch.h: the ordered backend lists and how a key picks from
  * them.
  *
  * Each list is best first and holds every descriptor on every build; one
@@ -17,10 +17,10 @@
  *
  * The dispatcher only chooses. A failure is described in a struct
  * dispatch_failure; the API layer the user called turns it into the error
- * and its message (crypto/aead/backends.c, gcmi_backend_choice_error).
+ * and its message (crypto/dispatch/backends.c, gcmi_backend_choice_error).
  */
-#ifndef LIBGCM_CRYPTO_GCM_DISPATCH_H
-#define LIBGCM_CRYPTO_GCM_DISPATCH_H
+#ifndef LIBGCM_CRYPTO_DISPATCH_DISPATCH_H
+#define LIBGCM_CRYPTO_DISPATCH_DISPATCH_H
 
 #include <stddef.h>
 
@@ -53,7 +53,8 @@ GCM_HIDDEN const struct aes_impl *gcmi_dispatch_aes_at(size_t i);
 GCM_HIDDEN const struct ghash_impl *gcmi_dispatch_ghash_at(size_t i);
 GCM_HIDDEN const struct fused_impl *gcmi_dispatch_fused_at(size_t i);
 
-/* Looks an implementation up by name; NULL when there is none. */
+/* Looks an implementation up by name, or by a deprecated spelling of its
+ * name (dispatch.c: the '-' spellings of 1.0); NULL when there is none. */
 GCM_HIDDEN const struct aes_impl *gcmi_dispatch_find_aes(const char *name);
 GCM_HIDDEN const struct ghash_impl *gcmi_dispatch_find_ghash(const char *name);
 GCM_HIDDEN const struct fused_impl *gcmi_dispatch_find_fused(const char *name);
@@ -110,4 +111,4 @@ GCM_HIDDEN int gcmi_dispatch_choose_fused(const char *fused_name,
                                      const struct fused_impl **fused,
                                      struct dispatch_failure *why);
 
-#endif /* LIBGCM_CRYPTO_GCM_DISPATCH_H */
+#endif /* LIBGCM_CRYPTO_DISPATCH_DISPATCH_H */
