@@ -73,7 +73,8 @@ struct aes_impl {
    * instructions), so a block of key stream costs a few cycles; 0 for
    * rounds in software (bitsliced, vector permutes), where one block costs
    * more than a backend call. A stream may make key stream it then gives
-   * back unused only in the first case (crypt_slow in crypto/gcm/gcm.c). */
+   * back unused only in the first case (the stream policy's use-up rule,
+   * crypto/gcm/stream_plan.h). */
   int hardware_rounds;
   /* Returns 1 when this build has the implementation's code and this CPU
    * can run it. Asks the named queries of crypto/cpu/cpu.h only. */
