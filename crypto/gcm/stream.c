@@ -38,18 +38,6 @@
 
 const uint8_t gcmi_ks_zeros[GCM_KS_MAX_BLOCKS * 16];
 
-/* Adds n to the big-endian 32-bit counter in ctr[12..15], modulo 2^32.
- * The block is written back whole: the kernels load it as one 16-byte
- * value at their start, and a load that a narrower store only partly
- * covers cannot take its data from the store, so a 4-byte store of the
- * last word would stall every kernel call of a stream (about 20 cycles
- * per 256-byte chunk with AES-NI, measured with gcm-cycles); block.h
- * builds the new block in registers. */
-static void ctr32_add(uint8_t ctr[16], uint32_t n) {
-  block_store(ctr, block_counter(ctr, load_be32(ctr + 12) + n));
-}
-
-
 _Static_assert((FUSED_LAG_MAX_BLOCKS + 2) * 16 <= GCM_KS_MAX_BLOCKS * 16,
                "a lagged seal's pending group, a partial block's key stream "
                "and the length block fit ks");
@@ -149,7 +137,7 @@ static void derive_j0(const struct gcm_key_st *k, const uint8_t *nonce,
 static void refill_key_stream(struct gcm_stream_st *s, unsigned blocks) {
   const struct gcm_key_st *k = s->key;
   k->aes->ctr32(&k->aes_schedule, s->ks, gcmi_ks_zeros, blocks, s->ctr);
-  ctr32_add(s->ctr, blocks);
+  block_ctr32_add(s->ctr, blocks);
   s->ks_pos = 0;
   s->ks_len = blocks * 16;
 }
@@ -163,7 +151,7 @@ static void tail_key_stream(struct gcm_stream_st *s) {
   const struct gcm_key_st *k = s->key;
   const uint32_t at = s->lagging ? 16u * s->policy.lag_blocks : 0u;
   k->aes->ctr32(&k->aes_schedule, s->ks + at, gcmi_ks_zeros, 1, s->ctr);
-  ctr32_add(s->ctr, 1);
+  block_ctr32_add(s->ctr, 1);
   s->ks_pos = at;
   s->ks_len = at + 16u;
 }
@@ -247,7 +235,7 @@ static void fused_run(struct gcm_stream_st *s, uint8_t *out, const uint8_t *in,
   } else {
     f->open(&fk, out, in, blocks, s->ctr, s->Xi);
   }
-  ctr32_add(s->ctr, (uint32_t)blocks);
+  block_ctr32_add(s->ctr, (uint32_t)blocks);
 }
 
 /* The last n < 16 bytes of crypt_collect (or a whole update that short):
@@ -351,7 +339,7 @@ static inline void crypt_buffered(struct gcm_stream_st *s, uint8_t *out,
  * counter steps back over the unused blocks (the plan's give_back). */
 static inline void give_back(struct gcm_stream_st *s) {
   flush_hash(s);
-  ctr32_add(s->ctr, 0u - (s->ks_len - s->ks_pos) / 16u);
+  block_ctr32_add(s->ctr, 0u - (s->ks_len - s->ks_pos) / 16u);
   s->ks_pos = s->ks_len = 0;
 }
 
@@ -367,7 +355,7 @@ static void bulk_run(struct gcm_stream_st *s, uint8_t *out, const uint8_t *in,
   if (!s->encrypt) k->ghash->update(s->Xi, &k->ghash_key, in, blocks);
   k->aes->ctr32(&k->aes_schedule, out, in, blocks, s->ctr);
   if (s->encrypt) k->ghash->update(s->Xi, &k->ghash_key, out, blocks);
-  ctr32_add(s->ctr, (uint32_t)blocks);
+  block_ctr32_add(s->ctr, (uint32_t)blocks);
 }
 
 /* Rule 3's plans (crypto/gcm/stream_plan.h) in straight line, for a later
