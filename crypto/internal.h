@@ -34,6 +34,20 @@
 #define GCM_UNLIKELY(x) (x)
 #endif
 
+/* GCM_HOT_ENTRY starts a function of the per-call path on a 64-byte
+ * boundary (a cache line, and a whole number of the 32-byte windows the
+ * x86 front ends fetch and cache decoded code in). Where such a function
+ * otherwise starts depends on the size of everything linked before it, and
+ * for short calls (1- to 64-byte stream updates) that alone moved the time
+ * per call by 4-6% between builds that differ only in unrelated code
+ * (gcm-ab --chunk 1 of a build against itself with one unused function
+ * added in front). */
+#if defined(__GNUC__) || defined(__clang__)
+#define GCM_HOT_ENTRY __attribute__((aligned(64)))
+#else
+#define GCM_HOT_ENTRY
+#endif
+
 #if defined(__x86_64__) || defined(_M_X64)
 #define GCM_X86_64 1
 #elif defined(__i386__) || defined(_M_IX86)

@@ -587,8 +587,8 @@ int gcmi_aead_stream_update(enum aead_aliasing aliasing, gcm_stream *s,
   return 1;
 }
 
-int gcm_stream_update(gcm_stream *s, uint8_t *out, const uint8_t *in,
-                      size_t len) {
+GCM_HOT_ENTRY int gcm_stream_update(gcm_stream *s, uint8_t *out,
+                                    const uint8_t *in, size_t len) {
   /* The common call, every check of gcmi_aead_stream_update in one condition,
    * with the stream at its place. Any failure takes the checked path, which
    * sets the error and ends the stream exactly as before; so do streams

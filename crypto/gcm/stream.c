@@ -449,8 +449,8 @@ static void crypt_planned(struct gcm_stream_st *s, uint8_t *out,
   }
 }
 
-void gcm_mode_crypt(struct gcm_stream_st *s, uint8_t *out, const uint8_t *in,
-                    size_t len) {
+GCM_HOT_ENTRY void gcm_mode_crypt(struct gcm_stream_st *s, uint8_t *out,
+                                  const uint8_t *in, size_t len) {
   /* The planner's rules 1 and 2 inline, kept apart from the rest so they
    * need no stack frame: the whole update lies inside the buffered key
    * stream, or it is the steady state of long block-aligned chunks. */
