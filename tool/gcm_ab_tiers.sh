@@ -9,7 +9,7 @@
 # Environment: KEY_BITS (128), ROUNDS (100), SIZES (one-shot message sizes),
 # CHUNKS (update sizes of the streamed rows, each streaming a STREAM_LEN-byte
 # message), STREAM_LEN (4000), TIERS ("name=mask ...", the OPENSSL_ia32cap
-# masks of ../shared/bench/README.md).
+# masks of ../shared/bench/README.md). An empty SIZES or CHUNKS leaves its rows out.
 #
 # Each cell is one gcm-ab run: A and B alternate for ROUNDS rounds of a
 # batch sized to about 64 KiB of data, and the cell is the ratio of the two
@@ -23,8 +23,8 @@ fi
 ab=$1 old=$2 new=$3
 bits=${KEY_BITS:-128}
 rounds=${ROUNDS:-100}
-sizes=${SIZES:-16 64 256 1024 1350 4096 16384}
-chunks=${CHUNKS:-1 13 16 63 64 255 256 400 1000 4000}
+sizes=${SIZES-16 64 256 1024 1350 4096 16384}
+chunks=${CHUNKS-1 13 16 63 64 255 256 400 1000 4000}
 stream_len=${STREAM_LEN:-4000}
 tiers=${TIERS:-"default= vaes-avx2=:~0x40000000 aesni-gcm-avx=:~0x60000000000 aesni+clmul=~0x1000000000000000:~0x600C0010020 vpaes+ssse3=~0x200000200000000 nohw=0:0"}
 
