@@ -324,6 +324,34 @@ static void stream_plan_general(const struct stream_policy *p,
   }
 }
 
+/* Rule 3's two steps, as predicates that the planner below and the
+ * engine's straight-line copy of it (crypt_sized in stream.c) share.
+ * First, with key stream buffered: the bytes that finish the block in
+ * progress (0 on a block boundary), when the chunk brings enough whole
+ * blocks after them to give the rest of the buffer back (run_min of them
+ * from a block boundary, tail_min from inside a block); else -1, and the
+ * buffer stays. */
+static inline ptrdiff_t stream_sized_head(const struct stream_policy *p,
+                                          uint32_t ks_pos, uint32_t ks_len,
+                                          size_t len) {
+  if (ks_pos >= ks_len) return -1;
+  const size_t head = (16u - (ks_pos & 15u)) & 15u;
+  const size_t need = head == 0 ? p->run_min : p->tail_min;
+  if (need != 0 && len > head && (len - head) / 16 >= need)
+    return (ptrdiff_t)head;
+  return -1;
+}
+/* Then, with nothing buffered: whether the chunk's whole blocks go to the
+ * kernel uncut, at least run_min of them and either nothing behind them
+ * or, from tail_min blocks, a partial block with key stream of its own. */
+static inline int stream_sized_runs(const struct stream_policy *p,
+                                    uint32_t ks_pos, uint32_t ks_len,
+                                    size_t len) {
+  const size_t blocks = len / 16, rest = len & 15u;
+  return ks_pos == ks_len && blocks >= p->run_min &&
+         (rest == 0 || (p->tail_min != 0 && blocks >= p->tail_min));
+}
+
 /* Rule 3 (sized): fills *pl (zeroed) and returns 1 when the rule takes
  * the update; returns 0 otherwise, *pl then holding the head and
  * give-back that rule 4 goes on from (the buffer *b updated to match). */
@@ -331,19 +359,15 @@ static inline int stream_plan_sized_rule(const struct stream_policy *p,
                                          struct stream_buffer *b,
                                          size_t *len, struct stream_plan *pl) {
   if (!stream_plan_sized(p, b->ks_pos, *len)) return 0;
-  if (b->ks_pos < b->ks_len) {
-    const size_t head = (16u - (b->ks_pos & 15u)) & 15u;
-    const size_t need = head == 0 ? p->run_min : p->tail_min;
-    if (need != 0 && *len > head && (*len - head) / 16 >= need) {
-      pl->head = head;
-      pl->give_back = 1;
-      *len -= head;
-      b->ks_pos = b->ks_len = 0;
-    }
+  const ptrdiff_t head = stream_sized_head(p, b->ks_pos, b->ks_len, *len);
+  if (head >= 0) {
+    pl->head = (size_t)head;
+    pl->give_back = 1;
+    *len -= (size_t)head;
+    b->ks_pos = b->ks_len = 0;
   }
-  const size_t blocks = *len / 16, rest = *len & 15u;
-  if (b->ks_pos == b->ks_len && blocks >= p->run_min &&
-      (rest == 0 || (p->tail_min != 0 && blocks >= p->tail_min))) {
+  if (stream_sized_runs(p, b->ks_pos, b->ks_len, *len)) {
+    const size_t blocks = *len / 16, rest = *len & 15u;
     stream_plan_run(p, pl, blocks, blocks, 1, 1);
     if (rest != 0) {
       pl->tail = rest;
