@@ -177,6 +177,7 @@ const struct aes_impl gcmi_aes_ct_sse2 = {
     .constant_time = 1,
     .requires = "SSE2",
     .ctr_batch_blocks = 8, /* NBLK */
+    .key_bytes = BITSLICED_KEY_BYTES,
     .usable = aes_ct_sse2_usable,
     .set_encrypt_key = CT_SSE2_KERNEL(bitsliced_set_encrypt_key),
     .encrypt_block = CT_SSE2_KERNEL(bitsliced_encrypt_block),

@@ -30,7 +30,9 @@ GCM_HIDDEN ghash_update_fn PMULL_KERNEL(blocks);
 #define PMULL_BUILT 0
 #endif
 
-_Static_assert(256 <= GHASH_KEY_BYTES, "the pmull key takes 256 bytes");
+#define PMULL_KEY_BYTES 256
+_Static_assert(PMULL_KEY_BYTES <= GHASH_KEY_MAX_BYTES,
+               "the pmull key fits in the largest GHASH key");
 
 
 /* Runs here when this build has its kernels and the CPU has PMULL. */
@@ -41,6 +43,7 @@ const struct ghash_impl gcmi_ghash_pmull = {
     .constant_time = 1,
     .requires = "the Armv8 PMULL instructions",
     .hardware_multiply = 1,
+    .key_bytes = PMULL_KEY_BYTES,
     .usable = pmull_usable,
     .init = PMULL_KERNEL(init),
     .update = PMULL_KERNEL(blocks),
