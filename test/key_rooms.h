@@ -9,9 +9,11 @@
 
 #include <cstdint>
 
+extern "C" {
 #include "../crypto/aes/aes.h"
 #include "../crypto/fused/fused.h"
 #include "../crypto/ghash/ghash.h"
+}
 
 struct AesKeyRoom {
   aes_schedule_room room;
