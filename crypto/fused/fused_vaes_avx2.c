@@ -36,8 +36,9 @@
 
 /* What the kernel reads, where: the two key pointers of struct fused_keys
  * (fused.h), the aesni schedule's round keys and `rounds`
- * (AES_SCHEDULE_ROUNDS_OFFSET, aes.h), and the vpclmul_avx2 key's 512
- * bytes of powers and half sums (its key_bytes). */
+ * (AES_SCHEDULE_ROUNDS_OFFSET, aes.h), and the vpclmul_avx2 key's 256
+ * bytes of powers (its key_bytes; test/key_size_test.cc puts the key at
+ * the end of a readable page to hold it to that). */
 
 #if defined(LIBGCM_ASM_X86_64)
 /* asm/x86_64/aes-gcm-vaes-avx2-x86_64.pl: sixteen blocks in flight. */

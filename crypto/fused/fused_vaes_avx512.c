@@ -47,9 +47,10 @@
 
 /* What the kernel reads, where: the two key pointers of struct fused_keys
  * (fused.h), the aesni schedule's round keys and `rounds`
- * (AES_SCHEDULE_ROUNDS_OFFSET, aes.h), and the vpclmul_avx2 key's powers
- * (its first 256 bytes), past which a short tail's masked-off lanes read up
- * to byte 368 of the key, inside its key_bytes (multiplied by zero). */
+ * (AES_SCHEDULE_ROUNDS_OFFSET, aes.h), and the vpclmul_avx2 key's 256
+ * bytes of powers (its key_bytes; a short tail's loads of them are masked
+ * to the powers it uses, and test/key_size_test.cc puts the key at the end
+ * of a readable page to hold the kernel to that). */
 
 #if defined(LIBGCM_ASM_X86_64)
 /* asm/x86_64/aes-gcm-vaes-avx512-x86_64.pl: sixteen blocks in flight. */

@@ -352,9 +352,10 @@ __attribute__((noinline)) /* keeps gcm_mode_crypt's fast paths frameless */
 static void bulk_run(struct gcm_stream_st *s, uint8_t *out, const uint8_t *in,
                      size_t blocks) {
   const struct gcm_key_st *k = s->key;
-  if (!s->encrypt) k->ghash->update(s->Xi, gcm_key_ghash(k), in, blocks);
+  const struct ghash_key *gk = gcm_key_ghash(k); /* before the calls */
+  if (!s->encrypt) k->ghash->update(s->Xi, gk, in, blocks);
   k->aes->ctr32(gcm_key_aes(k), out, in, blocks, s->ctr);
-  if (s->encrypt) k->ghash->update(s->Xi, gcm_key_ghash(k), out, blocks);
+  if (s->encrypt) k->ghash->update(s->Xi, gk, out, blocks);
   block_ctr32_add(s->ctr, (uint32_t)blocks);
 }
 

@@ -26,10 +26,10 @@
 #include "ghash.h"
 
 /* init stores H*x^-1 and its powers up to 16 (H^16 first: entry e at 16*e
- * is H^(16-e)) and their Karatsuba half sums at 256 + 16*e: 512 bytes.
- * The fused kernels crypto/fused/fused_vaes_avx2.c and fused_vaes_avx512.c
- * read them. */
-#define VPCLMUL_AVX2_KEY_BYTES 512
+ * is H^(16-e)), 256 bytes, and nothing else: the kernels make the
+ * Karatsuba half sums as they go. The fused kernels
+ * crypto/fused/fused_vaes_avx2.c and fused_vaes_avx512.c read them. */
+#define VPCLMUL_AVX2_KEY_BYTES 256
 
 #if defined(LIBGCM_ASM_X86_64)
 /* asm/x86_64/ghash-vpclmul-avx2-x86_64.pl: sixteen blocks per reduction. */
@@ -43,7 +43,7 @@ GCM_HIDDEN ghash_update_fn VPCLMUL_AVX2_KERNEL(blocks);
 #endif
 
 _Static_assert(VPCLMUL_AVX2_KEY_BYTES <= GHASH_KEY_MAX_BYTES,
-               "the powers H^16..H^1 and their halves fit in the largest GHASH key");
+               "the powers H^16..H^1 fit in the largest GHASH key");
 
 static int vpclmul_avx2_usable(void) {
   return VPCLMUL_AVX2_BUILT && gcmi_cpu_x86_has_avx() && gcmi_cpu_x86_has_avx2() &&
