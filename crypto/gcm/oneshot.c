@@ -257,7 +257,7 @@ static void one_shot_fused(const struct gcm_key_st *k, int encrypt,
   secure_wipe_block(Xi);
 }
 
-GCM_HOT_ENTRY void gcm_mode_one_shot(const struct gcm_key_st *k, int encrypt,
+void gcm_mode_one_shot(const struct gcm_key_st *k, int encrypt,
                        const uint8_t *nonce, size_t nonce_len,
                        const uint8_t *in, size_t in_len, const uint8_t *aad,
                        size_t aad_len, uint8_t *out, uint8_t tag[16]) {
