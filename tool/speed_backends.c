@@ -37,6 +37,46 @@ const struct backend *find_backend(const struct backend *v, size_t n,
   return NULL;
 }
 
+/* One line per usable (AES, GHASH) pair with "none", then with each usable
+ * fused kernel that fits it: the bytes of memory a key on that choice
+ * takes (gcm_key_size_for). Returns 0 when a size cannot be had. */
+static int list_key_sizes(void) {
+  size_t n = gcm_backend_count();
+  for (size_t a = 0; a < n; a++) {
+    gcm_backend_info ai;
+    if (!gcm_backend_get(a, &ai) || ai.kind != GCM_BACKEND_AES || !ai.usable)
+      continue;
+    for (size_t g = 0; g < n; g++) {
+      gcm_backend_info gi;
+      if (!gcm_backend_get(g, &gi) || gi.kind != GCM_BACKEND_GHASH ||
+          !gi.usable)
+        continue;
+      for (size_t f = 0; f <= n; f++) { /* "none" (f == 0), then kernels */
+        gcm_backend_info fi;
+        const char *fused = "none";
+        if (f > 0) {
+          const char *fa = NULL, *fg = NULL;
+          if (!gcm_backend_get(f - 1, &fi) || fi.kind != GCM_BACKEND_FUSED ||
+              !fi.usable ||
+              !gcm_fused_backend_pair(fi.name, &fa, &fg) ||
+              (fa != NULL && strcmp(fa, ai.name) != 0) ||
+              (fg != NULL && strcmp(fg, gi.name) != 0))
+            continue;
+          fused = fi.name;
+        }
+        size_t bytes = gcm_key_size_for(ai.name, gi.name, fused);
+        if (bytes == 0) {
+          fflush(stdout);
+          fprintf(stderr, "%s: %s\n", g_prog, gcm_last_error_message());
+          return 0;
+        }
+        printf("key %s %s %s %zu\n", ai.name, gi.name, fused, bytes);
+      }
+    }
+  }
+  return 1;
+}
+
 int cmd_list(void) {
   size_t n = gcm_backend_count();
   const char *aes = NULL, *ghash = NULL, *fused = NULL;
@@ -58,6 +98,7 @@ int cmd_list(void) {
     }
     putchar('\n');
   }
+  if (!list_key_sizes()) return EXIT_FAILURE;
   if (!gcm_default_backends(&aes, &ghash) ||
       !gcm_default_fused_backend(&fused)) {
     fflush(stdout);
