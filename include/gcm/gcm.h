@@ -176,13 +176,12 @@ GCM_EXPORT const char *gcm_error_string(gcm_error err);
  * bytes), inside a packed struct or from a hand-rolled allocator. libgcm
  * keeps its data at an aligned offset inside the object, worked out from
  * the object's address on every call, and never relies on the alignment
- * the type declares. That alignment (64 bytes for gcm_key, 16 for
- * gcm_stream) is what every call's fast path wants, and what declarations,
- * aligned_alloc and C++ new give:
+ * the type declares (64 bytes for gcm_key, 16 for gcm_stream); the data
+ * itself sits at 16-byte alignment, so any address serves equally:
  *  - A memcpy copy of an initialised gcm_key at an address with the same
- *    remainder modulo 64 as the original (for instance any two gcm_key
- *    variables, or two aligned_alloc(64, ...) blocks) works exactly like
- *    the original. A copy at another remainder works too, with the same
+ *    remainder modulo 16 as the original (for instance any two gcm_key
+ *    variables, or two blocks from malloc) works exactly like the
+ *    original. A copy at another remainder works too, with the same
  *    results, but every call on it first copies the key to an aligned
  *    place on its stack (and wipes it afterwards), which costs about as
  *    much as sealing a few hundred bytes; gcm_key_init the copy instead
