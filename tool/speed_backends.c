@@ -37,40 +37,40 @@ const struct backend *find_backend(const struct backend *v, size_t n,
   return NULL;
 }
 
-/* One line per usable (AES, GHASH) pair with "none", then with each usable
- * fused kernel that fits it: the bytes of memory a key on that choice
- * takes (gcm_key_size_for). Returns 0 when a size cannot be had. */
+/* One line: the bytes of memory a key on (aes, ghash, fused) takes
+ * (gcm_key_size_for). Returns 0 when the size cannot be had. */
+static int print_key_size(const char *aes, const char *ghash,
+                          const char *fused) {
+  size_t bytes = gcm_key_size_for(aes, ghash, fused);
+  if (bytes == 0) {
+    fflush(stdout);
+    fprintf(stderr, "%s: %s\n", g_prog, gcm_last_error_message());
+    return 0;
+  }
+  printf("key %s %s %s %zu\n", aes, ghash, fused, bytes);
+  return 1;
+}
+
+/* A `key` line for every usable (AES, GHASH) pair with "none", then
+ * with each usable fused kernel that fits it. */
 static int list_key_sizes(void) {
-  size_t n = gcm_backend_count();
-  for (size_t a = 0; a < n; a++) {
-    gcm_backend_info ai;
-    if (!gcm_backend_get(a, &ai) || ai.kind != GCM_BACKEND_AES || !ai.usable)
-      continue;
-    for (size_t g = 0; g < n; g++) {
-      gcm_backend_info gi;
-      if (!gcm_backend_get(g, &gi) || gi.kind != GCM_BACKEND_GHASH ||
-          !gi.usable)
-        continue;
-      for (size_t f = 0; f <= n; f++) { /* "none" (f == 0), then kernels */
-        gcm_backend_info fi;
-        const char *fused = "none";
-        if (f > 0) {
-          const char *fa = NULL, *fg = NULL;
-          if (!gcm_backend_get(f - 1, &fi) || fi.kind != GCM_BACKEND_FUSED ||
-              !fi.usable ||
-              !gcm_fused_backend_pair(fi.name, &fa, &fg) ||
-              (fa != NULL && strcmp(fa, ai.name) != 0) ||
-              (fg != NULL && strcmp(fg, gi.name) != 0))
-            continue;
-          fused = fi.name;
-        }
-        size_t bytes = gcm_key_size_for(ai.name, gi.name, fused);
-        if (bytes == 0) {
-          fflush(stdout);
-          fprintf(stderr, "%s: %s\n", g_prog, gcm_last_error_message());
+  struct backends b;
+  load_backends(&b);
+  for (size_t x = 0; x < b.num_aes; x++) {
+    for (size_t y = 0; y < b.num_ghash; y++) {
+      const char *aes = b.aes[x].name, *ghash = b.ghash[y].name;
+      if (!b.aes[x].usable || !b.ghash[y].usable) continue;
+      if (!print_key_size(aes, ghash, "none")) return 0;
+      for (size_t i = 0; i < gcm_backend_count(); i++) {
+        gcm_backend_info f;
+        const char *fa = NULL, *fg = NULL;
+        if (gcm_backend_get(i, &f) && f.kind == GCM_BACKEND_FUSED &&
+            f.usable && gcm_fused_backend_pair(f.name, &fa, &fg) &&
+            (fa == NULL || strcmp(fa, aes) == 0) &&
+            (fg == NULL || strcmp(fg, ghash) == 0) &&
+            !print_key_size(aes, ghash, f.name)) {
           return 0;
         }
-        printf("key %s %s %s %zu\n", ai.name, gi.name, fused, bytes);
       }
     }
   }

@@ -67,6 +67,30 @@ static const struct gcm_key_st *key_lend(const gcm_key *k,
 
 /* ---- keys ---------------------------------------------------------------- */
 
+/* The backends a key gets for the names given (NULL: the default), and
+ * the memory it takes, placement slack included. */
+struct key_choice {
+  const struct aes_impl *aes;
+  const struct ghash_impl *ghash;
+  const struct fused_impl *fused;
+  size_t bytes;
+};
+
+/* Fills *c, or returns 0 with the reason recorded for `api`. */
+static int key_choose(const char *aes_backend, const char *ghash_backend,
+                      const char *fused_backend, struct key_choice *c,
+                      const char *api) {
+  struct dispatch_failure why;
+  if (!gcmi_dispatch_choose(aes_backend, ghash_backend, &c->aes, &c->ghash,
+                            &why) ||
+      !gcmi_dispatch_choose_fused(fused_backend, c->aes, c->ghash, &c->fused,
+                                  &why)) {
+    return gcmi_backend_choice_error(&why, api);
+  }
+  c->bytes = GCM_KEY_PLACE_ALIGN + gcm_mode_key_bytes(c->aes, c->ghash, c->fused);
+  return 1;
+}
+
 /* The body of the key set-up calls, into `size` bytes at k; `api` is the
  * one the user called, for the messages. */
 static int key_init(gcm_key *k, size_t size, const uint8_t *key,
@@ -80,25 +104,18 @@ static int key_init(gcm_key *k, size_t size, const uint8_t *key,
     return gcmi_error_setf(GCM_ERR_KEY_LENGTH,
                       "AES key must be 16, 24 or 32 bytes, got %zu", key_len);
   }
-  const struct aes_impl *aes;
-  const struct ghash_impl *ghash;
-  const struct fused_impl *fused;
-  struct dispatch_failure why;
-  if (!gcmi_dispatch_choose(aes_backend, ghash_backend, &aes, &ghash, &why) ||
-      !gcmi_dispatch_choose_fused(fused_backend, aes, ghash, &fused, &why)) {
-    return gcmi_backend_choice_error(&why, api);
-  }
-  const size_t need =
-      GCM_KEY_PLACE_ALIGN + gcm_mode_key_bytes(aes, ghash, fused);
-  if (size < need) {
+  struct key_choice c;
+  if (!key_choose(aes_backend, ghash_backend, fused_backend, &c, api)) return 0;
+  if (size < c.bytes) {
     return gcmi_error_setf(GCM_ERR_OUTPUT_TOO_SMALL,
                            "%s: a key on %s/%s/%s needs %zu bytes "
                            "(gcm_key_size_for), got %zu",
-                           api, aes->name, ghash->name,
-                           fused != NULL ? fused->name : "none", need, size);
+                           api, c.aes->name, c.ghash->name,
+                           c.fused != NULL ? c.fused->name : "none", c.bytes,
+                           size);
   }
   struct gcm_key_st *ks = gcm_key_place(k);
-  gcm_mode_key_init(ks, aes, ghash, fused, key, key_len);
+  gcm_mode_key_init(ks, c.aes, c.ghash, c.fused, key, key_len);
   /* Last: the placement byte is what makes the key initialised. */
   gcm_key_bytes(k)[0] =
       (unsigned char)((const unsigned char *)(void *)ks - gcm_key_bytes(k));
@@ -126,16 +143,11 @@ int gcm_key_init_with_fused(gcm_key *k, const uint8_t *key, size_t key_len,
 
 size_t gcm_key_size_for(const char *aes_backend, const char *ghash_backend,
                         const char *fused_backend) {
-  const struct aes_impl *aes;
-  const struct ghash_impl *ghash;
-  const struct fused_impl *fused;
-  struct dispatch_failure why;
-  if (!gcmi_dispatch_choose(aes_backend, ghash_backend, &aes, &ghash, &why) ||
-      !gcmi_dispatch_choose_fused(fused_backend, aes, ghash, &fused, &why)) {
-    gcmi_backend_choice_error(&why, "gcm_key_size_for");
-    return 0;
-  }
-  return GCM_KEY_PLACE_ALIGN + gcm_mode_key_bytes(aes, ghash, fused);
+  struct key_choice c;
+  return key_choose(aes_backend, ghash_backend, fused_backend, &c,
+                    "gcm_key_size_for")
+             ? c.bytes
+             : 0;
 }
 
 int gcm_key_init_sized(gcm_key *k, size_t size, const uint8_t *key,
