@@ -19,8 +19,8 @@
 
 #if defined(LIBGCM_ASM_AARCH64)
 /* asm/aarch64/ghash-pmull-aarch64.pl: init stores H^k * x^-1
- * (bit-reflected) for k = 1..8 and their Karatsuba halves (256 bytes);
- * the blocks kernel aggregates eight blocks per reduction. */
+ * (bit-reflected) for k = 1..8 and their Karatsuba halves, 8 bytes each
+ * (192 bytes); the blocks kernel aggregates eight blocks per reduction. */
 #define PMULL_KERNEL(op) gcmi_ghash_aarch64_pmull_##op
 GCM_HIDDEN ghash_init_fn PMULL_KERNEL(init);
 GCM_HIDDEN ghash_update_fn PMULL_KERNEL(blocks);
@@ -30,7 +30,9 @@ GCM_HIDDEN ghash_update_fn PMULL_KERNEL(blocks);
 #define PMULL_BUILT 0
 #endif
 
-#define PMULL_KEY_BYTES 256
+/* Eight powers (128 bytes), then their halves in pairs (64): the kernel's
+ * layout, which the fused kernel armv8_pmull reads too. */
+#define PMULL_KEY_BYTES 192
 _Static_assert(PMULL_KEY_BYTES <= GHASH_KEY_MAX_BYTES,
                "the pmull key fits in the largest GHASH key");
 
