@@ -167,8 +167,8 @@ GCM_EXPORT const char *gcm_error_string(gcm_error err);
  * cleaned up.
  *
  * The type is large enough for a key on any backends. A key uses only what
- * its backends keep (560 bytes for the hardware pairs on x86_64 and
- * aarch64, up to about 3.2 KB for the software ones); callers that hold
+ * its backends keep (560 bytes for the hardware pairs on x86_64, 496 on
+ * aarch64, up to about 3 KB for the software ones); callers that hold
  * many keys can give each exactly that, see gcm_key_size_for.
  *
  * Alignment. Every function here works on a gcm_key or gcm_stream at any
