@@ -7,7 +7,8 @@
  *  - Key: expanded once with gcm_key_init_sized on the default backends
  *    (libgcm's dispatcher picks them; LIBGCM_AES, LIBGCM_GHASH,
  *    LIBGCM_FUSED and OPENSSL_ia32cap apply), in memory of the size
- *    gcm_key_size_for reports for them: 560 bytes on the hardware tiers.
+ *    gcm_key_size_for reports for them: 560 bytes on x86_64's hardware
+ *    tiers, 496 on aarch64's.
  *    The expanded key lives in a reference-counted block of its own so that
  *    a duplicated context (dupctx) shares it, read-only, and a stream copied
  *    mid-message keeps pointing at a live key. Re-keying a shared key

@@ -145,7 +145,7 @@ _Static_assert(RANDNONCE_TAG_LEN <= EVP_AEAD_MAX_OVERHEAD,
  * declared `key` bytes; 1.0's fields after them, tls_next and the rest,
  * are no longer read or written as such). So a context from
  * EVP_AEAD_CTX_new is only CTX_KEY_OFFSET + gcm_key_size_for(NULL, NULL,
- * NULL) bytes (592 on the hardware tiers), and every function here stays
+ * NULL) bytes (592 on x86_64's hardware tiers), and every function here stays
  * inside those bytes, whoever allocated the context: EVP_AEAD_CTX_init
  * always keys the default backends, whose size is fixed for the process. */
 struct aead_ctx_state {

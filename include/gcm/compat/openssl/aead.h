@@ -226,7 +226,7 @@ OPENSSL_EXPORT size_t EVP_AEAD_max_tag_len(const EVP_AEAD *aead);
  * inline when it fits and allocated at init otherwise, with the next
  * major version. Since 1.1, libgcm uses only the first bytes of a context:
  * its fields and a key on the default backends, 32 + gcm_key_size_for(NULL,
- * NULL, NULL) bytes (592 on the hardware tiers of x86_64 and aarch64), all
+ * NULL, NULL) bytes (592 on the hardware tiers of x86_64, 528 on aarch64), all
  * inside `key` below; the members after `key` are no longer used (their
  * state is kept inside `key`). EVP_AEAD_CTX_new allocates just those bytes,
  * so a context from it must be used through the functions below only: no
@@ -278,7 +278,7 @@ OPENSSL_EXPORT void EVP_AEAD_CTX_cleanup(EVP_AEAD_CTX *ctx);
  * key_len, tag_len, NULL) would, and returns it; returns NULL if the
  * allocation or the initialisation fails. The allocation holds only what
  * the context uses: its fields and a key on the default backends (592
- * bytes on the hardware tiers of x86_64 and aarch64), not
+ * bytes on the hardware tiers of x86_64, 528 on aarch64), not
  * sizeof(EVP_AEAD_CTX) (see the struct): use it through these functions
  * only. It may be cleaned up and initialised again. Release it with
  * EVP_AEAD_CTX_free. */
