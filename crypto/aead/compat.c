@@ -22,7 +22,7 @@
  * draws the 12-byte nonce from the OS (crypto/rand) and appends it to the
  * GCM tag, and the opens take it back off the end of the tag they are given
  * (gcm_nonce_and_tag). What the API calls the tag is therefore the GCM tag
- * followed by the nonce, and ctx_state(ctx)->tag_len counts both.
+ * followed by the nonce, and the context's tag_len counts both.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -181,6 +181,10 @@ static struct aead_ctx_state *ctx_state(const EVP_AEAD_CTX *ctx) {
                                               CTX_STATE_OFFSET);
 }
 
+static size_t ctx_tag_len(const EVP_AEAD_CTX *ctx) {
+  return ctx_state(ctx)->tag_len;
+}
+
 /* The native key inside a context: bytes at whatever address the context
  * is (libgcm places a key anywhere, <gcm/gcm.h>). */
 static gcm_key *ctx_key(EVP_AEAD_CTX *ctx) {
@@ -317,11 +321,11 @@ int EVP_AEAD_CTX_tag_len(const EVP_AEAD_CTX *ctx, size_t *out_tag_len,
   *out_tag_len = 0;
   if (ctx == NULL) return gcmi_error_set(GCM_ERR_NULL_POINTER);
   if (ctx->aead == NULL) return gcmi_error_set(GCM_ERR_NOT_INITIALIZED);
-  if (extra_in_len > SIZE_MAX - ctx_state(ctx)->tag_len) {
+  if (extra_in_len > SIZE_MAX - ctx_tag_len(ctx)) {
     return gcmi_error_setf(GCM_ERR_TOO_LONG,
                       "extra_in_len plus the tag overflows a size_t");
   }
-  *out_tag_len = extra_in_len + ctx_state(ctx)->tag_len;
+  *out_tag_len = extra_in_len + ctx_tag_len(ctx);
   return 1;
 }
 
@@ -529,12 +533,11 @@ static int check_seal_nonce(const EVP_AEAD_CTX *cctx, const uint8_t *nonce,
  * The two cores
  * ------------------------------------------------------------------------- */
 
-/* Seals the pieces and writes ctx_state(ctx)->tag_len tag bytes to out_tag. The one
- * piece, one AAD case goes straight to the one-shot seal; anything else is
- * streamed piece by piece, which gives the same result for any split. A
- * randnonce
- * seal uses a nonce fresh from the OS and writes it after the GCM tag.
- * Does not zero anything on failure; the public wrappers do. */
+/* Seals the pieces and writes the context's tag_len tag bytes to out_tag.
+ * The one piece, one AAD case goes straight to the one-shot seal; anything
+ * else is streamed piece by piece, which gives the same result for any
+ * split. A randnonce seal uses a nonce fresh from the OS and writes it after
+ * the GCM tag. Does not zero anything on failure; the public wrappers do. */
 static int seal_core(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iov,
                      size_t n_iov, uint8_t *out_tag, size_t *out_tag_len,
                      size_t max_out_tag_len, const uint8_t *nonce,
@@ -548,12 +551,12 @@ static int seal_core(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iov,
 
   if (!check_call(ctx, &b, &total)) return 0;
   if (!check_seal_nonce(ctx, nonce, nonce_len)) return 0;
-  if (max_out_tag_len < ctx_state(ctx)->tag_len) {
+  if (max_out_tag_len < ctx_tag_len(ctx)) {
     return gcmi_error_setf(GCM_ERR_OUTPUT_TOO_SMALL,
                       "tag buffer holds %zu bytes, the tag needs %u",
-                      max_out_tag_len, (unsigned)ctx_state(ctx)->tag_len);
+                      max_out_tag_len, (unsigned)ctx_tag_len(ctx));
   }
-  gcm_tag_len = ctx_state(ctx)->tag_len;
+  gcm_tag_len = ctx_tag_len(ctx);
   if (ctx->aead->rule == NONCE_RANDOM) {
     if (!gcmi_os_random_bytes(fresh_nonce, sizeof(fresh_nonce))) return 0;
     nonce = fresh_nonce;
@@ -582,12 +585,12 @@ static int seal_core(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iov,
   if (ok && ctx->aead->rule == NONCE_RANDOM) {
     memcpy(out_tag + gcm_tag_len, fresh_nonce, RANDOM_NONCE_LEN);
   }
-  if (ok) *out_tag_len = ctx_state(ctx)->tag_len;
+  if (ok) *out_tag_len = ctx_tag_len(ctx);
   return ok;
 }
 
 /* Where an open finds the GCM nonce and tag, given the caller's nonce and
- * the ctx_state(ctx)->tag_len bytes at `tag` that the API calls the tag. For the plain
+ * the tag_len bytes at `tag` that the API calls the tag. For the plain
  * and TLS AEADs both are the caller's. For randnonce the caller's nonce must
  * be empty and the API tag is the GCM tag followed by the nonce, so an
  * altered nonce changes the J0 the tag is checked under and fails as a
@@ -595,10 +598,10 @@ static int seal_core(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iov,
 static int gcm_nonce_and_tag(const EVP_AEAD_CTX *ctx, const uint8_t **nonce,
                              size_t *nonce_len, const uint8_t *tag,
                              size_t *gcm_tag_len) {
-  *gcm_tag_len = ctx_state(ctx)->tag_len;
+  *gcm_tag_len = ctx_tag_len(ctx);
   if (ctx->aead->rule != NONCE_RANDOM) return 1;
   if (!check_no_nonce(*nonce_len)) return 0;
-  *gcm_tag_len = (size_t)ctx_state(ctx)->tag_len - RANDOM_NONCE_LEN;
+  *gcm_tag_len = (size_t)ctx_tag_len(ctx) - RANDOM_NONCE_LEN;
   *nonce = tag + *gcm_tag_len;
   *nonce_len = RANDOM_NONCE_LEN;
   return 1;
@@ -650,10 +653,10 @@ static int open_core(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iov,
   size_t total, gcm_tag_len;
 
   if (!check_call(ctx, &b, &total)) return 0;
-  if (in_tag_len != ctx_state(ctx)->tag_len) {
+  if (in_tag_len != ctx_tag_len(ctx)) {
     return gcmi_error_setf(GCM_ERR_AUTH,
                       "tag is %zu bytes, this context expects %u", in_tag_len,
-                      (unsigned)ctx_state(ctx)->tag_len);
+                      (unsigned)ctx_tag_len(ctx));
   }
   if (!gcm_nonce_and_tag(ctx, &nonce, &nonce_len, in_tag, &gcm_tag_len)) {
     return 0;
@@ -698,7 +701,7 @@ static int seal_fast_ok(const EVP_AEAD_CTX *ctx, const uint8_t *out,
          ctx->aead->rule != NONCE_RANDOM && out_len != NULL && out != NULL &&
          nonce != NULL && nonce_len != 0 && (in != NULL || in_len == 0) &&
          (ad != NULL || ad_len == 0) && max_out_len >= in_len &&
-         max_out_len - in_len >= ctx_state(ctx)->tag_len &&
+         max_out_len - in_len >= ctx_tag_len(ctx) &&
          length_within(in_len, GCM_MAX_DATA_LEN) &&
          length_within(ad_len, GCM_MAX_AAD_LEN) &&
          aead_inplace_or_disjoint(out, in, in_len) &&
@@ -717,15 +720,16 @@ static int open_fast_ok(const EVP_AEAD_CTX *ctx, const uint8_t *out,
                         size_t ad_len) {
   /* randnonce contexts read their nonce off the tag in open_core. */
   if (ctx == NULL || ctx->aead == NULL || ctx->aead->rule == NONCE_RANDOM ||
-      out_len == NULL || out == NULL || in == NULL || in_len < ctx_state(ctx)->tag_len) {
+      out_len == NULL || out == NULL || in == NULL ||
+      in_len < ctx_tag_len(ctx)) {
     return 0;
   }
-  const size_t plain = in_len - ctx_state(ctx)->tag_len;
+  const size_t plain = in_len - ctx_tag_len(ctx);
   return nonce != NULL && nonce_len != 0 && (ad != NULL || ad_len == 0) &&
          max_out_len >= plain && length_within(plain, GCM_MAX_DATA_LEN) &&
          length_within(ad_len, GCM_MAX_AAD_LEN) &&
          aead_inplace_or_disjoint(out, in, plain) &&
-         !buffers_overlap(out, plain, in + plain, ctx_state(ctx)->tag_len) &&
+         !buffers_overlap(out, plain, in + plain, ctx_tag_len(ctx)) &&
          !buffers_overlap(out, plain, ad, ad_len) &&
          !buffers_overlap(out, plain, nonce, nonce_len) &&
          aead_valid_key(ctx_ckey(ctx)) != NULL;
@@ -740,8 +744,9 @@ int EVP_AEAD_CTX_seal(const EVP_AEAD_CTX *ctx, uint8_t *out, size_t *out_len,
                               nonce_len, in, in_len, ad, ad_len)) &&
       check_seal_nonce(ctx, nonce, nonce_len)) {
     gcmi_aead_seal_checked(aead_valid_key(ctx_ckey(ctx)), out, out + in_len,
-                      ctx_state(ctx)->tag_len, nonce, nonce_len, in, in_len, ad, ad_len);
-    *out_len = in_len + ctx_state(ctx)->tag_len;
+                      ctx_tag_len(ctx), nonce, nonce_len, in, in_len, ad,
+                      ad_len);
+    *out_len = in_len + ctx_tag_len(ctx);
     return 1;
   }
   if (out_len == NULL || (out == NULL && max_out_len != 0)) {
@@ -830,9 +835,10 @@ int EVP_AEAD_CTX_open(const EVP_AEAD_CTX *ctx, uint8_t *out, size_t *out_len,
   int ok = 0;
   if (GCM_LIKELY(open_fast_ok(ctx, out, out_len, max_out_len, nonce,
                               nonce_len, in, in_len, ad, ad_len))) {
-    const size_t plain = in_len - ctx_state(ctx)->tag_len;
+    const size_t plain = in_len - ctx_tag_len(ctx);
     if (gcmi_aead_open_checked(aead_valid_key(ctx_ckey(ctx)), out, nonce, nonce_len,
-                          in, plain, in + plain, ctx_state(ctx)->tag_len, ad, ad_len)) {
+                          in, plain, in + plain, ctx_tag_len(ctx), ad,
+                          ad_len)) {
       *out_len = plain;
       return 1;
     }
@@ -844,20 +850,20 @@ int EVP_AEAD_CTX_open(const EVP_AEAD_CTX *ctx, uint8_t *out, size_t *out_len,
       (in == NULL && in_len != 0)) {
     gcmi_error_set(GCM_ERR_NULL_POINTER);
   } else if (ctx_ready(ctx)) {
-    if (in_len < ctx_state(ctx)->tag_len) {
+    if (in_len < ctx_tag_len(ctx)) {
       gcmi_error_setf(GCM_ERR_AUTH,
                  "input of %zu bytes is shorter than the %u-byte tag", in_len,
-                 (unsigned)ctx_state(ctx)->tag_len);
-    } else if (max_out_len < in_len - ctx_state(ctx)->tag_len) {
+                 (unsigned)ctx_tag_len(ctx));
+    } else if (max_out_len < in_len - ctx_tag_len(ctx)) {
       gcmi_error_setf(GCM_ERR_OUTPUT_TOO_SMALL,
                  "output holds %zu bytes, the plaintext needs %zu",
-                 max_out_len, in_len - ctx_state(ctx)->tag_len);
+                 max_out_len, in_len - ctx_tag_len(ctx));
     } else {
-      size_t plain_len = in_len - ctx_state(ctx)->tag_len;
+      size_t plain_len = in_len - ctx_tag_len(ctx);
       CRYPTO_IOVEC piece = {out, in, plain_len};
       CRYPTO_IVEC aad = {ad, ad_len};
       ok = open_core(ctx, &piece, 1, nonce, nonce_len, in + plain_len,
-                     ctx_state(ctx)->tag_len, &aad, 1);
+                     ctx_tag_len(ctx), &aad, 1);
       if (ok) *out_len = plain_len;
     }
   }
@@ -894,18 +900,19 @@ int EVP_AEAD_CTX_openv(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iovec,
   if (out_total_bytes == NULL) {
     gcmi_error_set(GCM_ERR_NULL_POINTER);
   } else if (check_call(ctx, &b, &total)) {
-    if (total < ctx_state(ctx)->tag_len) {
+    if (total < ctx_tag_len(ctx)) {
       gcmi_error_setf(GCM_ERR_AUTH,
                  "input of %zu bytes is shorter than the %u-byte tag", total,
-                 (unsigned)ctx_state(ctx)->tag_len);
+                 (unsigned)ctx_tag_len(ctx));
     } else {
       /* Take the tag out of the pieces before anything is written, so an
        * in-place piece cannot change it. */
-      copy_input_tail(tag, ctx_state(ctx)->tag_len, iovec, num_iovec);
+      copy_input_tail(tag, ctx_tag_len(ctx), iovec, num_iovec);
       ok = gcm_nonce_and_tag(ctx, &nonce, &nonce_len, tag, &gcm_tag_len) &&
-           decrypt_pieces(ctx, iovec, num_iovec, total - ctx_state(ctx)->tag_len, nonce,
-                          nonce_len, tag, gcm_tag_len, aadvec, num_aadvec);
-      if (ok) *out_total_bytes = total - ctx_state(ctx)->tag_len;
+           decrypt_pieces(ctx, iovec, num_iovec, total - ctx_tag_len(ctx),
+                          nonce, nonce_len, tag, gcm_tag_len, aadvec,
+                          num_aadvec);
+      if (ok) *out_total_bytes = total - ctx_tag_len(ctx);
     }
   }
   if (!ok) {
