@@ -370,10 +370,16 @@ sub function {
                    "\t.cfi_offset\tx29, " . ($frame - $total),
                    "\t.cfi_offset\tx30, " . ($frame + 8 - $total);
         push @pro, "\tadd\tx29, sp, #$frame";
-        my @slots = ((map { ["x$_", "x$_"] } @gprs), (map { ["d$_", "d$_"] } @dregs));
+        # Pairs of the same kind only (stp cannot mix x and d registers): an
+        # odd x register is stored alone.
+        my @groups = ([map { ["x$_", "x$_"] } @gprs], [map { ["d$_", "d$_"] } @dregs]);
+        my @pairs;
+        for my $g (@groups) {
+            push @pairs, [splice(@$g, 0, 2)] while @$g;
+        }
         my $off = $frame + 16;
-        while (@slots) {
-            my @pair = splice(@slots, 0, 2);
+        for my $p (@pairs) {
+            my @pair = @$p;
             if (@pair == 2) {
                 push @pro, "\tstp\t$pair[0][0], $pair[1][0], [sp, #$off]";
                 unshift @epi, "\tldp\t$pair[0][0], $pair[1][0], [sp, #$off]";
