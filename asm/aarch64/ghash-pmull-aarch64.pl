@@ -50,6 +50,10 @@
 #                              words: low half, high half)
 #     bytes[128 + 16*j]        (K_{2j+1}.lo ^ K_{2j+1}.hi,
 #                               K_{2j+2}.lo ^ K_{2j+2}.hi), j = 0..3
+#     bytes[256 + 16*(k-1)]    R_{K_k} with its halves swapped (high half
+#                              first), k = 1..8: the multiplier of a block
+#                              reversed by REV64 alone (its halves swapped
+#                              too)
 #
 # Register plan (AAPCS64)
 # =======================
@@ -126,7 +130,7 @@ my $code = <<___;
 .quad 0x1, 0xc200000000000000                  # y^128 mod g' (the x^-1 fix-up)
 
 .text
-.function gcmi_ghash_aarch64_pmull_init args=2 public=x0,x1,x9,x10
+.function gcmi_ghash_aarch64_pmull_init args=2 public=x0,x1,x9,x10,x11
     adrl    x9, .Lghash_pmull_consts
     ld1     {v28.2d, v29.2d}, [x9]
     mov     v30.16b, v29.16b
@@ -142,8 +146,11 @@ my $code = <<___;
     shl     v0.2d, v0.2d, 1
     orr     v0.16b, v0.16b, v3.16b
     eor     v0.16b, v0.16b, v2.16b
-    # v31: K_1.lo ^ K_1.hi in both lanes.
+    # v31: K_1.lo ^ K_1.hi in both lanes; K_1 with its halves swapped to
+    # 256.
     ext     v31.16b, v0.16b, v0.16b, 8
+    add     x11, x0, 256
+    st1     {v31.16b}, [x11], 16
     eor     v31.16b, v31.16b, v0.16b
     mov     x10, x0
     st1     {v0.16b}, [x10], 16
@@ -157,6 +164,7 @@ my $code = <<___;
 @{[mul('v1', 'v1', 'v0', 'v31', 0, 'v4', 'v5', 'v6', 'v28', 'v29', 'v7')]}
     st1     {v1.16b}, [x10], 16
     ext     v2.16b, v1.16b, v1.16b, 8
+    st1     {v2.16b}, [x11], 16
     eor     v2.16b, v2.16b, v1.16b
     st1     {v2.d}[0], [x9], 8
     subs    x1, x1, 1
