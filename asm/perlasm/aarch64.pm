@@ -231,8 +231,10 @@ sub header {
                        . "$self->{flavour}). Do not edit:"),
         $self->comment('change the .pl file instead.'),
         # The kernels check the CPU at run time; the assembler must accept
-        # the Cryptographic Extension whatever -march the build uses.
-        "\t.arch\tarmv8-a+crypto", '');
+        # the Cryptographic Extension (and EOR3, FEAT_SHA3) whatever -march
+        # the build uses. ELF objects for aarch64 record no architecture
+        # level, so this claims nothing about the library.
+        "\t.arch\tarmv8.2-a+crypto+sha3", '');
 }
 
 sub section {
