@@ -37,12 +37,13 @@
 # One byte reversal per block: REV64 alone leaves the two halves of the
 # reflected block R swapped, D = [R.hi, R.lo], and the key's copy of K_k
 # with its halves swapped ([K.hi, K.lo] at 256 + 16 (k-1)) pairs them again:
-# PMULL2(D, Ksw) = R.lo K.lo, PMULL(D, Ksw) = R.hi K.hi. The Karatsuba
-# operand R.lo ^ R.hi is D ^ EXT(D, D, 8), multiplied by the key's half sum
-# of K_k (LDR d: lane 0). Y is kept reflected in v9 and XORed into block 0
-# with its halves swapped. The products of blocks 1+2, 3+4 and 5+6 are
-# summed pairwise before they join the accumulators (shorter chains of
-# dependent EORs).
+# PMULL2(D, Ksw) = R.lo K.lo, PMULL(D, Ksw) = R.hi K.hi. Blocks go in
+# pairs (a, b) = (2i, 2i+1), whose Karatsuba operands R.lo ^ R.hi come out
+# of one TRN1, one TRN2 and one EOR as [b's, a's], multiplied (PMULL,
+# PMULL2) by the key's 16 bytes of half sums of K_kb, K_ka (kb odd, ka =
+# kb + 1). Y is kept reflected in v9 and XORed into block 0 with its halves
+# swapped. A pair's products are summed before they join the accumulators
+# (shorter chains of dependent EORs).
 #
 # Reduction. With lo = [L1:L0], hi = [H1:H0] and mid the Karatsuba sum
 # (64-bit words), the product is w3:w2:w1:w0 = H1 : H0^M1 : L1^M0 : L0 with
@@ -59,7 +60,7 @@
 # the pairs by perlasm/slot_scheduler.pm (its comment has the rules): a
 # result is read at least one pair after it is made, instructions whose
 # results are quick (loads, stores, general-purpose arithmetic, EOR) go in
-# groups after every fifth pair, because the in-order Cortex-A53/A55
+# groups after every third pair, because the in-order Cortex-A53/A55
 # complete instructions in order and a quick one after a slow one waits
 # for it. Out-of-order cores do not care where they sit.
 #   seal: ciphertext exists only after the rounds, so a batch hashes the
@@ -84,10 +85,12 @@
 #     [sp, 0..127] the eight counter blocks.
 #     v0-v7   the eight AES blocks in flight (then the output)
 #     v8 v9 v10  GHASH lo, hi, mid accumulators; v9 holds Y between batches
-#     v11-v14, v15 v16 v17 v31  two blocks in flight (D, M, Ksw, P each;
-#             block 0 puts its products straight into v8-v10); the
-#             reduction's temporaries; then the eight input blocks of the
-#             XOR (v11-v16 and v18, v19)
+#     v11 v12 the pair of blocks in flight (v11 then holds the pair's
+#             half sums of K), v13 v14 their Karatsuba operands (then the
+#             mid products), v15 v17 the swapped K_ka, K_kb (then the hi
+#             products), v16 v31 the lo products (block 0's products go
+#             straight into v8-v10); then the reduction's temporaries;
+#             then the eight input blocks of the XOR (v11-v16, v18, v19)
 #     v18 v19 rk[0..3] of AES-192/256, then inputs
 #     v20-v30 rk[Nr-10..Nr]
 #   v8-v15 are callee-saved (low halves): the translator's prologue saves

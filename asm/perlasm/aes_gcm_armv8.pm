@@ -69,45 +69,66 @@ sub reduce_ops {
 }
 
 # --- Vector style (eor3 => 0) -------------------------------------------
-# Block b (power k = n - b) uses register set b % 2: D (the block), M (its
-# Karatsuba operand), K (the swapped K_k, then the hi product), P (the lo
-# product); block 0 puts its products straight into the accumulators. Y
-# (reflected) is in v9 on entry and on exit.
-my @VSET = ({ D => 'v11', M => 'v12', K => 'v13', P => 'v14' },
-            { D => 'v15', M => 'v16', K => 'v17', P => 'v31' });
+# Blocks in pairs: each block's D (the block), K (the swapped K_k, then the
+# hi product) and P (the lo product), the pair's Karatsuba operands in one
+# register M (TRN1/TRN2 of the two blocks, EOR) multiplied by the key's
+# two half sums; the first pair's block 0 puts its products straight into
+# the accumulators. Y (reflected) is in v9 on entry and on exit.
 
 sub ghash_ops_vector {
     my ($n) = @_;
-    my (@o, @prod);
-    for my $b (0 .. $n - 1) {
-        my $k = $n - $b;
-        my %r = %{ $VSET[$b % 2] };
-        @r{qw(P K M)} = @ACC if $b == 0;
-        my $D = $r{D};
-        push @o, op("ldr     @{[qreg($D)]}, [x8, @{[16 * $b]}]");
-        # REV64 alone leaves the halves swapped: D = [R.hi, R.lo]; the
-        # swapped K_k = [K.hi, K.lo] pairs them again.
-        push @o, op("rev64   $D.16b, $D.16b");
+    return ghash_ops_vector_one() if $n == 1;
+    my @o;
+    my ($Da, $Db, $M, $T2, $Ka, $Pa, $Kb, $Pb) =
+        ('v11', 'v12', 'v13', 'v14', 'v15', 'v16', 'v17', 'v31');
+    for (my $b = 0; $b < $n; $b += 2) {
+        # Blocks a = b and b + 1, with K_ka (ka = n - b, even) and K_kb
+        # (kb = ka - 1, odd), whose half sums share 16 bytes of the key
+        # (K_kb's in lane 0).
+        my ($ka, $kb) = ($n - $b, $n - $b - 1);
+        my ($pa, $qa, $ma) = $b == 0 ? @ACC : ($Pa, $Ka, $T2);
+        push @o, op("ldr     @{[qreg($Da)]}, [x8, @{[16 * $b]}]"),
+                 op("ldr     @{[qreg($Db)]}, [x8, @{[16 * $b + 16]}]"),
+                 # REV64 alone leaves the halves swapped: D = [R.hi, R.lo];
+                 # the swapped K_k = [K.hi, K.lo] pairs them again.
+                 op("rev64   $Da.16b, $Da.16b"), op("rev64   $Db.16b, $Db.16b");
+        push @o, op("ext     $T2.16b, v9.16b, v9.16b, 8"), op("eor     $Da.16b, $Da.16b, $T2.16b")
+            if $b == 0;
+        # The Karatsuba operands of both blocks in one register:
+        # [b.lo ^ b.hi, a.lo ^ a.hi].
+        push @o, op("trn1    $M.2d, $Db.2d, $Da.2d"), op("trn2    $T2.2d, $Db.2d, $Da.2d"),
+                 op("eor     $M.16b, $M.16b, $T2.16b"),
+                 op("ldr     @{[qreg($qa)]}, [x7, @{[kswp($ka)]}]"),
+                 op("pmull2  $pa.1q, $Da.2d, $qa.2d"), op("pmull   $qa.1q, $Da.1d, $qa.1d"),
+                 op("ldr     @{[qreg($Kb)]}, [x7, @{[kswp($kb)]}]"),
+                 op("pmull2  $Pb.1q, $Db.2d, $Kb.2d"), op("pmull   $Kb.1q, $Db.1d, $Kb.1d"),
+                 op("ldr     @{[qreg($Da)]}, [x7, @{[kmid($kb)]}]"),
+                 op("pmull2  $ma.1q, $M.2d, $Da.2d"), op("pmull   $M.1q, $M.1d, $Da.1d");
         if ($b == 0) {
-            push @o, op("ext     $r{M}.16b, v9.16b, v9.16b, 8"),
-                     op("eor     $D.16b, $D.16b, $r{M}.16b");
+            push @o, op("eor     v8.16b, v8.16b, $Pb.16b"), op("eor     v9.16b, v9.16b, $Kb.16b"),
+                     op("eor     v10.16b, v10.16b, $M.16b");
+        } else {
+            # The pair's sums first (a shorter chain of dependent EORs).
+            push @o, op("eor     $Pa.16b, $Pa.16b, $Pb.16b"), op("eor     $Ka.16b, $Ka.16b, $Kb.16b"),
+                     op("eor     $T2.16b, $T2.16b, $M.16b"),
+                     op("eor     v8.16b, v8.16b, $Pa.16b"), op("eor     v9.16b, v9.16b, $Ka.16b"),
+                     op("eor     v10.16b, v10.16b, $T2.16b");
         }
-        push @o, op("ext     $r{M}.16b, $D.16b, $D.16b, 8"),
-                 op("eor     $r{M}.16b, $r{M}.16b, $D.16b"),
-                 op("ldr     @{[qreg($r{K})]}, [x7, @{[kswp($k)]}]"),
-                 op("pmull2  $r{P}.1q, $D.2d, $r{K}.2d"),
-                 op("pmull   $r{K}.1q, $D.1d, $r{K}.1d"),
-                 op("ldr     @{[dreg($D)]}, [x7, @{[kmid($k)]}]"),
-                 op("pmull   $r{M}.1q, $r{M}.1d, $D.1d");
-        push @prod, [@r{qw(P K M)}];
-        # Blocks 1+2, 3+4, 5+6 summed first, then into the accumulators
-        # (a shorter chain of dependent EORs), a last odd block directly.
-        next if $b == 0 || ($b % 2 == 1 && $b != $n - 1);
-        if ($b % 2 == 0) {
-            push @o, map { op("eor     $prod[$b][$_].16b, $prod[$b][$_].16b, $prod[$b - 1][$_].16b") } 0 .. 2;
-        }
-        push @o, map { op("eor     $ACC[$_].16b, $ACC[$_].16b, $prod[$b][$_].16b") } 0 .. 2;
     }
+    push @o, reduce_ops(0, 'v11', 'v12', 'v13', 'v14', 'v15');
+    return @o;
+}
+
+# One block (the tail) times K_1, products straight into the sums.
+sub ghash_ops_vector_one {
+    my ($D, $M) = ('v11', 'v12');
+    my @o = (op("ldr     @{[qreg($D)]}, [x8]"), op("rev64   $D.16b, $D.16b"),
+             op("ext     $M.16b, v9.16b, v9.16b, 8"), op("eor     $D.16b, $D.16b, $M.16b"),
+             op("ext     $M.16b, $D.16b, $D.16b, 8"), op("eor     v10.16b, $M.16b, $D.16b"),
+             op("ldr     q9, [x7, @{[kswp(1)]}]"),
+             op("pmull2  v8.1q, $D.2d, v9.2d"), op("pmull   v9.1q, $D.1d, v9.1d"),
+             op("ldr     @{[dreg($D)]}, [x7, @{[kmid(1)]}]"),
+             op("pmull   v10.1q, v10.1d, $D.1d"));
     push @o, reduce_ops(0, 'v11', 'v12', 'v13', 'v14', 'v15');
     return @o;
 }
@@ -214,10 +235,10 @@ sub batch8 {
     $c .= extra_rounds(8, $tag);
     my @units = map { pairs('v' . (20 + $_), 8) } 0 .. 8;
     push @units, map { "    aese    v$_.16b, v29.16b\n" } 0 .. 7;
-    # Up to two SIMD instructions after each pair, the quick ones in
-    # groups of up to eight after every fifth pair (slot_scheduler.pm).
-    $c .= schedule(units => \@units, ops => $free, vcap => 2, cap => 10, gap => 1,
-                   group => 5, gcap => 8);
+    # Up to three SIMD instructions after each pair, the quick ones in
+    # groups of up to eight after every third pair (slot_scheduler.pm).
+    $c .= schedule(units => \@units, ops => $free, vcap => 3, cap => 10, gap => 1,
+                   group => 3, gcap => 8);
     for my $b (0 .. 7) {
         $c .= $eor3 ? "    eor3    v$b.16b, v$b.16b, $DATA[$b].16b, v30.16b\n"
                     : "    eor     v$b.16b, v$b.16b, $DATA[$b].16b\n";
