@@ -18,8 +18,9 @@
 #   - it goes no earlier than every instruction it must follow because it
 #     overwrites what they read or write (same slot allowed, emitted after
 #     them), so reusing a register never changes what is computed;
-#   - at most `vcap` SIMD instructions and `cap` instructions in all per
-#     slot;
+#   - at most `vcap` SIMD instructions (or, with quick_in_vcap => 0, slow
+#     SIMD instructions: the quick ones then count against gcap only) and
+#     `cap` instructions in all per slot;
 #   - "quick" instructions (loads, stores, general-purpose arithmetic, EOR,
 #     FMOV: everything but PMULL, EXT, REV64, EOR3, AESE/AESMC, which take
 #     as long as an AES round on these cores) only in every `group`-th slot,
@@ -138,14 +139,15 @@ sub deps {
 }
 
 # schedule(units => [text, ...], ops => [op, ...], vcap => N, cap => N,
-# gap => N, group => N, gcap => N): the units with the ops placed after
-# them (slot i after unit i), as one string.
+# gap => N, group => N, gcap => N, quick_in_vcap => 0|1): the units with
+# the ops placed after them (slot i after unit i), as one string.
 sub schedule {
     my (%a) = @_;
     my @units = @{ $a{units} };
     my $ops = $a{ops};
     my ($vcap, $cap, $gap) = ($a{vcap} // 2, $a{cap} // 4, $a{gap} // 1);
     my ($group, $gcap) = ($a{group} // 1, $a{gcap} // $a{cap} // 4);
+    my $qv = $a{quick_in_vcap} // 1;
     my ($raw, $order) = deps($ops);
     my $n = @$ops;
     # Height: the longest chain of reads after each op.
@@ -171,15 +173,15 @@ sub schedule {
                 !defined $slot_of[$j]
                     && !(grep { !defined $slot_of[$_] || $slot_of[$_] > $s - $gap } @{ $raw->[$j] })
                     && !(grep { !defined $slot_of[$_] } @{ $order->[$j] })
-                    && ($ops->[$j]{short} ? $gslot && $short < $gcap : 1)
-                    && ($ops->[$j]{simd} ? $v < $vcap : 1)
+                    && (!$ops->[$j]{short} || ($gslot && $short < $gcap))
+                    && (!$ops->[$j]{simd} || ($ops->[$j]{short} && !$qv) || $v < $vcap)
                     && $all < $cap
             } 0 .. $n - 1;
             last unless @ready;
             my ($pick) = sort { $height[$b] <=> $height[$a] || $a <=> $b } @ready;
             $slot_of[$pick] = $s;
             push @here, $pick;
-            $v++ if $ops->[$pick]{simd};
+            $v++ if $ops->[$pick]{simd} && (!$ops->[$pick]{short} || $qv);
             $short++ if $ops->[$pick]{short};
             $all++;
             $left--;
