@@ -20,12 +20,15 @@
 #   3. aarch64 cross build (gcc-aarch64-linux-gnu; the asm/aarch64 kernels)
 #      under qemu-aarch64, through that build's ctest (label qemu-aarch64,
 #      test/CMakeLists.txt): the whole test binary with -cpu cortex-a53
-#      expecting armv8/pmull/armv8_pmull, under -cpu max the tier check,
-#      ABI and fused suites unmasked, and the Dispatch, ABI and backend
+#      expecting armv8/pmull/armv8_pmull, under -cpu max the tier check
+#      (armv8_pmull_eor3: max has FEAT_SHA3; and armv8_pmull with SHA3
+#      hidden), ABI and fused suites unmasked, and the Dispatch, ABI and backend
 #      suites with a vector sample with LIBGCM_ARMCAP hiding PMULL
 #      (armv8/neon), AES+PMULL (the NEON tier, vpaes_neon/neon) and
 #      AES+PMULL+ASIMD (ct/ct64), and the trace check (test/ct) under
-#      -cpu max; then the disassembly scan over the aarch64 build and
+#      -cpu max, and tool/arm-model's extraction of each aarch64 kernel's
+#      loop checked under qemu (skipped without llvm-mca 17+); then the
+#      disassembly scan over the aarch64 build and
 #      libgcm built with -mbranch-protection=standard in a BTI-enforced
 #      process (test/bti/bti_check.c) under -cpu max.
 #   3b. 32-bit ARM cross builds (gcc-arm-linux-gnueabihf: ARMv7-A hard
@@ -41,7 +44,8 @@
 #      (a core without NEON: ct/ct32); the armel build's Dispatch and
 #      backend suites with a vector sample under -cpu arm926 expecting
 #      ct/ct32; the trace check and the disassembly scan (test/ct) over
-#      each build.
+#      each build; tool/arm-model's extraction of each ARM kernel's loop
+#      checked under qemu (A32 and Thumb-2; skipped without llvm-mca 17+).
 #   3c. Windows cross builds (MinGW-w64, the kernels from the perlasm NASM
 #      flavour, nasm -f win64 / -f win32) run under Wine through each
 #      build's ctest: the whole test binary, the OPENSSL_ia32cap tiers, the
@@ -257,6 +261,21 @@ if command -v arm-linux-gnueabihf-g++ >/dev/null && command -v arm-linux-gnueabi
     python3 test/ct/ct_disasm_scan.py arm-linux-gnueabihf-objdump arm-linux-gnueabihf-nm \
       "$out/$build/libgcm.a"
     sh test/packaging/check_symbols.sh arm-linux-gnueabihf-nm "$out/$build/libgcm.a"
+  done
+  # The ARM model's extraction checked under qemu for the A32 and the
+  # Thumb-2 kernels (tool/arm-model; skipped without llvm-mca 17+).
+  for build in armhf armhf-thumb; do
+    arch=arm
+    [ "$build" = armhf-thumb ] && arch=thumb
+    echo "-- tool/arm-model --arch $arch --check $build"
+    rc=0
+    python3 tool/arm-model --arch "$arch" --check "$out/$build" --message 4096 \
+      --models cortex-a57 --skip-missing || rc=$?
+    if [ "$rc" -eq 77 ]; then
+      echo "   skipped: no llvm-mca 17 or later"
+    elif [ "$rc" -ne 0 ]; then
+      exit "$rc"
+    fi
   done
   echo "-- armel trace check under qemu-arm -cpu arm926"
   test/ct/ct_trace.sh --work "$out/armel/ct-trace" -- qemu-arm -L /usr/arm-linux-gnueabi -cpu arm926 \

@@ -77,6 +77,7 @@ int gcmi_cpu_x86_avoids_zmm(void) { return X86_CAP(2, CPU_X86_AVOID_ZMM); }
 int gcmi_cpu_aarch64_has_aes(void) { return AARCH64_CAP(CPU_AARCH64_AES); }
 int gcmi_cpu_aarch64_has_pmull(void) { return AARCH64_CAP(CPU_AARCH64_PMULL); }
 int gcmi_cpu_aarch64_has_neon(void) { return AARCH64_CAP(CPU_AARCH64_ASIMD); }
+int gcmi_cpu_aarch64_has_sha3(void) { return AARCH64_CAP(CPU_AARCH64_SHA3); }
 
 int gcmi_cpu_arm_has_neon(void) { return ARM_CAP(0, CPU_ARM_HWCAP_NEON); }
 /* The Armv8 crypto instructions in AArch32 are NEON instructions: they

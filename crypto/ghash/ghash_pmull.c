@@ -19,7 +19,8 @@
 
 #if defined(LIBGCM_ASM_AARCH64)
 /* asm/aarch64/ghash-pmull-aarch64.pl: init stores H^k * x^-1
- * (bit-reflected) for k = 1..8 and their Karatsuba halves (256 bytes);
+ * (bit-reflected) for k = 1..8, their Karatsuba halves and the powers with
+ * their halves swapped (384 bytes);
  * the blocks kernel aggregates eight blocks per reduction. */
 #define PMULL_KERNEL(op) gcmi_ghash_aarch64_pmull_##op
 GCM_HIDDEN ghash_init_fn PMULL_KERNEL(init);
@@ -30,7 +31,7 @@ GCM_HIDDEN ghash_update_fn PMULL_KERNEL(blocks);
 #define PMULL_BUILT 0
 #endif
 
-_Static_assert(256 <= GHASH_KEY_BYTES, "the pmull key takes 256 bytes");
+_Static_assert(384 <= GHASH_KEY_BYTES, "the pmull key takes 384 bytes");
 
 
 /* Runs here when this build has its kernels and the CPU has PMULL. */
