@@ -54,7 +54,11 @@
 #      libgcm.dll's exports against the headers and the install tree with
 #      a find_package consumer; the win64 build's ABI checker runs every
 #      kernel in a Windows process (callee-saved xmm6-15, rdi, rsi).
-#      For the i686 build the same, but for gcm-speed (not built there).
+#      For the i686 build the same, but for gcm-speed (not built there);
+#      on a kernel that runs no 32-bit x86 binaries wine32 cannot start
+#      (and under qemu-i386 it crashes inside Wine), so there the i686
+#      build is built without Wine and only its host-side checks run, and
+#      the stage says so.
 #      Each build keeps its Wine prefix in its own tree.
 #   4. test/sanitizers.sh: ASan+UBSan with gcc and with clang, TSan with clang.
 #   5. fuzz/run_fuzzers.sh.
@@ -73,6 +77,7 @@ jobs=${LIBGCM_JOBS:-2}
 mkdir -p "$out"
 
 stage() { printf '\n==== %s (%s)\n' "$1" "$(date +%T)"; }
+
 
 stage "1/6 native build and ctest"
 cmake -S "$top" -B "$out/native" -G Ninja -DCMAKE_BUILD_TYPE=Release \
@@ -312,10 +317,30 @@ if command -v x86_64-w64-mingw32-g++-posix >/dev/null &&
   echo "-- win64: ctest under wine64"
   # (asm.*: the translator's host-side checks, which stage 1 ran.)
   ctest --test-dir "$out/win64" --output-on-failure -j"$jobs" -E '^asm\.'
-  win_build win32 i686-w64-mingw32 -DLIBGCM_BUILD_TOOL=OFF
-  echo "-- win32: ctest under wine (32-bit)"
-  ctest --test-dir "$out/win32" --output-on-failure -j"$jobs" -E '^asm\.'
-  echo "-- Windows stage passed"
+  # 32-bit Windows programs run under wine32, itself a 32-bit x86 Linux
+  # program. Where this kernel runs those natively (the static probe of
+  # stage 2), the whole win32 ctest runs as for win64.
+  if echo 'int main(void){return 0;}' |
+       gcc -m32 -static -x c - -o "$out/win32-probe" 2>/dev/null &&
+     "$out/win32-probe" 2>/dev/null; then
+    win_build win32 i686-w64-mingw32 -DLIBGCM_BUILD_TOOL=OFF
+    echo "-- win32: ctest under wine (32-bit)"
+    ctest --test-dir "$out/win32" --output-on-failure -j"$jobs" -E '^asm\.'
+  else
+    # Otherwise (wine32 cannot start: qemu-i386 running it was tried and
+    # crashed inside Wine) the win32 build is compiled and linked with no
+    # emulator, and only its checks that run on this host run. The win32
+    # NASM kernels are the asm/x86 ones stage 2 runs under qemu-i386 in
+    # their ELF flavour, and the win64 build above runs the Windows code.
+    win_build win32 i686-w64-mingw32 -DLIBGCM_BUILD_TOOL=OFF -DLIBGCM_NO_WINE=ON
+    echo "-- win32: NOT RUN on this host: its kernel runs no 32-bit x86 binaries, so" \
+         "no wine32; the build's host-side checks only (symbols, exports, getenv," \
+         "disassembly scan, man pages)"
+    ctest --test-dir "$out/win32" --output-on-failure -j"$jobs" \
+      -R '^(packaging\.(symbols\.static|getenv|dll_exports)|ct\.disasm_scan.*|man\.pages)$'
+    win32_note=" (win32 built, its programs not run: see above)"
+  fi
+  echo "-- Windows stage passed${win32_note:-}"
 else
   echo "Windows stage needs gcc/g++-mingw-w64-x86-64 and -i686 (posix threads), nasm," \
        "wine64 and wine32:i386 (dpkg --add-architecture i386) and libgtest-dev sources" >&2
