@@ -8,11 +8,6 @@
 # ctest runs the test binary through qemu-arm with the cross sysroot (-L).
 # The CPU model is qemu's default (all features, "max"); choose another
 # with QEMU_CPU in the environment, e.g. QEMU_CPU=cortex-a15.
-set(CMAKE_SYSTEM_NAME Linux)
-set(CMAKE_SYSTEM_PROCESSOR armv7-a)
-set(CMAKE_C_COMPILER arm-linux-gnueabihf-gcc)
-set(CMAKE_CXX_COMPILER arm-linux-gnueabihf-g++)
-set(CMAKE_ASM_COMPILER arm-linux-gnueabihf-gcc)
 set(LIBGCM_ARM_THUMB OFF CACHE BOOL "Build 32-bit ARM code as Thumb-2 (T32) instead of A32")
 if(LIBGCM_ARM_THUMB)
   set(_libgcm_arm_isa -mthumb)
@@ -22,16 +17,6 @@ endif()
 # The portable C needs no NEON: -mfpu=vfpv3-d16 keeps the compiler from
 # using it, so the same build runs on NEON-less ARMv7 cores; the kernels
 # that need NEON or the crypto extension say so themselves (.fpu/.arch).
-set(_libgcm_arm_flags "-march=armv7-a -mfpu=vfpv3-d16 -mfloat-abi=hard ${_libgcm_arm_isa}")
-set(CMAKE_C_FLAGS_INIT "${_libgcm_arm_flags}")
-set(CMAKE_CXX_FLAGS_INIT "${_libgcm_arm_flags}")
-set(CMAKE_ASM_FLAGS_INIT "${_libgcm_arm_flags}")
-set(CMAKE_FIND_ROOT_PATH /usr/arm-linux-gnueabihf)
-set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
-set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
-set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
-set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
-find_program(LIBGCM_QEMU_ARM qemu-arm)
-if(LIBGCM_QEMU_ARM)
-  set(CMAKE_CROSSCOMPILING_EMULATOR ${LIBGCM_QEMU_ARM} -L /usr/arm-linux-gnueabihf)
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/linux-cross.cmake)
+libgcm_linux_cross(arm-linux-gnueabihf armv7-a qemu-arm
+                   "-march=armv7-a -mfpu=vfpv3-d16 -mfloat-abi=hard ${_libgcm_arm_isa}")

@@ -15,8 +15,14 @@
 #   DISPLAY=    nothing is drawn: console programs only.
 # The command is also in LIBGCM_WINE (a list), for tests that put
 # `cmake -E env VAR=...` in front of it.
+# With -DLIBGCM_NO_WINE=ON there is no emulator: the programs are built
+# and not run (test/CMakeLists.txt then registers no test of gcm_tests),
+# for a host whose Wine cannot run them (32-bit Wine on a kernel that runs
+# no 32-bit x86 programs).
 macro(libgcm_wine_emulator loader)
-  find_program(LIBGCM_WINE_LOADER ${loader} PATHS /usr/lib/wine NO_CACHE)
+  if(NOT LIBGCM_NO_WINE)
+    find_program(LIBGCM_WINE_LOADER ${loader} PATHS /usr/lib/wine NO_CACHE)
+  endif()
   if(LIBGCM_WINE_LOADER)
     set(LIBGCM_WINE ${CMAKE_COMMAND} -E env
         "WINEPREFIX=${CMAKE_BINARY_DIR}/wineprefix" WINEDEBUG=-all

@@ -179,10 +179,13 @@ TEST(AbiAarch64, GhashKernels) {
   }
 }
 
-TEST(AbiAarch64, FusedKernels) {
-  if (!gcmi_fused_armv8_pmull.usable()) {
-    GTEST_SKIP() << "armv8_pmull needs " << gcmi_fused_armv8_pmull.requires;
-  }
+// Both aarch64 fused kernels (the EOR3 one where FEAT_SHA3 is there: qemu
+// -cpu max).
+class AbiAarch64Fused : public ::testing::TestWithParam<const struct fused_impl *> {};
+
+TEST_P(AbiAarch64Fused, Kernels) {
+  const struct fused_impl *f = GetParam();
+  if (!f->usable()) GTEST_SKIP() << f->name << " needs " << f->requires;
   uint8_t key[32], h[16], ctr[16], xi[16] = {0}, buf[16 * 19], out[16 * 19];
   for (size_t i = 0; i < sizeof(key); i++) key[i] = (uint8_t)(5 * i + 2);
   for (size_t i = 0; i < sizeof(buf); i++) buf[i] = (uint8_t)(i ^ 0x5a);
@@ -195,15 +198,20 @@ TEST(AbiAarch64, FusedKernels) {
     gcmi_aes_armv8.encrypt_block(s.get(), h, zero);
     gcmi_ghash_pmull.init(gk.get(), h);
     struct fused_keys k = {&gcmi_aes_armv8, s.get(), &gcmi_ghash_pmull, gk.get(), nullptr};
-    std::string n = "armv8_pmull (" + std::to_string(len * 8) + "-bit key) ";
+    std::string n = std::string(f->name) + " (" + std::to_string(len * 8) + "-bit key) ";
     for (size_t blocks : {0, 1, 7, 8, 9, 16, 19}) {
-      CheckedCall(Fn(gcmi_fused_armv8_pmull.seal), n + "seal", P(&k), P(out),
-                  P(buf), blocks, P(ctr), P(xi));
-      CheckedCall(Fn(gcmi_fused_armv8_pmull.open), n + "open", P(&k),
-                  P(out), P(buf), blocks, P(ctr), P(xi));
+      CheckedCall(Fn(f->seal), n + "seal", P(&k), P(out), P(buf), blocks, P(ctr), P(xi));
+      CheckedCall(Fn(f->open), n + "open", P(&k), P(out), P(buf), blocks, P(ctr), P(xi));
     }
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(AbiAarch64, AbiAarch64Fused,
+                         ::testing::Values(&gcmi_fused_armv8_pmull,
+                                           &gcmi_fused_armv8_pmull_eor3),
+                         [](const ::testing::TestParamInfo<const struct fused_impl *> &i) {
+                           return std::string(i.param->name);
+                         });
 
 // Counts the failures CheckedCall reports for fn.
 int Violations(void (*fn)(void)) {

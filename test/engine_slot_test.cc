@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -25,8 +26,8 @@ extern "C" {
 #include "test_util.h"
 #include "engine_util.h"
 
-using enginetest::AlwaysUsable;
 using enginetest::KeySt;
+using enginetest::SealsAgree;
 using enginetest::StreamSealChunks;
 using gcmtest::Bytes;
 using gcmtest::RandomBytes;
@@ -36,21 +37,15 @@ namespace {
 
 // A kernel that forwards to gcmi_fused_c and counts what it was handed; with
 // `poison` it flips a bit of the output, which the results must show.
-struct Counting {
+struct Counting : enginetest::OnPortableLoop<Counting> {
   static size_t calls, blocks;
   static bool poison;
-  static void Seal(const struct fused_keys *k, uint8_t *out, const uint8_t *in, size_t n,
-                   const uint8_t ctr[16], uint8_t Xi[16]) {
+  // Runs `kernel` (the portable loop's seal or open) on n blocks, counted.
+  static void Run(fused_crypt_fn *kernel, const struct fused_keys *k, uint8_t *out,
+                  const uint8_t *in, size_t n, const uint8_t ctr[16], uint8_t Xi[16]) {
     calls++;
     blocks += n;
-    gcmi_fused_c.seal(k, out, in, n, ctr, Xi);
-    if (poison) out[0] ^= 1;
-  }
-  static void Open(const struct fused_keys *k, uint8_t *out, const uint8_t *in, size_t n,
-                   const uint8_t ctr[16], uint8_t Xi[16]) {
-    calls++;
-    blocks += n;
-    gcmi_fused_c.open(k, out, in, n, ctr, Xi);
+    kernel(k, out, in, n, ctr, Xi);
     if (poison) out[0] ^= 1;
   }
 };
@@ -58,14 +53,7 @@ size_t Counting::calls, Counting::blocks;
 bool Counting::poison;
 
 ENGINE_FAKES_BEGIN
-const struct fused_impl kCounting = {.name = "counting",
-                                     .constant_time = 1,
-                                     .requires = "none",
-                                     .min_blocks = 16,
-                                     .usable = AlwaysUsable,
-                                     .seal = Counting::Seal,
-                                     .open = Counting::Open,
-                                     .named_only = 1};
+const struct fused_impl kCounting = {ENGINE_FAKE_KERNEL("counting", 16, Counting)};
 ENGINE_FAKES_END
 
 // A key on the default pair whose slot holds the counting kernel, and the
@@ -84,14 +72,9 @@ TEST(FusedSlot, OneShotAndLongChunksUseTheKernel) {
   CountingKeys(&fk, &pk);
   std::mt19937_64 rng(5);
   Bytes nonce = RandomBytes(rng, 12), aad = RandomBytes(rng, 13), pt = RandomBytes(rng, 4096);
-  Bytes a(pt.size()), b(pt.size());
+  Bytes a, b;
   uint8_t ta[16], tb[16];
-  ASSERT_EQ(1, gcm_seal(&fk, a.data(), ta, 16, nonce.data(), 12, pt.data(), pt.size(),
-                        aad.data(), aad.size()));
-  ASSERT_EQ(1, gcm_seal(&pk, b.data(), tb, 16, nonce.data(), 12, pt.data(), pt.size(),
-                        aad.data(), aad.size()));
-  EXPECT_EQ(a, b);
-  EXPECT_EQ(0, memcmp(ta, tb, 16));
+  EXPECT_TRUE(SealsAgree(&fk, &pk, nonce, aad, pt, &a, ta));
   // One run: every whole block in one call (the AAD block goes to GHASH,
   // the tag mask to one block of ctr32).
   EXPECT_EQ(1u, Counting::calls);
@@ -107,16 +90,9 @@ TEST(FusedSlot, OneShotAndLongChunksUseTheKernel) {
   // More than a block of AAD: the stream, one run after the first batch.
   Counting::calls = Counting::blocks = 0;
   Bytes aad20 = RandomBytes(rng, 20);
-  ASSERT_EQ(1, gcm_seal(&fk, a.data(), ta, 16, nonce.data(), 12, pt.data(), pt.size(),
-                        aad20.data(), aad20.size()));
-  ASSERT_EQ(1, gcm_seal(&pk, b.data(), tb, 16, nonce.data(), 12, pt.data(), pt.size(),
-                        aad20.data(), aad20.size()));
-  EXPECT_EQ(a, b);
-  EXPECT_EQ(0, memcmp(ta, tb, 16));
+  EXPECT_TRUE(SealsAgree(&fk, &pk, nonce, aad20, pt));
   EXPECT_EQ(1u, Counting::calls);
   EXPECT_GE(Counting::blocks, 4096u / 16 - 16);
-  ASSERT_EQ(1, gcm_seal(&fk, a.data(), ta, 16, nonce.data(), 12, pt.data(), pt.size(),
-                        aad.data(), aad.size()));
 
   // Streaming: 512-byte chunks reach the kernel, 16-byte ones never do.
   Counting::calls = 0;
@@ -145,7 +121,7 @@ TEST(FusedSlot, OneShotAndLongChunksUseTheKernel) {
 // each counting its calls, those that are not a whole number of `batch`
 // blocks, and the blocks of key stream made; the fused loop's own ctr32
 // calls are not counted.
-struct BatchAes {
+struct BatchAes : enginetest::OnPortableLoop<BatchAes> {
   static const struct aes_impl *real;
   static unsigned batch;
   static size_t calls, off_batch, made;
@@ -160,19 +136,13 @@ struct BatchAes {
     made += blocks;
     if (blocks % batch != 0) off_batch++;
   }
-  // The portable fused loop, its runs counted like ctr32 calls.
-  static void Seal(const struct fused_keys *k, uint8_t *out, const uint8_t *in, size_t n,
-                   const uint8_t ctr[16], uint8_t Xi[16]) {
+  // The portable fused loop (Seal, Open), its runs counted like ctr32
+  // calls.
+  static void Run(fused_crypt_fn *kernel, const struct fused_keys *k, uint8_t *out,
+                  const uint8_t *in, size_t n, const uint8_t ctr[16], uint8_t Xi[16]) {
     Count(n);
     in_fused = true;
-    gcmi_fused_c.seal(k, out, in, n, ctr, Xi);
-    in_fused = false;
-  }
-  static void Open(const struct fused_keys *k, uint8_t *out, const uint8_t *in, size_t n,
-                   const uint8_t ctr[16], uint8_t Xi[16]) {
-    Count(n);
-    in_fused = true;
-    gcmi_fused_c.open(k, out, in, n, ctr, Xi);
+    kernel(k, out, in, n, ctr, Xi);
     in_fused = false;
   }
 };
@@ -187,14 +157,7 @@ bool BatchAes::in_fused;
 // shorter whole-block chunks from the buffer; a one-shot message gives it
 // every whole block past the first batch.
 ENGINE_FAKES_BEGIN
-const struct fused_impl kFromOneBlock = {.name = "from_one_block",
-                                         .constant_time = 1,
-                                         .requires = "none",
-                                         .min_blocks = 1,
-                                         .usable = AlwaysUsable,
-                                         .seal = BatchAes::Seal,
-                                         .open = BatchAes::Open,
-                                         .named_only = 1};
+const struct fused_impl kFromOneBlock = {ENGINE_FAKE_KERNEL("from_one_block", 1, BatchAes)};
 ENGINE_FAKES_END
 
 TEST(FusedSlot, StreamsSkipTheKernelForShortRunsAndCutRunsToBatches) {
@@ -273,14 +236,7 @@ TEST(FusedSlot, StreamsSkipTheKernelForShortRunsAndCutRunsToBatches) {
 // given back once, and one refill left unused at the end.
 
 ENGINE_FAKES_BEGIN
-const struct fused_impl kBatchFused = {.name = "batch_fused",
-                                       .constant_time = 1,
-                                       .requires = "none",
-                                       .min_blocks = 16,
-                                       .usable = AlwaysUsable,
-                                       .seal = BatchAes::Seal,
-                                       .open = BatchAes::Open,
-                                       .named_only = 1};
+const struct fused_impl kBatchFused = {ENGINE_FAKE_KERNEL("batch_fused", 16, BatchAes)};
 ENGINE_FAKES_END
 
 TEST(ModeBatches, StreamsCutRunsToBatchesOfAnySize) {
@@ -355,13 +311,7 @@ TEST(FusedSlot, AWrongKernelIsCaught) {
   Counting::poison = true;
   std::mt19937_64 rng(6);
   Bytes nonce = RandomBytes(rng, 12), pt = RandomBytes(rng, 2000);
-  Bytes a(pt.size()), b(pt.size());
-  uint8_t ta[16], tb[16];
-  ASSERT_EQ(1, gcm_seal(&fk, a.data(), ta, 16, nonce.data(), 12, pt.data(), pt.size(),
-                        nullptr, 0));
-  ASSERT_EQ(1, gcm_seal(&pk, b.data(), tb, 16, nonce.data(), 12, pt.data(), pt.size(),
-                        nullptr, 0));
-  EXPECT_NE(a, b);
+  EXPECT_FALSE(SealsAgree(&fk, &pk, nonce, {}, pt));
   Counting::poison = false;
   gcm_key_cleanup(&fk);
   gcm_key_cleanup(&pk);
@@ -406,39 +356,33 @@ size_t Lagged::plain_seals, Lagged::lagged, Lagged::lagged_with_pending,
     Lagged::opens;
 
 ENGINE_FAKES_BEGIN
-const struct fused_impl kLagged = {.name = "lagged",
-                                   .constant_time = 1,
-                                   .requires = "none",
-                                   .min_blocks = 1,
-                                   .usable = AlwaysUsable,
-                                   .seal = Lagged::Seal,
-                                   .open = Lagged::Open,
-                                   .named_only = 1,
+const struct fused_impl kLagged = {ENGINE_FAKE_KERNEL("lagged", 1, Lagged),
                                    .seal_lagged = Lagged::SealLagged,
                                    .lag_blocks = 16};
 ENGINE_FAKES_END
 
 // fk: a key on the default pair whose slot holds `kernel` and whose AES
-// descriptor is *aes8, a copy of the key's own claiming batches of 8
-// blocks, so that runs are whole batches (and 16-block runs whole groups)
-// whatever the build's batch is (6 blocks for 32-bit AES-NI); its ctr32
-// takes any count. pk: the same key on the two passes.
-void KernelKeys(const uint8_t raw[16], const struct fused_impl *kernel,
-                struct aes_impl *aes8, gcm_key *fk, gcm_key *pk) {
-  ASSERT_EQ(1, gcm_key_init_with_fused(fk, raw, 16, nullptr, nullptr, "c"));
-  ASSERT_EQ(1, gcm_key_init_with_fused(pk, raw, 16, nullptr, nullptr, "none"));
+// descriptor is a copy of the key's own claiming batches of 8 blocks, so
+// that runs are whole batches (and 16-block runs whole groups) whatever
+// the build's batch is (6 blocks for 32-bit AES-NI); its ctr32 takes any
+// count. pk: the same key on the two passes. Returns that AES descriptor
+// (one for the process: each test that calls this sets it up again).
+struct aes_impl *KernelKeys(const std::array<uint8_t, 16> &raw,
+                            const struct fused_impl *kernel, gcm_key *fk, gcm_key *pk) {
+  static struct aes_impl aes8;
+  EXPECT_EQ(1, gcm_key_init_with_fused(fk, raw.data(), 16, nullptr, nullptr, "c"));
+  EXPECT_EQ(1, gcm_key_init_with_fused(pk, raw.data(), 16, nullptr, nullptr, "none"));
   KeySt(fk)->fused = kernel;
-  *aes8 = *KeySt(fk)->aes;
-  aes8->ctr_batch_blocks = 8;
-  KeySt(fk)->aes = aes8;
+  aes8 = *KeySt(fk)->aes;
+  aes8.ctr_batch_blocks = 8;
+  KeySt(fk)->aes = &aes8;
+  return &aes8;
 }
 
 TEST(FusedSlot, StreamSealsLagTheirLastGroupAndHashItFirst) {
-  const uint8_t raw[16] = {2, 7, 1, 8, 2, 8, 1, 8, 2, 8, 4, 5, 9, 0, 4, 5};
   gcm_key fk, pk;
-  static struct aes_impl aes8;
-  KernelKeys(raw, &kLagged, &aes8, &fk, &pk);
-  if (HasFatalFailure()) return;
+  KernelKeys({2, 7, 1, 8, 2, 8, 1, 8, 2, 8, 4, 5, 9, 0, 4, 5}, &kLagged, &fk, &pk);
+  if (HasFailure()) return;
   std::mt19937_64 rng(21);
   Bytes nonce = RandomBytes(rng, 12), aad = RandomBytes(rng, 13);
   struct Case {
@@ -497,14 +441,7 @@ TEST(FusedSlot, StreamSealsLagTheirLastGroupAndHashItFirst) {
   // A one-shot seal takes the plain seal: nothing comes after it to lag
   // into.
   Lagged::Reset();
-  Bytes pt = RandomBytes(rng, 4096), a(pt.size()), b(pt.size());
-  uint8_t ta[16], tb[16];
-  ASSERT_EQ(1, gcm_seal(&fk, a.data(), ta, 16, nonce.data(), 12, pt.data(),
-                        pt.size(), aad.data(), aad.size()));
-  ASSERT_EQ(1, gcm_seal(&pk, b.data(), tb, 16, nonce.data(), 12, pt.data(),
-                        pt.size(), aad.data(), aad.size()));
-  EXPECT_EQ(a, b);
-  EXPECT_EQ(0, memcmp(ta, tb, 16));
+  EXPECT_TRUE(SealsAgree(&fk, &pk, nonce, aad, RandomBytes(rng, 4096)));
   EXPECT_EQ(0u, Lagged::lagged);
   EXPECT_EQ(1u, Lagged::plain_seals);
   gcm_key_cleanup(&fk);
@@ -570,14 +507,7 @@ size_t Sized::lagged, Sized::one_block_refills;
 bool Sized::in_kernel;
 
 ENGINE_FAKES_BEGIN
-const struct fused_impl kSized = {.name = "sized",
-                                  .constant_time = 1,
-                                  .requires = "none",
-                                  .min_blocks = 1,
-                                  .usable = AlwaysUsable,
-                                  .seal = Sized::Seal,
-                                  .open = Sized::Open,
-                                  .named_only = 1,
+const struct fused_impl kSized = {ENGINE_FAKE_KERNEL("sized", 1, Sized),
                                   .seal_lagged = Sized::SealLagged,
                                   .lag_blocks = 16,
                                   .stream_run_min = 8,
@@ -585,14 +515,13 @@ const struct fused_impl kSized = {.name = "sized",
 ENGINE_FAKES_END
 
 TEST(FusedSlot, KernelsWithStreamSizesTakeUncutRunsAndPartialTails) {
-  const uint8_t raw[16] = {1, 4, 1, 4, 2, 1, 3, 5, 6, 2, 3, 7, 3, 0, 9, 5};
   gcm_key fk, pk;
-  static struct aes_impl aes8;
-  KernelKeys(raw, &kSized, &aes8, &fk, &pk);
-  if (HasFatalFailure()) return;
+  struct aes_impl *aes8 =
+      KernelKeys({1, 4, 1, 4, 2, 1, 3, 5, 6, 2, 3, 7, 3, 0, 9, 5}, &kSized, &fk, &pk);
+  if (HasFailure()) return;
   // The one-block ctr32 calls counted.
   Sized::real = KeySt(&pk)->aes;
-  aes8.ctr32 = Sized::Ctr32;
+  aes8->ctr32 = Sized::Ctr32;
   std::mt19937_64 rng(31);
   Bytes nonce = RandomBytes(rng, 12), aad = RandomBytes(rng, 13);
   struct Case {

@@ -114,4 +114,20 @@ INSTANTIATE_TEST_SUITE_P(All, FusedKernel, ::testing::ValuesIn(FusedTriples()),
 // A build with no fused kernel at all would leave the suite empty.
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(FusedKernel);
 
+// Every fused descriptor of the list, usable here or not: the block counts
+// it gives the stream planner fit the policy's bytes
+// (crypto/gcm/stream_plan.h, STREAM_POLICY_MAX_RUN_MIN), with a batch added.
+TEST(FusedDescriptor, CountsFitTheStreamPolicy) {
+  size_t n = 0;
+  for (const struct fused_impl *f; (f = gcmi_dispatch_fused_at(n)) != NULL; n++) {
+    SCOPED_TRACE(f->name);
+    EXPECT_LE(f->min_blocks, (unsigned)STREAM_POLICY_MAX_RUN_MIN);
+    EXPECT_LE(f->stream_run_min, (unsigned)STREAM_POLICY_MAX_RUN_MIN);
+    EXPECT_LE(f->stream_tail_min, (unsigned)STREAM_POLICY_MAX_RUN_MIN);
+    EXPECT_LE(f->lag_blocks, (unsigned)STREAM_POLICY_MAX_COUNT);
+  }
+  EXPECT_GT(n, 0u);
+  EXPECT_LE(GCM_STREAM_RUN_MIN, STREAM_POLICY_MAX_RUN_MIN);
+}
+
 }  // namespace

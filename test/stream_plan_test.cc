@@ -135,15 +135,17 @@ struct stream_policy Policy(const struct aes_impl *aes, const struct fused_impl 
   return p;
 }
 
-// A plan written as a row: the fields the contract names.
+// A plan written as a row: the fields the contract names, in order; a
+// table names only those that are not 0 ({.head = 112}: take 112 bytes
+// from the buffer and do nothing else).
 struct Row {
-  size_t head;
-  int give_back;
-  size_t direct, run_cap;
-  int flush, fused, lagged;
-  size_t tail;
-  unsigned refill;
-  int tail_block;
+  size_t head = 0;
+  int give_back = 0;
+  size_t direct = 0, run_cap = 0;
+  int flush = 0, fused = 0, lagged = 0;
+  size_t tail = 0;
+  unsigned refill = 0;
+  int tail_block = 0;
 };
 
 std::string Show(const struct stream_plan &p) {
@@ -190,24 +192,24 @@ TEST(StreamPlan, FitsAndSteady) {
   const struct stream_policy sized_open = Policy(&kHard8, &kSized16_20, 0);
   ExpectPlans({
       // 1. fits: served from the buffer, whatever its length.
-      {"fits", two_pass, {16, 128, 0, 0}, 112, {112, 0, 0, 0, 0, 0, 0, 0, 0, 0}},
-      {"fits, long", two_pass, {0, 384, 0, 0}, 300, {300, 0, 0, 0, 0, 0, 0, 0, 0, 0}},
-      {"fits, empty update", two_pass, {384, 384, 0, 0}, 0, {0, 0, 0, 0, 0, 0, 0, 0, 0, 0}},
+      {"fits", two_pass, {16, 128, 0, 0}, 112, {.head = 112}},
+      {"fits, long", two_pass, {0, 384, 0, 0}, 300, {.head = 300}},
+      {"fits, empty update", two_pass, {384, 384, 0, 0}, 0, {}},
       // ... but not the update that ends the AAD: a long chunk then gives
       // the start-up buffer back (rule 4) and runs whole batches direct.
       {"first update", two_pass, {16, 384, 16, 1}, 368,
-       {0, 1, 16, 256, 1, 0, 0, 112, 24, 0}},
+       {.give_back = 1, .direct = 16, .run_cap = 256, .flush = 1, .tail = 112, .refill = 24}},
       // 2. steady: one direct run, nothing to hash first (a pending lagged
       // group rides into the lagged seal).
-      {"steady", two_pass, {384, 384, 0, 0}, 256, {0, 0, 16, 16, 0, 0, 0, 0, 0, 0}},
-      {"steady, bulk limit", two_pass, {0, 0, 0, 0}, 4096, {0, 0, 256, 256, 0, 0, 0, 0, 0, 0}},
-      {"steady, lagged group", sized, {0, 0, 0, 0}, 512, {0, 0, 32, 32, 0, 1, 1, 0, 0, 0}},
-      {"steady, not whole groups", sized, {0, 0, 0, 0}, 384, {0, 0, 24, 24, 0, 1, 0, 0, 0, 0}},
-      {"steady, uncut", sized, {0, 0, 0, 0}, 272, {0, 0, 17, 17, 0, 1, 0, 0, 0, 0}},
+      {"steady", two_pass, {384, 384, 0, 0}, 256, {.direct = 16, .run_cap = 16}},
+      {"steady, bulk limit", two_pass, {0, 0, 0, 0}, 4096, {.direct = 256, .run_cap = 256}},
+      {"steady, lagged group", sized, {0, 0, 0, 0}, 512, {.direct = 32, .run_cap = 32, .fused = 1, .lagged = 1}},
+      {"steady, not whole groups", sized, {0, 0, 0, 0}, 384, {.direct = 24, .run_cap = 24, .fused = 1}},
+      {"steady, uncut", sized, {0, 0, 0, 0}, 272, {.direct = 17, .run_cap = 17, .fused = 1}},
       {"steady, open never lags", sized_open, {0, 0, 0, 0}, 512,
-       {0, 0, 32, 32, 0, 1, 0, 0, 0, 0}},
+       {.direct = 32, .run_cap = 32, .fused = 1}},
       // Not steady: ciphertext waits to be hashed, so the run flushes it.
-      {"waiting hash", two_pass, {128, 128, 16, 0}, 256, {0, 0, 16, 256, 1, 0, 0, 0, 0, 0}},
+      {"waiting hash", two_pass, {128, 128, 16, 0}, 256, {.direct = 16, .run_cap = 256, .flush = 1}},
   });
 }
 
@@ -219,38 +221,38 @@ TEST(StreamPlan, GeneralRule) {
   ExpectPlans({
       // A short chunk: the rest of the buffer, then a full refill (whole
       // batches: 24 blocks of batch 8, 24 of batch 6).
-      {"short, full refill", hard, {120, 128, 104, 0}, 100, {8, 0, 0, 0, 0, 0, 0, 92, 24, 0}},
-      {"short, batch 6", hard6, {96, 96, 80, 0}, 200, {0, 0, 0, 0, 0, 0, 0, 200, 24, 0}},
+      {"short, full refill", hard, {120, 128, 104, 0}, 100, {.head = 8, .tail = 92, .refill = 24}},
+      {"short, batch 6", hard6, {96, 96, 80, 0}, 200, {.tail = 200, .refill = 24}},
       // Runs are whole batches; a tail under run_min is refilled.
-      {"cut to batches", hard, {0, 0, 0, 0}, 272, {0, 0, 16, 256, 1, 0, 0, 16, 24, 0}},
-      {"cut, batch 6", hard6, {0, 0, 0, 0}, 16 * 17 + 3, {0, 0, 12, 252, 1, 0, 0, 83, 24, 0}},
+      {"cut to batches", hard, {0, 0, 0, 0}, 272, {.direct = 16, .run_cap = 256, .flush = 1, .tail = 16, .refill = 24}},
+      {"cut, batch 6", hard6, {0, 0, 0, 0}, 16 * 17 + 3, {.direct = 12, .run_cap = 252, .flush = 1, .tail = 83, .refill = 24}},
       // Two passes: calls of at most GCM_BULK_BLOCKS, cut to batches
       // (252 blocks with batch 6); the fused kernel takes one call.
-      {"bulk calls", hard, {0, 0, 0, 0}, 16 * 600, {0, 0, 600, 256, 1, 0, 0, 0, 0, 0}},
-      {"bulk calls, batch 6", hard6, {0, 0, 0, 0}, 16 * 300, {0, 0, 300, 252, 1, 0, 0, 0, 0, 0}},
-      {"bulk, a short rest", hard, {0, 0, 0, 0}, 16 * 270, {0, 0, 256, 256, 1, 0, 0, 224, 16, 0}},
-      {"fused, one call", fused, {0, 0, 0, 0}, 16 * 600 + 5, {0, 0, 600, 600, 1, 1, 0, 5, 8, 0}},
+      {"bulk calls", hard, {0, 0, 0, 0}, 16 * 600, {.direct = 600, .run_cap = 256, .flush = 1}},
+      {"bulk calls, batch 6", hard6, {0, 0, 0, 0}, 16 * 300, {.direct = 300, .run_cap = 252, .flush = 1}},
+      {"bulk, a short rest", hard, {0, 0, 0, 0}, 16 * 270, {.direct = 256, .run_cap = 256, .flush = 1, .tail = 224, .refill = 16}},
+      {"fused, one call", fused, {0, 0, 0, 0}, 16 * 600 + 5, {.direct = 600, .run_cap = 600, .flush = 1, .fused = 1, .tail = 5, .refill = 8}},
       // The give-back: a long chunk while the buffer ends on a block
       // boundary gives it back and runs direct ...
-      {"give back", hard, {304, 384, 288, 0}, 272, {0, 1, 16, 256, 1, 0, 0, 16, 24, 0}},
+      {"give back", hard, {304, 384, 288, 0}, 272, {.give_back = 1, .direct = 16, .run_cap = 256, .flush = 1, .tail = 16, .refill = 24}},
       // ... not from inside a block (the buffer is served, then the run).
-      {"inside a block", hard, {40, 384, 24, 0}, 400, {344, 0, 0, 0, 0, 0, 0, 56, 8, 0}},
+      {"inside a block", hard, {40, 384, 24, 0}, 400, {.head = 344, .tail = 56, .refill = 8}},
       // Use-up: with AES instructions from run_min plus a batch (24
       // blocks), with AES in software from run_min (16): the chunk uses the
       // buffer up and its tail refills only the batches it needs ...
-      {"use up, instructions", hard, {48, 384, 32, 0}, 400, {336, 0, 0, 0, 0, 0, 0, 64, 8, 0}},
-      {"use up, software", soft, {304, 384, 288, 0}, 272, {80, 0, 0, 0, 0, 0, 0, 192, 16, 0}},
+      {"use up, instructions", hard, {48, 384, 32, 0}, 400, {.head = 336, .tail = 64, .refill = 8}},
+      {"use up, software", soft, {304, 384, 288, 0}, 272, {.head = 80, .tail = 192, .refill = 16}},
       {"use up, software, run", soft, {304, 384, 288, 0}, 400,
-       {80, 0, 16, 256, 1, 0, 0, 64, 8, 0}},
+       {.head = 80, .direct = 16, .run_cap = 256, .flush = 1, .tail = 64, .refill = 8}},
       // ... below that threshold the buffer is given back (23 blocks with
       // instructions) ...
-      {"below use-up", hard, {48, 384, 32, 0}, 368 + 5, {0, 1, 16, 256, 1, 0, 0, 117, 24, 0}},
+      {"below use-up", hard, {48, 384, 32, 0}, 368 + 5, {.give_back = 1, .direct = 16, .run_cap = 256, .flush = 1, .tail = 117, .refill = 24}},
       // ... and a chunk of whole batches gives it back even above it, so
       // that happens once per change of chunk size: its run ends it with
       // nothing buffered, and the next such chunk is steady.
-      {"use up, whole batches", hard, {48, 384, 32, 0}, 512, {0, 1, 32, 256, 1, 0, 0, 0, 0, 0}},
+      {"use up, whole batches", hard, {48, 384, 32, 0}, 512, {.give_back = 1, .direct = 32, .run_cap = 256, .flush = 1}},
       {"use up, whole batches, software", soft, {304, 384, 288, 0}, 256,
-       {0, 1, 16, 256, 1, 0, 0, 0, 0, 0}},
+       {.give_back = 1, .direct = 16, .run_cap = 256, .flush = 1}},
   });
 }
 
@@ -261,23 +263,23 @@ TEST(StreamPlan, SizedRule) {
   ExpectPlans({
       // A partial block behind at least tail_min (20) whole blocks: the run
       // goes uncut, the partial block gets one block of key stream.
-      {"tail block", sized, {0, 0, 0, 0}, 16 * 20 + 7, {0, 0, 20, 20, 1, 1, 0, 7, 1, 1}},
+      {"tail block", sized, {0, 0, 0, 0}, 16 * 20 + 7, {.direct = 20, .run_cap = 20, .flush = 1, .fused = 1, .tail = 7, .refill = 1, .tail_block = 1}},
       {"tail block, lagged group", sized, {0, 0, 0, 0}, 16 * 32 + 7,
-       {0, 0, 32, 32, 1, 1, 1, 7, 1, 1}},
-      {"tail block, open", open, {0, 0, 0, 0}, 16 * 32 + 7, {0, 0, 32, 32, 1, 1, 0, 7, 1, 1}},
+       {.direct = 32, .run_cap = 32, .flush = 1, .fused = 1, .lagged = 1, .tail = 7, .refill = 1, .tail_block = 1}},
+      {"tail block, open", open, {0, 0, 0, 0}, 16 * 32 + 7, {.direct = 32, .run_cap = 32, .flush = 1, .fused = 1, .tail = 7, .refill = 1, .tail_block = 1}},
       // The next chunk finishes the block from the buffer and gives the
       // rest back from inside a block, then runs uncut.
-      {"finish the block", sized, {7, 16, 7, 0}, 9 + 16 * 20, {9, 1, 20, 20, 1, 1, 0, 0, 0, 0}},
+      {"finish the block", sized, {7, 16, 7, 0}, 9 + 16 * 20, {.head = 9, .give_back = 1, .direct = 20, .run_cap = 20, .flush = 1, .fused = 1}},
       {"finish, then a tail", sized, {7, 16, 7, 0}, 9 + 16 * 21 + 3,
-       {9, 1, 21, 21, 1, 1, 0, 3, 1, 1}},
+       {.head = 9, .give_back = 1, .direct = 21, .run_cap = 21, .flush = 1, .fused = 1, .tail = 3, .refill = 1, .tail_block = 1}},
       // Block aligned: from run_min (16) blocks, uncut, given back from a
       // block boundary.
-      {"aligned, uncut", sized, {48, 128, 32, 0}, 16 * 17, {0, 1, 17, 17, 1, 1, 0, 0, 0, 0}},
+      {"aligned, uncut", sized, {48, 128, 32, 0}, 16 * 17, {.give_back = 1, .direct = 17, .run_cap = 17, .flush = 1, .fused = 1}},
       // Under tail_min with a partial block behind: rule 4, a run cut to
       // batches and the rest from a refill.
-      {"below tail_min", sized, {0, 0, 0, 0}, 16 * 18 + 12, {0, 0, 16, 16, 1, 1, 1, 44, 24, 0}},
+      {"below tail_min", sized, {0, 0, 0, 0}, 16 * 18 + 12, {.direct = 16, .run_cap = 16, .flush = 1, .fused = 1, .lagged = 1, .tail = 44, .refill = 24}},
       // A kernel without a tail minimum never gets a one-block tail.
-      {"no tail minimum", no_tail, {0, 0, 0, 0}, 16 * 9 + 6, {0, 0, 8, 8, 1, 1, 1, 22, 24, 0}},
+      {"no tail minimum", no_tail, {0, 0, 0, 0}, 16 * 9 + 6, {.direct = 8, .run_cap = 8, .flush = 1, .fused = 1, .lagged = 1, .tail = 22, .refill = 24}},
   });
 }
 
@@ -288,15 +290,15 @@ TEST(StreamPlan, OneShotMessages) {
   ExpectPlans({
       // Every whole block to the fused kernel in one call, never lagged;
       // the tail gets exactly its key stream.
-      {"fused", fused, {16, 16, 0, 1}, 1000, {0, 0, 62, 62, 1, 1, 0, 8, 1, 0}},
+      {"fused", fused, {16, 16, 0, 1}, 1000, {.direct = 62, .run_cap = 62, .flush = 1, .fused = 1, .tail = 8, .refill = 1}},
       // Under the kernel's min_blocks: the two passes from a batch.
       {"under min_blocks", min16, {16, 128, 0, 1}, 16 * 7 + 16 * 9,
-       {112, 0, 9, 256, 1, 0, 0, 0, 0, 0}},
+       {.head = 112, .direct = 9, .run_cap = 256, .flush = 1}},
       // Two passes: the start-up batch, then calls of GCM_BULK_BLOCKS
       // (uncut), then less than a batch from its own refill.
-      {"two passes", plain, {16, 128, 0, 1}, 1000, {112, 0, 55, 256, 1, 0, 0, 8, 1, 0}},
-      {"long", plain, {16, 128, 0, 1}, 112 + 16 * 260 + 3, {112, 0, 256, 256, 1, 0, 0, 67, 5, 0}},
-      {"short", plain, {16, 64, 0, 1}, 40, {40, 0, 0, 0, 0, 0, 0, 0, 0, 0}},
+      {"two passes", plain, {16, 128, 0, 1}, 1000, {.head = 112, .direct = 55, .run_cap = 256, .flush = 1, .tail = 8, .refill = 1}},
+      {"long", plain, {16, 128, 0, 1}, 112 + 16 * 260 + 3, {.head = 112, .direct = 256, .run_cap = 256, .flush = 1, .tail = 67, .refill = 5}},
+      {"short", plain, {16, 64, 0, 1}, 40, {.head = 40}},
   });
 }
 

@@ -32,7 +32,11 @@
 # The key also stores b0 ^ b1 for each K_k, two per register, so each
 # block costs three PMULLs. Eight blocks are aggregated:
 #     X' = (X ^ B0) H^8 ^ B1 H^7 ^ ... ^ B7 H
-# summing lo, hi and mid of the eight products and reducing once.
+# summing lo, hi and mid of the eight products and reducing once. The
+# loop reverses a block with REV64 alone, which leaves its two halves
+# swapped, and multiplies it by the key's copy of K_k with swapped halves
+# (PMULL2 then gives the low product, PMULL the high one); the Karatsuba
+# operand is the block XOR itself rotated by 8 bytes.
 #
 # Reduction (Montgomery, modulo g', two 64-bit digits). g' = 1 + s (mod
 # y^128) with s = y^127 + y^126 + y^121, i.e. 0xC2 << 56 in the upper
@@ -46,10 +50,15 @@
 #
 # Key layout (struct ghash_key)
 # =============================
-#     bytes[16*(k-1)]          R_{K_k}, k = 1..8 (two little-endian 64-bit
-#                              words: low half, high half)
+#     bytes[16*(k-1)]          R_{K_k} with its halves swapped, k = 1..8
+#                              (two little-endian 64-bit words: high half,
+#                              low half): the multiplier of a block
+#                              reversed by REV64 alone (its halves swapped
+#                              too); K_k's low half is at 16*(k-1) + 8
 #     bytes[128 + 16*j]        (K_{2j+1}.lo ^ K_{2j+1}.hi,
 #                               K_{2j+2}.lo ^ K_{2j+2}.hi), j = 0..3
+# 192 bytes (PMULL_KEY_BYTES in crypto/ghash/ghash_pmull.c): nothing is
+# stored that no kernel reads.
 #
 # Register plan (AAPCS64)
 # =======================
@@ -57,10 +66,10 @@
 #     v0 K_1, v1 K_k, v28 the reduction constant, v29 zero, v30 fix-up
 #     constant, v2-v7 temporaries
 #   gcmi_ghash_aarch64_pmull_blocks(Xi = x0, key = x1, in = x2, blocks = x3)
-#     v0 the running hash (reflected), v1-v8 eight blocks (v8 is
-#     callee-saved: the prologue saves d8-d14), v9 lo, v10 hi, v11 mid,
-#     v12-v14 temporaries, v16-v23 K_1..K_8, v24-v27 the Karatsuba halves,
-#     v28 reduction constant, v29 zero
+#     the register plan of the batch loop is given above `block_ops`
+#     below (v8-v15 are callee-saved: the prologue saves d8-d15); the
+#     tail of 1..7 blocks uses the same registers, one block and one
+#     reduction at a time.
 #
 # What is secret, and why none reaches an address or a branch
 # ===========================================================
@@ -118,6 +127,83 @@ sub mul {
 ___
 }
 
+# --- The blocks loop -------------------------------------------------------
+# Eight blocks per batch. Blocks 1..7 need nothing from the batch before,
+# so a batch is emitted as the reduction of the previous batch's sums, the
+# products of blocks 1..7, then block 0 (which needs Y from that
+# reduction); perlasm/slot_scheduler.pm interleaves the independent streams
+# so that, on the in-order Cortex-A53/A55, no instruction issues right
+# after the one whose result it reads. The sums of consecutive batches
+# alternate between two register sets (one is reduced while the other
+# fills), hence the loop of two batches.
+#   v0        Y (reflected)
+#   v1-v3 / v4-v6  the sums lo, hi, mid of batch A / batch B
+#   v7 v8     the reduction's temporaries
+#   v9-v17    three blocks in flight: D (the block; then the hi product),
+#             M (its Karatsuba operand; then the mid product), P (the lo
+#             product)
+#   v18       spare
+#   v19-v26   K_1..K_8 with their halves swapped (key + 0)
+#   v27-v30   the half sums of K_{2j+1}, K_{2j+2} (key + 128)
+#   v31       the reduction constant c in lane 0
+use perlasm::slot_scheduler qw(op schedule in_order);
+
+our $ACC_A = ['v1', 'v2', 'v3'];
+our $ACC_B = ['v4', 'v5', 'v6'];
+my @BSET = (['v9', 'v10', 'v11'], ['v12', 'v13', 'v14'], ['v15', 'v16', 'v17']);
+
+# Block b of the batch at [x2] times K_k, into the sums @$acc ($first: the
+# products are the sums). $t picks the register set.
+sub block_ops {
+    my ($b, $k, $acc, $first, $t) = @_;
+    my ($lo, $hi, $mid) = @$acc;
+    my ($D, $M, $P) = $first ? ($hi, $mid, $lo) : @{ $BSET[$t] };
+    my $ksw = 'v' . (18 + $k);
+    my $kmid = 'v' . (27 + int(($k - 1) / 2));
+    my $kmul = ($k - 1) % 2 ? "pmull2  $M.1q, $M.2d, $kmid.2d" : "pmull   $M.1q, $M.1d, $kmid.1d";
+    (my $Dq = $D) =~ s/^v/q/;
+    my @o = (op("ldr     $Dq, [x2, @{[16 * $b]}]"), op("rev64   $D.16b, $D.16b"));
+    # REV64 leaves the halves of the reflected block swapped: so is Y here.
+    push @o, op("ext     $M.16b, v0.16b, v0.16b, 8"), op("eor     $D.16b, $D.16b, $M.16b")
+        if $b == 0;
+    push @o, op("ext     $M.16b, $D.16b, $D.16b, 8"), op("eor     $M.16b, $M.16b, $D.16b"),
+             op("pmull2  $P.1q, $D.2d, $ksw.2d"), op("pmull   $D.1q, $D.1d, $ksw.1d"),
+             op($kmul);
+    push @o, op("eor     $lo.16b, $lo.16b, $P.16b"), op("eor     $hi.16b, $hi.16b, $D.16b"),
+             op("eor     $mid.16b, $mid.16b, $M.16b") unless $first;
+    return @o;
+}
+
+# The sums @$acc reduced into Y (v0): Montgomery reduction by y^128 in two
+# 64-bit steps, the Karatsuba fold merged in (perlasm/aes_gcm_armv8.pm
+# and the fused kernel's comment derive it):
+#     T  = lo.0 * c;  V = mid ^ lo ^ hi ^ T ^ swap(lo)
+#     T' = V.0 * c;   Y = hi ^ T' ^ swap(V)
+sub reduce_ops {
+    my ($acc) = @_;
+    my ($lo, $hi, $mid) = @$acc;
+    return (op("pmull   v7.1q, $lo.1d, v31.1d"), op("ext     v8.16b, $lo.16b, $lo.16b, 8"),
+            op("eor     $mid.16b, $mid.16b, $hi.16b"), op("eor     v8.16b, v8.16b, $lo.16b"),
+            op("eor     $mid.16b, $mid.16b, v7.16b"), op("eor     $mid.16b, $mid.16b, v8.16b"),
+            op("pmull   v7.1q, $mid.1d, v31.1d"), op("ext     v8.16b, $mid.16b, $mid.16b, 8"),
+            op("eor     v7.16b, v7.16b, v8.16b"), op("eor     v0.16b, $hi.16b, v7.16b"));
+}
+
+# One batch of eight into @$acc, reducing @$pending (undef: nothing) first.
+sub batch {
+    my ($pending, $acc) = @_;
+    my @o = $pending ? reduce_ops($pending) : ();
+    my $t = 0;
+    push @o, block_ops($_, 8 - $_, $acc, $_ == 1, $t++ % 3) for 1 .. 7;
+    push @o, block_ops(0, 8, $acc, 0, $t % 3);
+    push @o, op("add     x2, x2, 128");
+    # One SIMD instruction per slot (an issue cycle of the in-order
+    # cores), a result read 4 slots after it is made, the quick
+    # instructions (EOR, loads) grouped.
+    return schedule(units => [], ops => \@o, vcap => 1, cap => 12, gap => 4,
+                    group => 4, gcap => 8, quick_in_vcap => 0);
+}
+
 my $code = <<___;
 .rodata
 .align 16
@@ -126,7 +212,7 @@ my $code = <<___;
 .quad 0x1, 0xc200000000000000                  # y^128 mod g' (the x^-1 fix-up)
 
 .text
-.function gcmi_ghash_aarch64_pmull_init args=2 public=x0,x1,x9,x10
+.function gcmi_ghash_aarch64_pmull_init args=2 public=x0,x1,x9,x11
     adrl    x9, .Lghash_pmull_consts
     ld1     {v28.2d, v29.2d}, [x9]
     mov     v30.16b, v29.16b
@@ -142,11 +228,12 @@ my $code = <<___;
     shl     v0.2d, v0.2d, 1
     orr     v0.16b, v0.16b, v3.16b
     eor     v0.16b, v0.16b, v2.16b
-    # v31: K_1.lo ^ K_1.hi in both lanes.
+    # v31: K_1.lo ^ K_1.hi in both lanes; K_1 with its halves swapped to
+    # the key's first 16 bytes.
     ext     v31.16b, v0.16b, v0.16b, 8
+    mov     x11, x0
+    st1     {v31.16b}, [x11], 16
     eor     v31.16b, v31.16b, v0.16b
-    mov     x10, x0
-    st1     {v0.16b}, [x10], 16
     mov     v1.16b, v0.16b
     # Each power's Karatsuba half goes to the key as it is made (8 bytes
     # each, so K_{2j+1} and K_{2j+2} share the 16 bytes at 128 + 16 j).
@@ -155,8 +242,8 @@ my $code = <<___;
     mov     x1, 7
 .Linit_loop:
 @{[mul('v1', 'v1', 'v0', 'v31', 0, 'v4', 'v5', 'v6', 'v28', 'v29', 'v7')]}
-    st1     {v1.16b}, [x10], 16
     ext     v2.16b, v1.16b, v1.16b, 8
+    st1     {v2.16b}, [x11], 16
     eor     v2.16b, v2.16b, v1.16b
     st1     {v2.d}[0], [x9], 8
     subs    x1, x1, 1
@@ -168,53 +255,36 @@ my $code = <<___;
     ld1     {v0.16b}, [x0]
 @{[reverse16('v0')]}
     adrl    x9, .Lghash_pmull_consts
-    ld1     {v28.2d}, [x9]
-    movi    v29.16b, 0
-    mov     x9, x1
-    ld1     {v16.2d-v19.2d}, [x9], 64
-    ld1     {v20.2d-v23.2d}, [x9], 64
-    ld1     {v24.2d-v27.2d}, [x9]
-
-.Lblocks_loop8:
+    ldr     q31, [x9]
+    # The swapped K_1..K_8 into v19..v26, the half sums into v27..v30.
+    ld1     {v19.16b-v22.16b}, [x1], 64
+    ld1     {v23.16b-v26.16b}, [x1], 64
+    ld1     {v27.16b-v30.16b}, [x1]
     cmp     x3, 8
     b.lo    .Lblocks_tail
-    ld1     {v1.16b-v4.16b}, [x2], 64
-    ld1     {v5.16b-v8.16b}, [x2], 64
-___
-$code .= reverse16("v$_") for 1 .. 8;
-$code .= "    eor     v1.16b, v1.16b, v0.16b\n";
-for my $i (1 .. 8) {
-    my $k = 9 - $i;                     # this block's power of H
-    my $K = "v" . (15 + $k);            # K_k in v16..v23
-    my $KK = "v" . (24 + int(($k - 1) / 2));
-    my $lane = ($k - 1) % 2;
-    my ($lo, $hi, $mid) = $i == 1 ? ('v9', 'v10', 'v11') : ('v12', 'v13', 'v14');
-    my $t = $i == 1 ? 'v12' : 'v15';
-    my $kmul = $lane ? "pmull2  $mid.1q, $t.2d, $KK.2d" : "pmull   $mid.1q, $t.1d, $KK.1d";
-    $code .= <<___;
-    pmull   $lo.1q, v$i.1d, $K.1d
-    pmull2  $hi.1q, v$i.2d, $K.2d
-    ext     $t.16b, v$i.16b, v$i.16b, 8
-    eor     $t.16b, $t.16b, v$i.16b
-    $kmul
-___
-    $code .= <<___ if $i > 1;
-    eor     v9.16b, v9.16b, v12.16b
-    eor     v10.16b, v10.16b, v13.16b
-    eor     v11.16b, v11.16b, v14.16b
-___
-}
-$code .= fold_reduce('v0', 'v9', 'v10', 'v11', 'v28', 'v29', 'v12');
-$code .= <<___;
+    # The first batch: nothing to reduce yet.
+@{[batch(undef, $ACC_A)]}
     sub     x3, x3, 8
-    b       .Lblocks_loop8
-
+.Lblocks_loop16:
+    cmp     x3, 8
+    b.lo    .Lblocks_drain_a
+    # Reduce batch A into Y beside batch B's blocks 1..7, then block 0.
+@{[batch($ACC_A, $ACC_B)]}
+    sub     x3, x3, 8
+    cmp     x3, 8
+    b.lo    .Lblocks_drain_b
+@{[batch($ACC_B, $ACC_A)]}
+    sub     x3, x3, 8
+    b       .Lblocks_loop16
+.Lblocks_drain_b:
+@{[in_order([reduce_ops($ACC_B)])]}
+    b       .Lblocks_tail
+.Lblocks_drain_a:
+@{[in_order([reduce_ops($ACC_A)])]}
 .Lblocks_tail:
     cbz     x3, .Lblocks_store
-    ld1     {v1.16b}, [x2], 16
-@{[reverse16('v1')]}
-    eor     v1.16b, v1.16b, v0.16b
-@{[mul('v0', 'v1', 'v16', 'v24', 0, 'v9', 'v10', 'v11', 'v28', 'v29', 'v12')]}
+@{[in_order([block_ops(0, 1, $ACC_A, 1), reduce_ops($ACC_A)])]}
+    add     x2, x2, 16
     sub     x3, x3, 1
     b       .Lblocks_tail
 .Lblocks_store:

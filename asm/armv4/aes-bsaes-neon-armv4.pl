@@ -46,10 +46,16 @@
 # output by output, each followed by its AddRoundKey); schedule() reorders
 # it to keep fewer values live (greedily, the operation that ends the most
 # lives first), and a small register allocator in this file (allocate(),
-# furthest-next-use eviction) places every value in q0-q15, spilling to
-# fixed slots of the stack frame (VSTR/VLDR at sp + constant) and finally
-# moving the round's eight outputs back into q0-q7, where every round
-# starts. Both run when the .pl is translated; the result is fixed code.
+# furthest-next-use eviction, a free register taken the longest after it
+# was released) places every value in q0-q15, spilling to fixed slots of
+# the stack frame (one VST1/VLD1 of a q register at r10 = sp + constant)
+# and finally moving the round's eight outputs back into q0-q7, where
+# every round starts. perlasm/slot_scheduler.pm then reorders the round's
+# instructions, whatever registers they use staying as allocated, so that
+# no instruction reads a result made less than three NEON instructions
+# earlier where the dependencies allow (the in-order NEON pipeline of the
+# Cortex-A9 waits otherwise); the spills keep their order through r10.
+# All of it runs when the .pl is translated; the result is fixed code.
 #
 # Counter mode (ctr32): eight counter blocks per pass; the 32-bit
 # big-endian counter word is kept byte-reversed in r6 (host order): block
@@ -79,7 +85,8 @@
 #              packing and after unpacking, block b in q<b>
 #     q8-q15   the allocator's temporaries in a round; the transposition's
 #              mask (q8) and temporary (q9); the input blocks
-#     r5       Nr; r8 rounds left; r12 round-key pointer
+#     r5       Nr; r8 rounds left; r12 round-key pointer; r10 the address
+#              of a spill slot
 #     r6       counter (host order), r7 temporary
 #     frame    [sp, 16*k] spill slots, then the caller's counter block
 #
@@ -90,7 +97,8 @@
 # slots, overwritten with zeros before returning). The counter (r6, r7) is
 # derived from the nonce, public in GCM, but is not declared public: it
 # only feeds REV, ADD and VMOV into NEON. Every address is an argument
-# pointer (r0-r2, r4), the round-key pointer r12 or sp plus a constant;
+# pointer (r0-r2, r4), the round-key pointer r12, sp plus a constant or r10
+# (sp plus a constant);
 # every branch depends on Nr or the block count. Nr is loaded from the
 # schedule under a `# public:` annotation: it follows from the key length,
 # which is public. The whole AES is AND/XOR, shifts, VEXT/VREV by constant
@@ -102,6 +110,7 @@ use FindBin;
 use lib "$FindBin::Bin/..";
 use perlasm::driver;
 use perlasm::layout;    # $ROUNDS, $PLANES and the other C structure offsets
+use perlasm::slot_scheduler;
 
 # The Boyar-Peralta S-box circuit without its XNORs (the same gates as
 # sub_bytes() in crypto/aes/aes_bitsliced_rounds.h): u0 is the most
@@ -212,6 +221,8 @@ sub allocate {
     }
     push @{ $uses{$_} }, $n for @outputs;
     my (%reg, @holder, %slot, @free_slots);
+    my @freed = (0) x 16;
+    my $clock = 1;
     my $nslots = 0;
     my $code = '';
     for my $q (0 .. 7) { $reg{"$in$q"} = $q; $holder[$q] = "$in$q"; }
@@ -221,21 +232,36 @@ sub allocate {
         return 1e9;
     };
     my $last_use = sub { my ($v) = @_; return $uses{$v} ? $uses{$v}[-1] : -1 };
+    # Every instruction is recorded with the registers it writes and
+    # reads, so that sched() can reorder them afterwards; a spill's
+    # address goes through r10, which keeps the spills in order.
+    my @ops;
+    my $emit = sub {
+        my ($text, $w, $r) = @_;
+        push @ops, { text => $text, w => $w, r => $r, simd => $text =~ /^v/ ? 1 : 0, short => 0 };
+    };
     my $store = sub {
         my ($q, $s) = @_;
         my ($lo, $hi) = (2 * $q, 2 * $q + 1);
-        $code .= "    vstr    d$lo, [sp, " . (16 * $s) . "]\n"
-               . "    vstr    d$hi, [sp, " . (16 * $s + 8) . "]\n";
+        $emit->("add     r10, sp, " . (16 * $s), ['r10'], ['sp']);
+        $emit->("vst1.64 {d$lo-d$hi}, [r10]", [], ['r10', "q$q"]);
     };
     my $load = sub {
         my ($q, $s) = @_;
         my ($lo, $hi) = (2 * $q, 2 * $q + 1);
-        $code .= "    vldr    d$lo, [sp, " . (16 * $s) . "]\n"
-               . "    vldr    d$hi, [sp, " . (16 * $s + 8) . "]\n";
+        $emit->("add     r10, sp, " . (16 * $s), ['r10'], ['sp']);
+        $emit->("vld1.64 {d$lo-d$hi}, [r10]", ["q$q"], ['r10']);
     };
     my $get_reg = sub {
         my ($pos, $protect) = @_;
-        for my $q (0 .. 15) { return $q unless defined $holder[$q] }
+        # The free register released longest ago: reusing a register soon
+        # would tie the scheduler's hands (sched() keeps every reuse after
+        # the last read).
+        my @free = grep { !defined $holder[$_] } 0 .. 15;
+        if (@free) {
+            my ($f) = sort { $freed[$a] <=> $freed[$b] || $a <=> $b } @free;
+            return $f;
+        }
         my ($best, $bestd);
         for my $q (0 .. 15) {
             my $v = $holder[$q];
@@ -256,7 +282,11 @@ sub allocate {
     };
     my $release = sub {
         my ($v) = @_;
-        if (exists $reg{$v}) { $holder[ $reg{$v} ] = undef; delete $reg{$v}; }
+        if (exists $reg{$v}) {
+            $freed[ $reg{$v} ] = $clock++;
+            $holder[ $reg{$v} ] = undef;
+            delete $reg{$v};
+        }
     };
     for my $i (0 .. $n - 1) {
         my ($op, $d, @s) = @{ $prog->[$i] };
@@ -270,7 +300,7 @@ sub allocate {
             $holder[$q] = $v;
         }
         my @src = map { $reg{$_} } @s;
-        my @dying = grep { $last_use->($_) == $i } keys %protect;
+        my @dying = grep { $last_use->($_) == $i } sort keys %protect;
         my $q;
         if ($op eq 'rr1') {         # VSLI reads its destination: no alias
             $q = $get_reg->($i, \%protect);
@@ -283,18 +313,20 @@ sub allocate {
         }
         $reg{$d} = $q;
         $holder[$q] = $d;
+        my @sq = map { "q$_" } @src;
         if ($op eq 'xor') {
-            $code .= "    veor    q$q, q$src[0], q$src[1]\n";
+            $emit->("veor    q$q, q$src[0], q$src[1]", ["q$q"], \@sq);
         } elsif ($op eq 'and') {
-            $code .= "    vand    q$q, q$src[0], q$src[1]\n";
+            $emit->("vand    q$q, q$src[0], q$src[1]", ["q$q"], \@sq);
         } elsif ($op eq 'rr1') {
-            $code .= "    vshr.u32 q$q, q$src[0], 8\n    vsli.32 q$q, q$src[0], 24\n";
+            $emit->("vshr.u32 q$q, q$src[0], 8", ["q$q"], \@sq);
+            $emit->("vsli.32 q$q, q$src[0], 24", ["q$q"], ["q$q", @sq]);
         } elsif ($op eq 'rr2') {
-            $code .= "    vrev32.16 q$q, q$src[0]\n";
+            $emit->("vrev32.16 q$q, q$src[0]", ["q$q"], \@sq);
         } elsif ($op =~ /^rc([123])$/) {
-            $code .= "    vext.8  q$q, q$src[0], q$src[0], " . (4 * $1) . "\n";
+            $emit->("vext.8  q$q, q$src[0], q$src[0], " . (4 * $1), ["q$q"], \@sq);
         } elsif ($op eq 'ldk') {
-            $code .= "    vld1.64 {d" . (2 * $q) . "-d" . (2 * $q + 1) . "}, [r12]!\n";
+            $emit->("vld1.64 {d" . (2 * $q) . "-d" . (2 * $q + 1) . "}, [r12]!", ["q$q", 'r12'], ['r12']);
         } else {
             die "allocator: unknown op $op\n";
         }
@@ -311,7 +343,7 @@ sub allocate {
         for my $t (@pending) {
             next if defined $holder[$t];
             my $v = $outputs[$t];
-            $code .= "    vmov    q$t, q$reg{$v}\n";
+            $emit->("vmov    q$t, q$reg{$v}", ["q$t"], ["q$reg{$v}"]);
             $holder[ $reg{$v} ] = undef;
             $reg{$v} = $t;
             $holder[$t] = $v;
@@ -322,7 +354,7 @@ sub allocate {
         my $t = $pending[0];
         my $w = $holder[$t];
         my ($free) = grep { !defined $holder[$_] } 0 .. 15;
-        $code .= "    vmov    q$free, q$t\n";
+        $emit->("vmov    q$free, q$t", ["q$free"], ["q$t"]);
         $holder[$free] = $w;
         $reg{$w} = $free;
         $holder[$t] = undef;
@@ -334,7 +366,7 @@ sub allocate {
         die "allocator: q$t is busy\n" if defined $holder[$t];
         $load->($t, $slot{$v});
     }
-    return ($code, $nslots);
+    return (\@ops, $nslots);
 }
 
 # Reorders a program (a valid topological order) to keep fewer values
@@ -376,9 +408,12 @@ my $max_slots = 0;
 sub round_code {
     my (@prog) = @_;
     @prog = schedule(@prog) if $ENV{BSAES_SCHED} // 1;
-    my ($c, $ns) = allocate(\@prog, 'p', 'o');
+    my ($ops, $ns) = allocate(\@prog, 'p', 'o');
     $max_slots = $ns if $ns > $max_slots;
-    return $c;
+    # One NEON instruction per slot (an issue cycle), a result read three
+    # slots after it is made (the Cortex-A9's NEON latency).
+    return perlasm::slot_scheduler::schedule(units => [], ops => $ops, vcap => 1,
+        cap => 2, gap => 3, group => 1);
 }
 
 # One full round j: SubBytes, MixColumns, AddRoundKey.
@@ -442,7 +477,7 @@ my $code = <<___;
 .fpu neon
 
 .text
-.function gcmi_aes_armv4_bsaes_neon_ctr32 args=5 frame=$frame public=r0,r1,r2,r3,r4,r5,r8,r12
+.function gcmi_aes_armv4_bsaes_neon_ctr32 args=5 frame=$frame public=r0,r1,r2,r3,r4,r5,r8,r10,r12
     cmp     r3, 0
     beq     .Lctr_done
     ldr     r5, [r0, $ROUNDS]      # public: Nr follows from the key length

@@ -231,8 +231,10 @@ sub header {
                        . "$self->{flavour}). Do not edit:"),
         $self->comment('change the .pl file instead.'),
         # The kernels check the CPU at run time; the assembler must accept
-        # the Cryptographic Extension whatever -march the build uses.
-        "\t.arch\tarmv8-a+crypto", '');
+        # the Cryptographic Extension (and EOR3, FEAT_SHA3) whatever -march
+        # the build uses. ELF objects for aarch64 record no architecture
+        # level, so this claims nothing about the library.
+        "\t.arch\tarmv8.2-a+crypto+sha3", '');
 }
 
 sub section {
@@ -370,10 +372,16 @@ sub function {
                    "\t.cfi_offset\tx29, " . ($frame - $total),
                    "\t.cfi_offset\tx30, " . ($frame + 8 - $total);
         push @pro, "\tadd\tx29, sp, #$frame";
-        my @slots = ((map { ["x$_", "x$_"] } @gprs), (map { ["d$_", "d$_"] } @dregs));
+        # Pairs of the same kind only (stp cannot mix x and d registers): an
+        # odd x register is stored alone.
+        my @groups = ([map { ["x$_", "x$_"] } @gprs], [map { ["d$_", "d$_"] } @dregs]);
+        my @pairs;
+        for my $g (@groups) {
+            push @pairs, [splice(@$g, 0, 2)] while @$g;
+        }
         my $off = $frame + 16;
-        while (@slots) {
-            my @pair = splice(@slots, 0, 2);
+        for my $p (@pairs) {
+            my @pair = @$p;
             if (@pair == 2) {
                 push @pro, "\tstp\t$pair[0][0], $pair[1][0], [sp, #$off]";
                 unshift @epi, "\tldp\t$pair[0][0], $pair[1][0], [sp, #$off]";

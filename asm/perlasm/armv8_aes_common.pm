@@ -1,7 +1,6 @@
-# asm/perlasm/armv8_aes_common.pm: what the aarch64 AESE/AESMC kernels,
-# asm/aarch64/aes-armv8-aarch64.pl (counter mode) and
-# asm/aarch64/aes-gcm-armv8-pmull-aarch64.pl (fused with PMULL), generate
-# alike: the counter blocks of a batch.
+# asm/perlasm/armv8_aes_common.pm: the counter blocks of a batch for the
+# aarch64 AESE/AESMC counter-mode kernel, asm/aarch64/aes-armv8-aarch64.pl
+# (the fused kernels keep theirs on the stack: perlasm/aes_gcm_armv8.pm).
 #
 # Both keep the caller's counter block in v31 and the 32-bit counter, in
 # host order, in w11 (w12 is scratch); the counter is public in GCM.

@@ -14,14 +14,9 @@
 #include <stdlib.h>
 
 #include "../env.h"
+#include "../once.h"
 #include "cpu.h"
 #include "cpu_detect.h"
-
-#if defined(_WIN32)
-#include <windows.h>
-#else
-#include <pthread.h>
-#endif
 
 static uint32_t caps[4];
 
@@ -40,26 +35,12 @@ static void cpu_init(void) {
   for (int i = 0; i < 4; i++) caps[i] = detected[i];
 }
 
-#if defined(_WIN32)
-static INIT_ONCE cpu_once = INIT_ONCE_STATIC_INIT;
-static BOOL CALLBACK cpu_init_win(PINIT_ONCE once, PVOID param, PVOID *ctx) {
-  (void)once;
-  (void)param;
-  (void)ctx;
-  cpu_init();
-  return TRUE;
-}
+GCM_ONCE_DEFINE(cpu_init_once, cpu_init)
+
 const uint32_t *gcmi_cpu_caps(void) {
-  InitOnceExecuteOnce(&cpu_once, cpu_init_win, NULL, NULL);
+  cpu_init_once();
   return caps;
 }
-#else
-static pthread_once_t cpu_once = PTHREAD_ONCE_INIT;
-const uint32_t *gcmi_cpu_caps(void) {
-  pthread_once(&cpu_once, cpu_init);
-  return caps;
-}
-#endif
 
 int gcmi_cpu_always(void) { return 1; }
 
@@ -96,6 +77,7 @@ int gcmi_cpu_x86_avoids_zmm(void) { return X86_CAP(2, CPU_X86_AVOID_ZMM); }
 int gcmi_cpu_aarch64_has_aes(void) { return AARCH64_CAP(CPU_AARCH64_AES); }
 int gcmi_cpu_aarch64_has_pmull(void) { return AARCH64_CAP(CPU_AARCH64_PMULL); }
 int gcmi_cpu_aarch64_has_neon(void) { return AARCH64_CAP(CPU_AARCH64_ASIMD); }
+int gcmi_cpu_aarch64_has_sha3(void) { return AARCH64_CAP(CPU_AARCH64_SHA3); }
 
 int gcmi_cpu_arm_has_neon(void) { return ARM_CAP(0, CPU_ARM_HWCAP_NEON); }
 /* The Armv8 crypto instructions in AArch32 are NEON instructions: they

@@ -48,6 +48,8 @@ GCM_HIDDEN int gcmi_cpu_x86_avoids_zmm(void);
 GCM_HIDDEN int gcmi_cpu_aarch64_has_aes(void);
 GCM_HIDDEN int gcmi_cpu_aarch64_has_pmull(void);
 GCM_HIDDEN int gcmi_cpu_aarch64_has_neon(void); /* Advanced SIMD (ASIMD) */
+/* FEAT_SHA3: EOR3, the three-way XOR the armv8_pmull_eor3 kernel uses. */
+GCM_HIDDEN int gcmi_cpu_aarch64_has_sha3(void);
 
 /* 32-bit ARM (Linux AT_HWCAP and AT_HWCAP2). */
 GCM_HIDDEN int gcmi_cpu_arm_has_neon(void);

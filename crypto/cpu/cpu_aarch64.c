@@ -3,15 +3,19 @@
  *
  * Word 0 holds the Linux AT_HWCAP bits the dispatcher cares about, in the
  * kernel's own positions (arch/arm64/include/uapi/asm/hwcap.h): ASIMD
- * (NEON) is bit 1, AES bit 3, PMULL bit 4. On Linux (and Android) they come
+ * (NEON) is bit 1, AES bit 3, PMULL bit 4, SHA3 bit 17 (FEAT_SHA3, whose
+ * EOR3 the armv8_pmull_eor3 kernel uses). On Linux (and Android) they come
  * from getauxval(); on Apple platforms from sysctl hw.optional.arm.FEAT_AES
- * / FEAT_PMULL, and if the sysctl is missing (older releases) both are
- * assumed, since every Apple arm64 core has them; ASIMD is always there. Elsewhere nothing is reported and the portable
- * code runs.
+ * / FEAT_PMULL / FEAT_SHA3: if the AES or PMULL sysctl is missing (older
+ * releases) the feature is assumed, since every Apple arm64 core has it,
+ * while a missing FEAT_SHA3 means no (the A7-A12 lack it); ASIMD is always
+ * there. Elsewhere nothing is reported and the portable code runs.
  *
  * LIBGCM_ARMCAP may then mask word 0, so a test can force the NEON or the
  * portable tier on a CPU (or an emulator) that has the Cryptographic
  * Extension:
+ *   LIBGCM_ARMCAP=~0x20000  clear SHA3 (bit 17): armv8_pmull, not its EOR3
+ *                         variant
  *   LIBGCM_ARMCAP=~0x18   clear AES and PMULL (bits 3 and 4): the NEON tier
  *   LIBGCM_ARMCAP=~0x1a   clear ASIMD too: the portable tier
  *   LIBGCM_ARMCAP=0x8     keep only AES
@@ -39,6 +43,16 @@ static int apple_feature(const char *name) {
   if (sysctlbyname(name, &value, &len, NULL, 0) != 0) return 1;
   return value != 0;
 }
+/* FEAT_SHA3 only when the sysctl says so: the first Apple arm64 cores
+ * (A7-A12) lack it, so its absence means no. */
+static int apple_sha3(void) {
+  int value = 0;
+  size_t len = sizeof(value);
+  if (sysctlbyname("hw.optional.arm.FEAT_SHA3", &value, &len, NULL, 0) != 0) {
+    return 0;
+  }
+  return value != 0;
+}
 #endif
 
 void gcmi_cpu_detect(uint32_t out[4]) {
@@ -46,11 +60,12 @@ void gcmi_cpu_detect(uint32_t out[4]) {
 #if defined(__linux__)
   unsigned long hwcap = getauxval(AT_HWCAP);
   out[0] = (uint32_t)(hwcap & (CPU_AARCH64_ASIMD | CPU_AARCH64_AES |
-                                CPU_AARCH64_PMULL));
+                                CPU_AARCH64_PMULL | CPU_AARCH64_SHA3));
 #elif defined(__APPLE__)
   out[0] |= CPU_AARCH64_ASIMD;
   if (apple_feature("hw.optional.arm.FEAT_AES")) out[0] |= CPU_AARCH64_AES;
   if (apple_feature("hw.optional.arm.FEAT_PMULL")) out[0] |= CPU_AARCH64_PMULL;
+  if (apple_sha3()) out[0] |= CPU_AARCH64_SHA3;
 #endif
 }
 

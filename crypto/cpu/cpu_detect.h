@@ -8,7 +8,7 @@
  *       word 0: CPUID.1:EDX        word 1: CPUID.1:ECX
  *       word 2: CPUID.(7,0):EBX    word 3: CPUID.(7,0):ECX
  *   32-bit ARM: word 0 AT_HWCAP, word 1 AT_HWCAP2 (Linux).
- *   aarch64: word 0 holds AT_HWCAP's ASIMD, AES and PMULL bits, in the kernel's
+ *   aarch64: word 0 holds AT_HWCAP's ASIMD, AES, PMULL and SHA3 bits, in the kernel's
  *     positions, after the LIBGCM_ARMCAP mask.
  */
 #ifndef LIBGCM_CRYPTO_CPU_CPU_DETECT_H
@@ -57,6 +57,7 @@
 #define CPU_AARCH64_ASIMD (1u << 1) /* NEON */
 #define CPU_AARCH64_AES (1u << 3)
 #define CPU_AARCH64_PMULL (1u << 4)
+#define CPU_AARCH64_SHA3 (1u << 17) /* FEAT_SHA3: EOR3, RAX1, XAR, BCAX */
 
 /* The four words, initialised exactly once (thread-safe), after the mask. */
 GCM_HIDDEN const uint32_t *gcmi_cpu_caps(void);

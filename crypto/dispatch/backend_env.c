@@ -6,13 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(_WIN32)
-#include <windows.h>
-#else
-#include <pthread.h>
-#endif
-
 #include "../env.h"
+#include "../once.h"
 #include "backend_env.h"
 
 static struct gcmi_backend_env env = {
@@ -40,23 +35,9 @@ static void read_env(void) {
   copy_env(&env.fused);
 }
 
-#if defined(_WIN32)
-static INIT_ONCE env_once = INIT_ONCE_STATIC_INIT;
-static BOOL CALLBACK read_env_win(PINIT_ONCE o, PVOID p, PVOID *c) {
-  (void)o;
-  (void)p;
-  (void)c;
-  read_env();
-  return TRUE;
-}
+GCM_ONCE_DEFINE(read_env_once, read_env)
+
 const struct gcmi_backend_env *gcmi_backend_env(void) {
-  InitOnceExecuteOnce(&env_once, read_env_win, NULL, NULL);
+  read_env_once();
   return &env;
 }
-#else
-static pthread_once_t env_once = PTHREAD_ONCE_INIT;
-const struct gcmi_backend_env *gcmi_backend_env(void) {
-  pthread_once(&env_once, read_env);
-  return &env;
-}
-#endif

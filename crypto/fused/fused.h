@@ -207,6 +207,8 @@ extern GCM_HIDDEN const struct fused_impl gcmi_fused_vaes_avx2;
 extern GCM_HIDDEN const struct fused_impl gcmi_fused_aesni_avx;
 /* AESE/AESMC + PMULL/PMULL2 interleaved, pair (armv8, pmull); aarch64. */
 extern GCM_HIDDEN const struct fused_impl gcmi_fused_armv8_pmull;
+/* The same with EOR3 (FEAT_SHA3), pair (armv8, pmull); aarch64. */
+extern GCM_HIDDEN const struct fused_impl gcmi_fused_armv8_pmull_eor3;
 /* The portable C loop, any pair; by name only (named_only). */
 extern GCM_HIDDEN const struct fused_impl gcmi_fused_c;
 

@@ -5,14 +5,16 @@
  * PMULL instructions (Cortex-A53 and later, Neoverse, Apple).
  *
  * The work is done by asm/aarch64/aes-gcm-armv8-pmull-aarch64.pl, whose
- * opening comment explains it: eight counter blocks in flight in v0-v7 with
- * all round keys in registers, the GHASH of eight blocks interleaved with
- * their rounds (one block's three Karatsuba PMULLs per round, one reduction
- * per eight blocks) with the pmull backend's powers K_1..K_8, a 32-bit
- * counter that wraps modulo 2^32 in every block, and a tail of 1..7 blocks
- * one block at a time. Seal hashes the previous batch's output while
- * encrypting the next; open hashes each batch's input before writing its
- * output, so in == out works for both.
+ * opening comment explains it: eight counter blocks in flight in v0-v7
+ * (counter blocks loaded from a stack area written one batch ahead), the
+ * GHASH of eight blocks scheduled between their rounds (three Karatsuba
+ * PMULLs a block, one reduction per eight blocks) with the pmull backend's
+ * powers K_1..K_8, a 32-bit counter that wraps modulo 2^32 in every block,
+ * and a tail of 1..7 blocks one block at a time. Seal hashes the previous
+ * batch's output while encrypting the next; open hashes each batch's input
+ * before writing its output, so in == out works for both. On cores with
+ * FEAT_SHA3 its variant armv8_pmull_eor3 (fused_armv8_pmull_eor3.c) comes
+ * first.
  *
  * It keeps nothing of its own (init is NULL): the round keys come from the
  * armv8 schedule and the powers of H from the pmull GHASH key, both read

@@ -37,8 +37,11 @@ void gcm_stream_policy_init(struct stream_policy *p,
       run_min = fused->min_blocks;
     if (run_min < GCM_STREAM_RUN_MIN) run_min = GCM_STREAM_RUN_MIN;
   }
-  p->run_min = (uint16_t)run_min;
-  p->tail_min = (uint16_t)tail_min;
+  /* Every count fits its byte: the descriptors keep their counts at or
+   * below STREAM_POLICY_MAX_RUN_MIN (stream_plan.h), and the batch is at
+   * most GCM_KS_MAX_BLOCKS. */
+  p->run_min = (uint8_t)run_min;
+  p->tail_min = (uint8_t)tail_min;
   /* With AES instructions a block of key stream costs less than the calls
    * that a chunk split around the buffer makes, so only chunks of at least
    * run_min + batch blocks use the buffer up, which after using up less
@@ -48,14 +51,14 @@ void gcm_stream_policy_init(struct stream_policy *p,
    * With AES in software, giving a tail's unused key stream back on every
    * chunk ran 400-byte chunks (a run of 24 blocks and one refilled block)
    * at 58% of one-shot speed on vpaes. */
-  p->use_up_min = (uint16_t)(aes->hardware_rounds ? run_min + batch : run_min);
+  p->use_up_min = (uint8_t)(aes->hardware_rounds ? run_min + batch : run_min);
   p->batch = (uint8_t)batch;
   p->batch_mask = (batch & (batch - 1)) == 0 ? (uint8_t)(batch - 1)
                                              : (uint8_t)GCM_BATCH_NOT_POW2;
   p->one_shot = one_shot != 0;
   if (fused != NULL) {
     p->fused = 1;
-    p->fused_min = (uint16_t)fused->min_blocks;
+    p->fused_min = (uint8_t)fused->min_blocks;
     if (encrypt && !one_shot && fused->seal_lagged != NULL)
       p->lag_blocks = (uint8_t)fused->lag_blocks;
   }

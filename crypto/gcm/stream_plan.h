@@ -112,23 +112,33 @@
 #define GCM_STREAM_RUN_MIN 16
 #endif
 
+/* The most blocks a count of the policy below holds: its counts are
+ * bytes, so the policy takes 8 bytes and fits behind the key stream
+ * buffer in struct gcm_stream_st (crypto/gcm/mode.h says why it sits
+ * there). The fused descriptors' min_blocks, stream_run_min and
+ * stream_tail_min stay at or below STREAM_POLICY_MAX_RUN_MIN, so that
+ * run_min + a batch fits too (test/kernel_contract_test.cc checks every
+ * descriptor). */
+#define STREAM_POLICY_MAX_COUNT 255
+#define STREAM_POLICY_MAX_RUN_MIN (STREAM_POLICY_MAX_COUNT - GCM_KS_MAX_BLOCKS)
+
 /* What decides a stream's chunking, fixed for the message. */
 struct stream_policy {
   /* The fewest whole blocks that go direct: a direct call of fewer pays
    * the kernels' per-call costs (loop set-up, a GHASH reduction, a partly
    * used batch) on few bytes, where the buffer pays them once per
    * GCM_KS_MAX_BLOCKS blocks. */
-  uint16_t run_min;
+  uint8_t run_min;
   /* 0, or (uncut runs) the fewest whole blocks worth a kernel call with a
    * partial block behind them, which then gets its own key stream. */
-  uint16_t tail_min;
+  uint8_t tail_min;
   /* The fewest whole blocks from which a long chunk uses buffered key
    * stream up rather than give it back: key stream given back is made
    * twice, which AES in software cannot afford on every chunk. */
-  uint16_t use_up_min;
+  uint8_t use_up_min;
   /* One-shot messages: the fewest whole blocks for the fused kernel
    * (its min_blocks; shorter runs take the two passes). */
-  uint16_t fused_min;
+  uint8_t fused_min;
   /* The AES backend's batch: buffer refills and cut runs are whole
    * batches, since a bitsliced core makes a batch for the price of one
    * block. */
