@@ -1,6 +1,10 @@
 // test/vectors_test.cc: runs every test-vector file (vectors/README.md)
 // against every usable (AES, GHASH) backend pair, once through the two
 // passes and once through each usable fused kernel that fits the pair.
+// Every key lives in memory of exactly gcm_key_size_for bytes
+// (gcm_key_init_sized), at a placement remainder modulo 16 that changes
+// from case to case, with guard bytes around it that must stay untouched
+// and the key's bytes all zero after gcm_key_cleanup.
 //
 // One GoogleTest test per (file, backend pair) iterates all the file's cases,
 // so ctest lists a few hundred tests, not hundreds of thousands. A failing
@@ -189,9 +193,8 @@ constexpr size_t kGuard = 16;    // bytes checked after every output
 constexpr uint8_t kFill = 0xa5;  // what outputs hold before a call
 
 bool AllEqual(const uint8_t *p, size_t n, uint8_t v) {
-  for (size_t i = 0; i < n; i++)
-    if (p[i] != v) return false;
-  return true;
+  // A byte, then each byte against the one before it: memcmp speed.
+  return n == 0 || (p[0] == v && std::memcmp(p, p + 1, n - 1) == 0);
 }
 
 // A buffer of n bytes followed by kGuard guard bytes, all kFill, optionally
@@ -212,29 +215,44 @@ const uint8_t *Ptr(const Bytes &b) {
 
 class Checker {
  public:
-  Checker(const Param &p) : p_(p) {}
+  Checker(const Param &p)
+      : p_(p),
+        size_(gcm_key_size_for(p.aes.c_str(), p.ghash.c_str(),
+                               p.fused.c_str())) {}
 
   // Runs one case; returns "" or a description of the first problem.
   std::string Run(const VectorCase &c) {
     if (c.key.size() != 16 && c.key.size() != 24 && c.key.size() != 32)
       return BadKey(c);
-    gcm_key key;
-    if (!gcm_key_init_with_fused(&key, c.key.data(), c.key.size(),
-                                 p_.aes.c_str(), p_.ghash.c_str(),
-                                 p_.fused.c_str()))
-      return std::string("gcm_key_init_with_fused failed: ") +
+    const size_t size = size_;
+    if (size == 0) return "gcm_key_size_for failed for this choice";
+    // The key's memory at remainder `at` of a 16-byte aligned buffer, with
+    // guard bytes before and after it.
+    const size_t at = kGuard + (placement_++ % 16);
+    mem_.assign(16 + at + size + kGuard, kFill);
+    const size_t lead = (16 - reinterpret_cast<uintptr_t>(mem_.data()) % 16) % 16;
+    uint8_t *const bytes = mem_.data() + lead + at;
+    gcm_key *const key = reinterpret_cast<gcm_key *>(bytes);
+    if (!gcm_key_init_sized(key, size, c.key.data(), c.key.size(),
+                            p_.aes.c_str(), p_.ghash.c_str(), p_.fused.c_str()))
+      return std::string("gcm_key_init_sized failed: ") +
              gcm_last_error_message();
     std::string err;
-    if (std::strcmp(gcm_key_aes_backend(&key), p_.aes.c_str()) != 0 ||
-        std::strcmp(gcm_key_ghash_backend(&key), p_.ghash.c_str()) != 0 ||
-        std::strcmp(gcm_key_fused_backend(&key), p_.fused.c_str()) != 0) {
+    if (std::strcmp(gcm_key_aes_backend(key), p_.aes.c_str()) != 0 ||
+        std::strcmp(gcm_key_ghash_backend(key), p_.ghash.c_str()) != 0 ||
+        std::strcmp(gcm_key_fused_backend(key), p_.fused.c_str()) != 0) {
       err = "key uses the wrong backends";
     } else if (c.valid) {
-      err = Valid(&key, c);
+      err = Valid(key, c);
     } else {
-      err = Invalid(&key, c);
+      err = Invalid(key, c);
     }
-    gcm_key_cleanup(&key);
+    gcm_key_cleanup(key);
+    if (err.empty() && !AllEqual(bytes, size, 0))
+      err = "gcm_key_cleanup left key bytes";
+    if (err.empty() && (!AllEqual(mem_.data(), lead + at, kFill) ||
+                        !AllEqual(bytes + size, kGuard, kFill)))
+      err = "the key's calls wrote outside its gcm_key_size_for bytes";
     return err;
   }
 
@@ -365,6 +383,9 @@ class Checker {
   }
 
   const Param &p_;
+  const size_t size_;     // gcm_key_size_for the choice
+  Bytes mem_;             // the current case's key memory and guards
+  size_t placement_ = 0;  // cases run so far: the next placement
 };
 
 class VectorFileTest : public testing::TestWithParam<Param> {};

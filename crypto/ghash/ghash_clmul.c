@@ -39,7 +39,9 @@ GCM_HIDDEN ghash_update_fn CLMUL_KERNEL(blocks);
 #define CLMUL_BUILT 0
 #endif
 
-_Static_assert(256 <= GHASH_KEY_BYTES, "the clmul key takes 256 bytes");
+#define CLMUL_KEY_BYTES 256
+_Static_assert(CLMUL_KEY_BYTES <= GHASH_KEY_MAX_BYTES,
+               "the clmul key fits in the largest GHASH key");
 
 static int clmul_usable(void) {
   return CLMUL_BUILT && gcmi_cpu_x86_has_pclmulqdq() && gcmi_cpu_x86_has_ssse3();
@@ -50,6 +52,7 @@ const struct ghash_impl gcmi_ghash_clmul = {
     .constant_time = 1,
     .requires = "PCLMULQDQ and SSSE3",
     .hardware_multiply = 1,
+    .key_bytes = CLMUL_KEY_BYTES,
     .usable = clmul_usable,
     .init = CLMUL_KERNEL(init),
     .update = CLMUL_KERNEL(blocks),
