@@ -1,244 +1,378 @@
 #!/usr/bin/env perl
 # asm/armv4/ghash-neon-armv4.pl: GHASH on plain NEON (ARMv7-A, no crypto
 # extension: Cortex-A7/A8/A9/A15), the kernel behind the "neon" descriptor
-# in crypto/ghash/ghash_neon_armv4.c. Its 64x64-bit carry-less products are built
-# from VMULL.P8 (8 x 8 -> 16-bit polynomial multiplies, eight lanes at once),
-# after Camara, Gouvea, Lopez and Dahab, "Fast software polynomial
-# multiplication on ARM processors using the NEON engine" (CD-ARES 2013).
+# in crypto/ghash/ghash_neon_armv4.c (which also builds its key). Its
+# 64x64-bit carry-less products are built from VMULL.P8 (8 x 8 -> 16-bit
+# polynomial multiplies, eight lanes at once), after Camara, Gouvea, Lopez
+# and Dahab, "Fast software polynomial multiplication on ARM processors
+# using the NEON engine" (CD-ARES 2013).
 #
 # Usage: perl ghash-neon-armv4.pl FLAVOUR [OUTPUT]  (see asm/perlasm;
 # FLAVOUR linux32 for A32 code, linux32-thumb2 for T32).
 #
 # Algorithm
 # =========
-# Field arithmetic, key and aggregation are those of the pmull32 kernel
-# (asm/armv4/ghash-pmull32-armv4.pl, whose opening comment derives them):
-# bit-reflected blocks, K_k = H^k * x^-1 for k = 1..4 in the key, Karatsuba
-# (three 64x64 products a block), four blocks per reduction, a two-step
-# Montgomery reduction modulo g'(y) = y^128 + y^127 + y^126 + y^121 + 1.
-# Two things differ:
+# Field arithmetic, key powers and aggregation are those of the pmull32
+# kernel (asm/armv4/ghash-pmull32-armv4.pl, whose opening comment derives
+# them): bit-reflected blocks, K_k = H^k * x^-1 for k = 1..4, Karatsuba
+# (three 64x64 products a block: lo = a0 b0, hi = a1 b1, mid =
+# (a0 ^ a1)(b0 ^ b1)), four blocks per reduction,
+#     X' = (X ^ B0) K_4 ^ B1 K_3 ^ B2 K_2 ^ B3 K_1,
+# and a two-step Montgomery reduction modulo g'(y) = y^128 + y^127 +
+# y^126 + y^121 + 1. What differs is how the 64x64 products are made and
+# summed.
 #
-# The 64x64 product. With a = sum a_i x^(8i), b = sum b_j x^(8j) (bytes
-# a_i, b_j), a b = sum over i, j of a_i b_j x^(8(i+j)). Group the terms by
-# the byte offset k = |i - j|:
-#   k = 0:  VMULL.P8 a, b puts a_i b_i in lane i, i.e. at x^(16i): done.
-#   k = 1, 2, 3: rotate a down by k bytes (VEXT a, a, k: lane m holds
-#        a_(m+k mod 8)) and multiply by b; rotate b likewise and multiply
-#        by a; the sum L has in lane m < 8-k the pair a_(m+k) b_m +
-#        a_m b_(m+k), whose place is x^(16m + 8k), and in the lanes
-#        m >= 8-k the pair of offset 8-k, whose place is x^(16m + 8k - 64).
-#        So the contribution is (L_lo + L_hi') << 8k with L_hi' the
-#        wrapped lanes moved down by 64 bits: with M = the wrapped lanes
-#        (the top 2k bytes of L's high half, a VAND with a byte mask),
-#        L.hi ^= M, L.lo ^= M, then shift the 128-bit L up by k bytes (VEXT
-#        against zero) and add it in. (The XOR into L.lo may overlap other
-#        terms: everything is added, so that is the sum we want.)
-#   k = 4: one rotation covers both orders (a_(m+4) b_m for m < 4 and
-#        a_(m-4) b_m for m >= 4); both halves belong 32 bits up from the
-#        low half, so the contribution is (L.lo ^ L.hi) << 32.
-# Eight VMULL.P8 per 64x64 product, in place of one VMULL.P64.
+# 64x64 from eight VMULL.P8. With a = sum a_i y^(8i), b = sum b_j y^(8j)
+# (bytes a_i, b_j; byte m of a d register is bits 8m..8m+7), a b is the sum
+# of the 64 byte products a_i b_j placed at 8(i + j). Let r_j(b) be b's
+# bytes rotated down by j (byte m takes b_(m+j mod 8): VEXT.8 b, b, #j).
+# Then P_j = VMULL.P8(a, r_j(b)) has a_m b_(m+j mod 8) in its 16-bit lane
+# m, and P_0 .. P_7 hold each of the 64 products once. Lane m of P_j
+# belongs at bit 16m + 8j, except the wrapped lanes (m >= 8 - j), which
+# belong 64 bits lower. For k = 1, 2, 3 the products of P_(8-k) are those
+# of offset -k; rotating P_(8-k) down by k lanes (VEXT.8 #2k of the
+# 128-bit register) puts the pair a_(m+k) b_m in lane m beside P_k's
+# a_m b_(m+k), with the same placement rule, wrapped lanes (now the top
+# k) included. So, with L_k = P_k ^ r(P_(8-k)) and M the top 2k bytes of
+# its high half (an AND with a byte mask),
+#     L_k.hi ^= M, L_k.lo ^= M, contribution_k = L_k << 8k  (128 bits)
+# where the shift is a VEXT.8 rotation of L_k by k bytes: its top k bytes
+# are zero once M has moved. P_4 holds both orders of offset 4 (lanes m
+# and m + 4 belong at the same place): contribution_4 =
+# (P_4.lo ^ P_4.hi) << 32. P_0 is in place. Only the a side is a
+# variable; the key side, r_0(b) .. r_7(b) for each of the three
+# Karatsuba words of each power, is precomputed in the key, so a 64x64
+# product is eight VMULL.P8, with no VEXT at all.
+#
+# Sums before combining. Every step after the VMULL.P8s (the fix-up and
+# shift above, Karatsuba's recombination, the sum over blocks) is
+# GF(2)-linear. So the kernel works one Karatsuba part at a time (mid,
+# then lo, then hi): for the four blocks of a batch it only adds each P_j
+# into an accumulator S_j (q8..q15, S_j = sum over the blocks of a_i's word
+# against r_j of the matching word of K_(4-i)), and then combines S_0..S_7
+# into the part's 128-bit product once: three fix-ups and shifts and one
+# P_4 step per part per batch instead of per block. Per block and part
+# that leaves 8 VMULL.P8 and 8 VEOR. Twelve 128-bit registers would be
+# needed to keep the batch's block words for the three parts; the block
+# is loaded and byte-reversed again in each part instead (a VLD1 and a
+# VREV64.8). The parts' products go into the 256-bit [w3:w2:w1:w0] as
+# they are finished (w0 = lo.lo, w1 = lo.hi ^ mid'.lo, w2 = hi.lo ^
+# mid'.hi, w3 = hi.hi, mid' = mid ^ lo ^ hi), which the reduction
+# takes.
 #
 # The reduction multiplies by c = y^63 + y^62 + y^57 (0xC2 << 56): with
-# shifts, L0 * c = (L0 << 63 ^ L0 << 62 ^ L0 << 57) (low 64 bits) and
-# (L0 >> 1 ^ L0 >> 2 ^ L0 >> 7) (high 64 bits), 64-bit VSHL/VSHR.
+# shifts, w * c = (w << 63 ^ w << 62 ^ w << 57) (low 64 bits) and
+# (w >> 1 ^ w >> 2 ^ w >> 7) (high 64 bits), 64-bit VSHL/VSHR.
 #
-# Key layout (struct ghash_key): bytes[16*(k-1)] = R_{K_k}, k = 1..4 (the
-# Karatsuba halves b.lo ^ b.hi are recomputed: no register is free to keep
-# them).
+# Orientation: a block is loaded as it is (VLD1.64) and byte-reversed in
+# each 64-bit half (VREV64.8); the halves are not swapped, the code names
+# them instead: the even d register holds a1 (the high word of the
+# reflected block), the odd one a0. The running hash stays in q0 in the
+# same orientation, so X ^ B0 is one VEOR.
 #
-# Register plan (AAPCS; the prologue saves the d8-d15 the body touches)
-# =====================================================================
-#   gcmi_ghash_armv4_neon_init(key = r0, H = r1)
+# Schedule
+# ========
+# Each batch is written out as a plain program (its instructions in an
+# order that computes the right thing) and reordered by schedule() below
+# when the .pl is translated: a list scheduler for the in-order NEON
+# pipeline of the Cortex-A9 (one NEON data-processing instruction a cycle,
+# VEXT two; loads and core instructions beside them). An instruction is
+# placed once its operands are ready (VMULL.P8's result five cycles after
+# it issues, most others two or three), never before an instruction whose
+# registers it overwrites, and among the ready ones the one with the
+# longest latency-weighted chain after it goes first. Registers are fixed
+# in the plain program with enough in rotation that the products of
+# successive blocks overlap: the key words in q3/q4 alternately, the
+# products in q5/q6/q7 in turn, so several VMULL.P8 are in flight while
+# the VEORs of earlier ones issue, and the combination of one part
+# (four independent chains) overlaps the loads and first products of the
+# next. Out-of-order cores (Swift, Cortex-A15/A57) take the same code.
+#
+# Key layout (struct ghash_key, 768 bytes, written by the C init)
+# ===============================================================
+#     bytes[256 * t + 64 * (4 - k) + 8 * j] = r_j(w) (a little-endian
+#     64-bit word), w = b0 ^ b1 (t = 0), b0 (t = 1) or b1 (t = 2) of
+#     K_k = b1:b0, j = 0..7, k = 1..4: a part's words for K_4 .. K_1 in a
+#     row, two rotations per VLD1.
+#
+# Register plan (AAPCS; the prologue saves the r4-r8 and d8-d15 used)
+# ===================================================================
 #   gcmi_ghash_armv4_neon_blocks(Xi = r0, key = r1, in = r2, blocks = r3)
-#     q0 the running hash (reflected), q1 the block (then d2 = its
-#     Karatsuba operand, d3 the key's), q2/q3/q4 the sums lo/hi/mid,
-#     q5/q6/q7 one 128x128 product's lo/hi/mid, q8-q11 K_1..K_4 (in init:
-#     q8 K_1, q9 K_k), q12 zero, d26 the rotated operand, d27 the byte mask,
-#     q14 one offset's sum L, q15 the other product; r12 key pointer
+#     q0       the running hash (d0 = its high word, d1 the low one); in a
+#              batch X ^ B0, d1 then w0 after the lo part
+#     q1       d2 = the mid operand of block 0, then the mid product, then
+#              w1, w2 (partial, then whole: d2, d3)
+#     q2       the block being multiplied; a part's combined product
+#     q3, q4   key words (two rotations each)
+#     q5-q7    products on their way into the accumulators
+#     q8-q15   S_0 .. S_7; the reduction's temporaries
+#     r4-r7    key pointers (one per block), r8 the block's address
 #
 # What is secret, and why none reaches an address or a branch
 # ===========================================================
 # H, its powers, the running hash and the data are secret and only ever in
 # NEON registers and memory; they pass through VMULL.P8 (a fixed-latency
 # NEON instruction: its timing does not depend on the values), VEOR, VAND,
-# VEXT, VREV64, VSWP and shifts. Addresses come from the argument pointers;
-# branches depend only on the block count. No core register ever holds a
-# secret (the check: public= lists every one the kernel uses).
+# VEXT, VREV64 and shifts, no table. Addresses come from the argument
+# pointers plus constants; branches depend only on the block count. No
+# core register ever holds a secret (the check: public= lists every one
+# the kernel uses).
 use strict;
 use warnings;
 use FindBin;
 use lib "$FindBin::Bin/..";
 use perlasm::driver;
 
-sub lo { my ($q) = @_; $q =~ /^q(\d+)$/ or die; return 'd' . 2 * $1; }
-sub hi { my ($q) = @_; $q =~ /^q(\d+)$/ or die; return 'd' . (2 * $1 + 1); }
+# ---------------------------------------------------------------------------
+# The schedule: a list scheduler for the Cortex-A9's in-order NEON pipeline.
 
-sub reverse16 {
-    my ($q) = @_;
-    return "    vrev64.8 $q, $q\n    vswp    @{[lo($q)]}, @{[hi($q)]}\n";
-}
-
-# $r (q) = $a (d) x $b (d), carry-less 64x64 -> 128. Uses q12 (zero),
-# d26, d27, q14, q15.
-sub clmul64 {
-    my ($r, $a, $b) = @_;
-    my %mask = (1 => '0xffff000000000000', 2 => '0xffffffff00000000',
-                3 => '0xffffffffffff0000');
-    my $c = "    vmull.p8 $r, $a, $b\n";
-    for my $k (1 .. 3) {
-        $c .= <<___;
-    vext.8  d26, $a, $a, $k
-    vmull.p8 q14, d26, $b
-    vext.8  d26, $b, $b, $k
-    vmull.p8 q15, $a, d26
-    veor    q14, q14, q15
-    vmov.i64 d27, $mask{$k}
-    vand    d27, d29, d27
-    veor    d29, d29, d27
-    veor    d28, d28, d27
-    vext.8  q14, q12, q14, @{[16 - $k]}
-    veor    $r, $r, q14
-___
+# Registers an operand names, at d-register granularity (q<n> is d<2n> and
+# d<2n+1>); core registers as r<n>.
+sub regs_of {
+    my ($o) = @_;
+    $o =~ s/^\s+|\s+$//g;
+    return ("d" . 2 * $1, "d" . (2 * $1 + 1)) if $o =~ /^q(\d+)$/;
+    return ($o) if $o =~ /^(d\d+|r\d+)$/;
+    if ($o =~ /^\{(.*)\}$/) {
+        my @r;
+        for my $p (split /\s*,\s*/, $1) {
+            if ($p =~ /^d(\d+)-d(\d+)$/) { push @r, map { "d$_" } $1 .. $2 }
+            else { push @r, regs_of($p) }
+        }
+        return @r;
     }
-    $c .= <<___;
-    vext.8  d26, $a, $a, 4
-    vmull.p8 q14, d26, $b
-    veor    d28, d28, d29
-    vmov.i64 d29, 0
-    vext.8  q14, q12, q14, 12
-    veor    $r, $r, q14
-___
-    return $c;
+    return ();
 }
 
-# (t0, t1) = s * c, c = 0xC2 << 56, with shifts; d26 a temporary.
+# One instruction: what it writes and reads, its issue cost on the NEON
+# pipe and the class of its result's latency.
+sub insn {
+    my ($text) = @_;
+    my ($mn, $rest) = $text =~ /^\s*(\S+)\s*(.*)$/;
+    my @ops;
+    my ($cur, $depth) = ('', 0);
+    for my $ch (split //, $rest) {
+        $depth++ if $ch eq '[' || $ch eq '{';
+        $depth-- if $ch eq ']' || $ch eq '}';
+        if ($ch eq ',' && $depth == 0) { push @ops, $cur; $cur = ''; next; }
+        $cur .= $ch;
+    }
+    push @ops, $cur if $cur =~ /\S/;
+    s/^\s+|\s+$//g for @ops;
+    my (@w, @r);
+    my $base = $mn =~ /^(vld1|vst1)/;
+    for my $i (0 .. $#ops) {
+        my $o = $ops[$i];
+        if ($o =~ /^\[(r\d+)(?::\d+)?\](!?)$/) {
+            push @r, $1;
+            push @w, $1 if $2 || $i < $#ops;
+            next;
+        }
+        my @x = regs_of($o);
+        if ($i == 0 && $mn !~ /^(vst1|cmp|b)/) {
+            push @w, @x;
+            push @r, @x if $mn =~ /^(vld1)/ && 0;
+        } else {
+            push @r, @x;
+        }
+    }
+    my $neon = $mn =~ /^v/ && $mn !~ /^(vld1|vst1)/;
+    my $cost = $mn =~ /^vext/ ? 2 : $neon ? 1 : 0;
+    my $lat = $mn =~ /^vmull/ ? 5 : $mn =~ /^vext/ ? 3 : $mn =~ /^vld1/ ? 1
+            : $mn =~ /^v/ ? 2 : 1;
+    my $late = $mn =~ /^(vext|vsh|vst1)/ ? 1 : 0;    # reads its operands a cycle earlier
+    return { text => $text, w => \@w, r => \@r, cost => $cost, lat => $lat,
+             late => $late, neon => $neon };
+}
+
+# Orders the instructions (a correct program as written) for the in-order
+# pipe: each cycle issues at most one NEON data-processing instruction (a
+# VEXT holds the pipe two cycles) and two instructions in all; an
+# instruction issues once its operands are ready (the producer's latency,
+# one more for the consumers that read early: VMULL, VEXT, shifts, stores)
+# and never before an earlier instruction whose registers it overwrites
+# or whose result it overwrites; among the ready ones the one with the
+# longest latency-weighted chain after it goes first.
+sub schedule {
+    my @in = map { insn($_) } @_;
+    my $n = @in;
+    my (@pred, @succ);
+    my (%lastw, %readers);
+    for my $j (0 .. $n - 1) {
+        my %p;
+        for my $r (@{ $in[$j]{r} }) {
+            $p{ $lastw{$r} } = 'raw' if defined $lastw{$r};
+        }
+        for my $w (@{ $in[$j]{w} }) {
+            $p{ $lastw{$w} } //= 'order' if defined $lastw{$w};
+            $p{$_} //= 'order' for @{ $readers{$w} // [] };
+        }
+        delete $p{$j};
+        $pred[$j] = \%p;
+        push @{ $succ[$_] }, $j for keys %p;
+        for my $r (@{ $in[$j]{r} }) { push @{ $readers{$r} }, $j; }
+        for my $w (@{ $in[$j]{w} }) { $lastw{$w} = $j; $readers{$w} = []; }
+    }
+    my @height = (0) x $n;
+    for my $i (reverse 0 .. $n - 1) {
+        for my $s (@{ $succ[$i] // [] }) {
+            my $d = $pred[$s]{$i} eq 'raw' ? $in[$i]{lat} + $in[$s]{late} : 0;
+            my $h = $height[$s] + $d;
+            $height[$i] = $h if $h > $height[$i];
+        }
+        $height[$i] += $in[$i]{cost};
+    }
+    my @done = (0) x $n;    # issued
+    my @ready_at;
+    my $left = $n;
+    my ($cycle, $busy_until) = (0, 0);
+    my @out;
+    while ($left) {
+        my $issued = 0;
+        while ($issued < 2) {
+            my $best;
+            for my $j (0 .. $n - 1) {
+                next if $done[$j];
+                my $ok = 1;
+                for my $p (keys %{ $pred[$j] }) {
+                    if (!$done[$p]) { $ok = 0; last; }
+                    if ($pred[$j]{$p} eq 'raw' && $ready_at[$p] + $in[$j]{late} > $cycle) { $ok = 0; last; }
+                }
+                next unless $ok;
+                next if $in[$j]{cost} && $busy_until > $cycle;
+                $best = $j if !defined $best || $height[$j] > $height[$best];
+            }
+            last unless defined $best;
+            $done[$best] = 1;
+            $left--;
+            $issued++;
+            $ready_at[$best] = $cycle + $in[$best]{lat};
+            $busy_until = $cycle + $in[$best]{cost} if $in[$best]{cost};
+            push @out, $in[$best]{text};
+        }
+        $cycle++;
+    }
+    return join '', map { "    $_\n" } @out;
+}
+
+# ---------------------------------------------------------------------------
+# The kernel.
+
+sub dl { my ($q) = @_; $q =~ /^q(\d+)$/ or die; return 'd' . 2 * $1; }
+sub dh { my ($q) = @_; $q =~ /^q(\d+)$/ or die; return 'd' . (2 * $1 + 1); }
+sub S { return 'q' . (8 + $_[0]); }    # the accumulator of P_j
+
+my @MASK = (undef, '0xffff000000000000', '0xffffffff00000000', '0xffffffffffff0000');
+
+# The accumulators S_0..S_7 of one part, combined into the 128-bit
+# product in $D (the fix-up, shift and P_4 step of the opening comment).
+sub combine {
+    my ($D) = @_;
+    my @o = ('veor    d24, d24, d25', 'vshr.u64 d25, d24, 32', 'vshl.i64 d24, d24, 32',
+             "veor    $D, q8, q12");
+    for my $k (1 .. 3) {
+        my ($s, $t) = (S($k), S(8 - $k));
+        my ($m, $sl, $sh) = (dl($t), dl($s), dh($s));
+        push @o, "vext.8  $t, $t, $t, " . 2 * $k,
+                 "veor    $s, $s, $t",
+                 "vmov.i64 $m, $MASK[$k]",
+                 "vand    $m, $sh, $m",
+                 "veor    $sh, $sh, $m",
+                 "veor    $sl, $sl, $m",
+                 "vext.8  $s, $s, $s, " . (16 - $k),
+                 "veor    $D, $D, $s";
+    }
+    return @o;
+}
+
+# (t0, t1) = s * (0xC2 << 56) as 64-bit shifts, six temporaries.
 sub mulc {
-    my ($t0, $t1, $s) = @_;
-    return <<___;
-    vshl.i64 $t0, $s, 63
-    vshl.i64 d26, $s, 62
-    veor    $t0, $t0, d26
-    vshl.i64 d26, $s, 57
-    veor    $t0, $t0, d26
-    vshr.u64 $t1, $s, 1
-    vshr.u64 d26, $s, 2
-    veor    $t1, $t1, d26
-    vshr.u64 d26, $s, 7
-    veor    $t1, $t1, d26
-___
+    my ($s, @t) = @_;
+    return ("vshl.i64 $t[0], $s, 63", "vshl.i64 $t[1], $s, 62", "vshl.i64 $t[2], $s, 57",
+            "vshr.u64 $t[3], $s, 1", "vshr.u64 $t[4], $s, 2", "vshr.u64 $t[5], $s, 7",
+            "veor    $t[0], $t[0], $t[1]", "veor    $t[3], $t[3], $t[4]",
+            "veor    $t[0], $t[0], $t[2]", "veor    $t[3], $t[3], $t[5]");
 }
 
-# [hi:mid:lo] -> fold mid, reduce, result in $res (q15 a temporary).
-sub fold_reduce {
-    my ($res, $l, $h, $m) = @_;
-    my ($l0, $l1, $h0, $h1, $m0, $m1) = (lo($l), hi($l), lo($h), hi($h), lo($m), hi($m));
-    return <<___ . mulc('d30', 'd31', $l0) . <<___ . mulc('d30', 'd31', $l1) . <<___;
-    veor    $m, $m, $l
-    veor    $m, $m, $h
-    veor    $l1, $l1, $m0
-    veor    $h0, $h0, $m1
-___
-    veor    $l1, $l1, d30
-    veor    $l0, $l0, d31
-___
-    veor    $l0, $l0, d30
-    veor    $l1, $l1, d31
-    veor    $res, $h, $l
-___
+# One batch of $n blocks (1..4) at r2 into the hash in q0, in program
+# order (schedule() reorders it).
+sub batch {
+    my ($n) = @_;
+    my @o = ('vld1.64 {d4, d5}, [r2]', 'vrev64.8 q2, q2', 'veor    q0, q0, q2');
+    my @temps = ('q5', 'q6', 'q7');
+    my @keys = ('q3', 'q4');
+    my ($tn, $kn, $pn) = (0, 0, 0);
+    for my $part (0 .. 2) {                       # mid, lo, hi
+        my @order = $part == 0 ? ((1 .. $n - 1), 0) : (0 .. $n - 1);
+        my $first = 1;
+        for my $i (@order) {
+            my $a;
+            if ($i == 0) {
+                if ($part == 0) { push @o, 'veor    d2, d0, d1'; $a = 'd2'; }
+                else { $a = $part == 1 ? 'd1' : 'd0'; }
+            } else {
+                push @o, 'add     r8, r2, ' . 16 * $i, 'vld1.64 {d4, d5}, [r8]', 'vrev64.8 q2, q2';
+                if ($part == 0) { push @o, 'veor    d4, d4, d5'; $a = 'd4'; }
+                else { $a = $part == 1 ? 'd5' : 'd4'; }
+            }
+            my $kr = 'r' . (4 + $pn++ % 4);
+            push @o, "add     $kr, r1, " . (256 * $part + 64 * (4 - ($n - $i)));
+            for my $pair (0 .. 3) {
+                my $k = $keys[$kn++ % @keys];
+                push @o, 'vld1.64 {' . dl($k) . ', ' . dh($k) . "}, [$kr]!";
+                for my $h (0, 1) {
+                    my ($j, $kd) = (2 * $pair + $h, $h ? dh($k) : dl($k));
+                    if ($first) {
+                        push @o, 'vmull.p8 ' . S($j) . ", $a, $kd";
+                    } else {
+                        my $t = $temps[$tn++ % @temps];
+                        push @o, "vmull.p8 $t, $a, $kd", 'veor    ' . S($j) . ', ' . S($j) . ", $t";
+                    }
+                }
+            }
+            $first = 0;
+        }
+        push @o, combine($part == 0 ? 'q1' : 'q2');
+        push @o, 'veor    q1, q1, q2', 'veor    d2, d2, d5', 'vmov    d1, d4' if $part == 1;
+    }
+    push @o, 'veor    d2, d2, d4', 'veor    d3, d3, d4', 'veor    d3, d3, d5';
+    push @o, mulc('d1', map { "d$_" } 16 .. 21), 'veor    d2, d2, d16', 'veor    d1, d1, d19';
+    push @o, mulc('d2', map { "d$_" } 22 .. 27), 'veor    d1, d1, d22', 'veor    d2, d2, d25';
+    push @o, 'veor    d1, d3, d1', 'veor    d0, d5, d2';
+    return @o;
 }
 
-# [lo, hi, mid] = a (x) b (unreduced); a's Karatsuba operand goes to the
-# low half of $a (which is then dead), b's to $bk.
-sub product {
-    my ($l, $h, $m, $a, $b, $bk) = @_;
-    my ($a0, $a1, $b0, $b1) = (lo($a), hi($a), lo($b), hi($b));
-    return clmul64($l, $a0, $b0) . clmul64($h, $a1, $b1) . <<___ . clmul64($m, $a0, $bk);
-    veor    $a0, $a0, $a1
-    veor    $bk, $b0, $b1
-___
-}
+my $sched = ($ENV{GHASH_NEON_SCHED} // 1) ? \&schedule : sub { join '', map { "    $_\n" } @_ };
 
 my $code = <<___;
 .arch armv7-a
 .fpu neon
 
-.rodata
-.align 16
-.Lghash_neon_fixup:
-.quad 0x1, 0xc200000000000000                  # y^128 mod g' (the x^-1 fix-up)
-
 .text
-.function gcmi_ghash_armv4_neon_init args=2 public=r0,r1,r2,r3,r12
-    adrl    r12, .Lghash_neon_fixup
-    vld1.64 {d22-d23}, [r12]
-    vmov.i8 q12, 0
-    vld1.8  {q8}, [r1]
-@{[reverse16('q8')]}
-    # K_1 = (R_H << 1) ^ (bit 127 ? fix-up : 0)
-    vshr.s64 q2, q8, 63
-    vmov    d4, d5
-    vand    q2, q2, q11
-    vshr.u64 q3, q8, 63
-    vext.8  q3, q12, q3, 8
-    vshl.i64 q8, q8, 1
-    vorr    q8, q8, q3
-    veor    q8, q8, q2
-    mov     r2, r0
-    vst1.8  {q8}, [r2]!
-    vmov    q9, q8
-    mov     r3, 3
-.Linit_loop:
-    vmov    q1, q9
-@{[product('q5', 'q6', 'q7', 'q1', 'q8', 'd3')]}
-@{[fold_reduce('q9', 'q5', 'q6', 'q7')]}
-    vst1.8  {q9}, [r2]!
-    subs    r3, r3, 1
-    bne     .Linit_loop
-.endfunction
-
-.function gcmi_ghash_armv4_neon_blocks args=4 public=r0,r1,r2,r3,r12
+.function gcmi_ghash_armv4_neon_blocks args=4 public=r0,r1,r2,r3,r4,r5,r6,r7,r8,r12
     cmp     r3, 0
     beq     .Lblocks_done
-    vld1.8  {q0}, [r0]
-@{[reverse16('q0')]}
-    vmov.i8 q12, 0
-    mov     r12, r1
-    vld1.64 {d16-d19}, [r12]!
-    vld1.64 {d20-d23}, [r12]
+    vld1.64 {d0, d1}, [r0]
+    vrev64.8 q0, q0
 
 .Lblocks_loop4:
     cmp     r3, 4
     blo     .Lblocks_tail
-___
-for my $i (0 .. 3) {
-    my $K = 'q' . (7 + 4 - $i);        # K_(4-i) in q8..q11
-    $code .= "    vld1.8  {q1}, [r2]!\n" . reverse16('q1');
-    $code .= "    veor    q1, q1, q0\n" if $i == 0;
-    if ($i == 0) {
-        $code .= product('q2', 'q3', 'q4', 'q1', $K, 'd3');
-    } else {
-        $code .= product('q5', 'q6', 'q7', 'q1', $K, 'd3');
-        $code .= "    veor    q2, q2, q5\n    veor    q3, q3, q6\n    veor    q4, q4, q7\n";
-    }
-}
-$code .= fold_reduce('q0', 'q2', 'q3', 'q4');
-$code .= <<___;
+@{[ $sched->(batch(4)) ]}
+    add     r2, r2, 64
     sub     r3, r3, 4
     b       .Lblocks_loop4
 
 .Lblocks_tail:
     cmp     r3, 0
     beq     .Lblocks_store
-    vld1.8  {q1}, [r2]!
-@{[reverse16('q1')]}
-    veor    q1, q1, q0
-@{[product('q2', 'q3', 'q4', 'q1', 'q8', 'd3')]}
-@{[fold_reduce('q0', 'q2', 'q3', 'q4')]}
+@{[ $sched->(batch(1)) ]}
+    add     r2, r2, 16
     sub     r3, r3, 1
     b       .Lblocks_tail
 .Lblocks_store:
-@{[reverse16('q0')]}
-    vst1.8  {q0}, [r0]
+    vrev64.8 q0, q0
+    vst1.64 {d0, d1}, [r0]
 .Lblocks_done:
 .endfunction
 ___

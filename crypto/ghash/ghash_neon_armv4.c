@@ -3,34 +3,77 @@
  * cores with NEON but without the Armv8 crypto extension (Cortex-A7, A8,
  * A9, A15, ...).
  *
- * The work is done by asm/armv4/ghash-neon-armv4.pl, whose opening comment
- * explains the algorithm: 64x64-bit carry-less products assembled from
- * eight VMULL.P8 (Camara, Gouvea, Lopez and Dahab 2013), Karatsuba (three
- * such products a block), H..H^4 precomputed, four blocks per reduction,
- * and the Montgomery reduction of the pmull32 kernel with its multiplies by
- * 0xC2 << 56 done as shifts.
+ * The blocks are hashed by asm/armv4/ghash-neon-armv4.pl, whose opening
+ * comment explains the method: 64x64-bit carry-less products assembled from
+ * eight VMULL.P8 each (Camara, Gouvea, Lopez and Dahab 2013) against byte
+ * rotations of the key's words precomputed here, Karatsuba (three such
+ * products a block), and, because everything after the byte multiplies is
+ * linear, one combination of the partial sums per Karatsuba part and one
+ * shift-based Montgomery reduction per batch of four blocks. This file
+ * holds the descriptor and the key set-up (`init`), plain C run once per
+ * key.
  *
- * Constant time: secrets only pass through VMULL.P8, VEOR, VAND, VEXT,
- * VREV64, VSWP and shifts, fixed-latency NEON instructions; there are no
- * tables, and branches and addresses depend only on the number of blocks.
+ * Key set-up. It computes H^k for k = 1..4 bit by bit, multiplies each by
+ * x^-1 (the pmull32 kernel's representation: the reflected product of a
+ * block and K_k = H^k x^-1 needs no shift before the Montgomery
+ * reduction), and stores, for each power, the eight byte rotations of the
+ * three 64-bit words the kernel multiplies by: b0 ^ b1 (the Karatsuba
+ * mid operand), b0 and b1 (see the kernel's key layout). Values are hi:lo
+ * 64-bit words loaded big-endian from GCM's byte order, so bit 127 - i of
+ * hi:lo is the coefficient of x^i; that hi:lo is the kernel's reflected
+ * register (lo, b0, is its low word).
+ *
+ * Constant time: every reduction in the set-up is a mask made from the
+ * secret bit, never a branch; loop bounds and indices are constants. The
+ * kernel's argument is in its header: secrets only pass through VMULL.P8,
+ * VEOR, VAND, VEXT, VREV64 and shifts, no tables, and its branches and
+ * addresses depend only on the number of blocks.
  */
+#include <string.h>
+
 #include "../cpu/cpu.h"
+#include "gf128_setup.h"
 #include "ghash.h"
 
+/* Per power K_k (k = 1..4) and part (the Karatsuba mid operand, the low
+ * and the high 64-bit word), the word's eight byte rotations: 4 x 3 x 64
+ * bytes, laid out as the kernel reads them (see its key layout). */
+#define NEON_ARMV4_KEY_BYTES 768
+
 #if defined(LIBGCM_ASM_ARM)
-/* asm/armv4/ghash-neon-armv4.pl: init stores H..H^4 (times x^-1,
- * bit-reflected) in the first 64 bytes of the key; blocks reduces once
- * per four blocks. */
-#define NEON_ARMV4_KERNEL(op) gcmi_ghash_armv4_neon_##op
-GCM_HIDDEN ghash_init_fn NEON_ARMV4_KERNEL(init);
-GCM_HIDDEN ghash_update_fn NEON_ARMV4_KERNEL(blocks);
+/* asm/armv4/ghash-neon-armv4.pl: reads the key built by neon_init below;
+ * reduces once per four blocks. */
+#define NEON_ARMV4_BLOCKS gcmi_ghash_armv4_neon_blocks
+GCM_HIDDEN ghash_update_fn NEON_ARMV4_BLOCKS;
 #define NEON_ARMV4_BUILT 1
 #else
-#define NEON_ARMV4_KERNEL(op) NULL
+#define NEON_ARMV4_BLOCKS NULL
 #define NEON_ARMV4_BUILT 0
 #endif
 
-#define NEON_ARMV4_KEY_BYTES 64
+/* Rotates the bytes of w down by r (byte m takes byte m + r mod 8): what
+ * VEXT.8 d, w, w, #r does to a d register. */
+static uint64_t rot_down(uint64_t w, unsigned r) {
+  return r == 0 ? w : (w >> (8 * r)) | (w << (64 - 8 * r));
+}
+
+static void neon_init(struct ghash_key *key, const uint8_t H[16]) {
+  const struct u128 h = {load_be64(H), load_be64(H + 8)};
+  struct u128 p = h;
+  uint8_t *base = ghash_key_bytes(key);
+  memset(base, 0, NEON_ARMV4_KEY_BYTES);
+  for (int k = 1; k <= 4; k++) {
+    if (k > 1) p = mul(p, h);
+    const struct u128 kk = mul_x_inv(p);
+    /* The kernel's reflected register: lo is its low word. */
+    const uint64_t part[3] = {kk.lo ^ kk.hi, kk.lo, kk.hi};
+    for (int t = 0; t < 3; t++) {
+      uint8_t *out = base + 256 * t + 64 * (4 - k);
+      for (unsigned r = 0; r < 8; r++) store_le64(out + 8 * r, rot_down(part[t], r));
+    }
+  }
+}
+
 _Static_assert(NEON_ARMV4_KEY_BYTES <= GHASH_KEY_MAX_BYTES,
                "the neon key fits in the largest GHASH key");
 
@@ -44,7 +87,7 @@ const struct ghash_impl gcmi_ghash_neon_armv4 = {
     .hardware_multiply = 0,
     .key_bytes = NEON_ARMV4_KEY_BYTES,
     .usable = neon_usable,
-    .init = NEON_ARMV4_KERNEL(init),
-    .update = NEON_ARMV4_KERNEL(blocks),
+    .init = neon_init,
+    .update = NEON_ARMV4_BLOCKS,
 };
 
