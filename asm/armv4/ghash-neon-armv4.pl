@@ -262,7 +262,6 @@ sub dl { my ($q) = @_; $q =~ /^q(\d+)$/ or die; return 'd' . 2 * $1; }
 sub dh { my ($q) = @_; $q =~ /^q(\d+)$/ or die; return 'd' . (2 * $1 + 1); }
 sub S { return 'q' . (8 + $_[0]); }    # the accumulator of P_j
 
-my @MASK = (undef, '0xffff000000000000', '0xffffffff00000000', '0xffffffffffff0000');
 
 # The accumulators S_0..S_7 of one part, combined into the 128-bit
 # product in $D (the fix-up, shift and P_4 step of the opening comment).
@@ -275,7 +274,7 @@ sub combine {
         my ($m, $sl, $sh) = (dl($t), dl($s), dh($s));
         push @o, "vext.8  $t, $t, $t, " . 2 * $k,
                  "veor    $s, $s, $t",
-                 "vmov.i64 $m, $MASK[$k]",
+                 "vld1.64 {$m}, [r" . (9 + $k) . ']',
                  "vand    $m, $sh, $m",
                  "veor    $sh, $sh, $m",
                  "veor    $sl, $sl, $m",
@@ -285,13 +284,22 @@ sub combine {
     return @o;
 }
 
-# (t0, t1) = s * (0xC2 << 56) as 64-bit shifts, six temporaries.
-sub mulc {
-    my ($s, @t) = @_;
-    return ("vshl.i64 $t[0], $s, 63", "vshl.i64 $t[1], $s, 62", "vshl.i64 $t[2], $s, 57",
-            "vshr.u64 $t[3], $s, 1", "vshr.u64 $t[4], $s, 2", "vshr.u64 $t[5], $s, 7",
-            "veor    $t[0], $t[0], $t[1]", "veor    $t[3], $t[3], $t[4]",
-            "veor    $t[0], $t[0], $t[2]", "veor    $t[3], $t[3], $t[5]");
+# The reduction of [w3:w2:w1:w0] = [d5:d3:d2:d1] into q0 (see "The
+# reduction" above): w * c for both steps by three VSHL.U64 with the
+# shift counts (63, -1), (62, -2), (57, -7) (negative: a right shift)
+# from q13-q15 on (w, w), giving (low, high) 64 bits of the product.
+sub reduce {
+    my @o = ('add     r4, r10, 32', 'vld1.64 {d26-d29}, [r4]!', 'vld1.64 {d30-d31}, [r4]',
+             'vmov    d0, d1');
+    my $mulc = sub {
+        my ($w) = @_;
+        return ("vshl.u64 q8, $w, q13", "vshl.u64 q9, $w, q14", "vshl.u64 q10, $w, q15",
+                'veor    q8, q8, q9', 'veor    q8, q8, q10');
+    };
+    push @o, $mulc->('q0'), 'veor    d22, d2, d16', 'veor    d23, d2, d16', 'veor    d1, d1, d17';
+    push @o, $mulc->('q11'), 'veor    d1, d1, d16', 'veor    d22, d22, d17';
+    push @o, 'veor    d1, d3, d1', 'veor    d0, d5, d22';
+    return @o;
 }
 
 # One batch of $n blocks (1..4) at r2 into the hash in q0, in program
@@ -299,8 +307,8 @@ sub mulc {
 sub batch {
     my ($n) = @_;
     my @o = ('vld1.64 {d4, d5}, [r2]', 'vrev64.8 q2, q2', 'veor    q0, q0, q2');
-    my @temps = ('q5', 'q6', 'q7');
-    my @keys = ('q3', 'q4');
+    my @temps = ('q4', 'q5', 'q6', 'q7');
+    my @keys = ('q3');
     my ($tn, $kn, $pn) = (0, 0, 0);
     for my $part (0 .. 2) {                       # mid, lo, hi
         my @order = $part == 0 ? ((1 .. $n - 1), 0) : (0 .. $n - 1);
@@ -336,9 +344,7 @@ sub batch {
         push @o, 'veor    q1, q1, q2', 'veor    d2, d2, d5', 'vmov    d1, d4' if $part == 1;
     }
     push @o, 'veor    d2, d2, d4', 'veor    d3, d3, d4', 'veor    d3, d3, d5';
-    push @o, mulc('d1', map { "d$_" } 16 .. 21), 'veor    d2, d2, d16', 'veor    d1, d1, d19';
-    push @o, mulc('d2', map { "d$_" } 22 .. 27), 'veor    d1, d1, d22', 'veor    d2, d2, d25';
-    push @o, 'veor    d1, d3, d1', 'veor    d0, d5, d2';
+    push @o, reduce();
     return @o;
 }
 
@@ -348,10 +354,20 @@ my $code = <<___;
 .arch armv7-a
 .fpu neon
 
+.rodata
+.align 4
+.Lghash_neon_consts:
+.quad 0xffff000000000000, 0xffffffff00000000    # the fix-up masks, k = 1, 2, 3
+.quad 0xffffffffffff0000, 0
+.quad 63, -1, 62, -2, 57, -7                    # the reduction's shift counts
+
 .text
-.function gcmi_ghash_armv4_neon_blocks args=4 public=r0,r1,r2,r3,r4,r5,r6,r7,r8,r12
+.function gcmi_ghash_armv4_neon_blocks args=4 public=r0,r1,r2,r3,r4,r5,r6,r7,r8,r10,r11,r12
     cmp     r3, 0
     beq     .Lblocks_done
+    adrl    r10, .Lghash_neon_consts
+    add     r11, r10, 8
+    add     r12, r10, 16
     vld1.64 {d0, d1}, [r0]
     vrev64.8 q0, q0
 
