@@ -149,6 +149,15 @@ sub regs_of {
 sub insn {
     my ($text) = @_;
     my ($mn, $rest) = $text =~ /^\s*(\S+)\s*(.*)$/;
+    # A "# w=NAME" or "# r=NAME" note: the instruction writes or reads the
+    # memory NAME (a frame slot), a dependency like a register's.
+    my (@mw, @mr);
+    if ($rest =~ s/\s*#\s*(.*)$//) {
+        for my $note (split ' ', $1) {
+            push @mw, "m:$1" if $note =~ /^w=(\S+)$/;
+            push @mr, "m:$1" if $note =~ /^r=(\S+)$/;
+        }
+    }
     my @ops;
     my ($cur, $depth) = ('', 0);
     for my $ch (split //, $rest) {
@@ -176,6 +185,8 @@ sub insn {
             push @r, @x;
         }
     }
+    push @w, @mw;
+    push @r, @mr;
     my $neon = $mn =~ /^v/ && $mn !~ /^(vld1|vst1)/;
     my $cost = $mn =~ /^vext/ ? 2 : $neon ? 1 : 0;
     my $lat = $mn =~ /^vmull/ ? 5 : $mn =~ /^vext/ ? 3 : $mn =~ /^vld1/ ? 1
@@ -318,12 +329,20 @@ sub batch {
             if ($i == 0) {
                 if ($part == 0) { push @o, 'veor    d2, d0, d1'; $a = 'd2'; }
                 else { $a = $part == 1 ? 'd1' : 'd0'; }
+            } elsif ($part == 0) {
+                # Reversed once; kept in the frame for the other parts.
+                my $sr = 'r' . (6 + $i % 2);
+                push @o, 'add     r8, r2, ' . 16 * $i, 'vld1.64 {d4, d5}, [r8]', 'vrev64.8 q2, q2',
+                         "add     $sr, sp, " . 16 * ($i - 1), "vst1.64 {d4, d5}, [$sr]    # w=slot$i",
+                         'veor    d4, d4, d5';
+                $a = 'd4';
             } else {
-                push @o, 'add     r8, r2, ' . 16 * $i, 'vld1.64 {d4, d5}, [r8]', 'vrev64.8 q2, q2';
-                if ($part == 0) { push @o, 'veor    d4, d4, d5'; $a = 'd4'; }
-                else { $a = $part == 1 ? 'd5' : 'd4'; }
+                my $sr = 'r' . (6 + $i % 2);
+                $a = $part == 1 ? 'd5' : 'd4';
+                push @o, "add     $sr, sp, " . (16 * ($i - 1) + ($part == 1 ? 8 : 0)),
+                         "vld1.64 {$a}, [$sr]    # r=slot$i";
             }
-            my $kr = 'r' . (4 + $pn++ % 4);
+            my $kr = 'r' . (4 + $pn++ % 2);
             push @o, "add     $kr, r1, " . (256 * $part + 64 * (4 - ($n - $i)));
             for my $pair (0 .. 3) {
                 my $k = $keys[$kn++ % @keys];
@@ -362,7 +381,7 @@ my $code = <<___;
 .quad 63, -1, 62, -2, 57, -7                    # the reduction's shift counts
 
 .text
-.function gcmi_ghash_armv4_neon_blocks args=4 public=r0,r1,r2,r3,r4,r5,r6,r7,r8,r10,r11,r12
+.function gcmi_ghash_armv4_neon_blocks args=4 frame=48 public=r0,r1,r2,r3,r4,r5,r6,r7,r8,r10,r11,r12
     cmp     r3, 0
     beq     .Lblocks_done
     adrl    r10, .Lghash_neon_consts
@@ -389,6 +408,11 @@ my $code = <<___;
 .Lblocks_store:
     vrev64.8 q0, q0
     vst1.64 {d0, d1}, [r0]
+    vmov.i8 q2, 0                   # wipe the frame's reversed blocks
+    mov     r6, sp
+    vst1.64 {d4, d5}, [r6]!
+    vst1.64 {d4, d5}, [r6]!
+    vst1.64 {d4, d5}, [r6]
 .Lblocks_done:
 .endfunction
 ___
