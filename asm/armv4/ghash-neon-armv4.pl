@@ -52,17 +52,22 @@
 # against r_j of the matching word of K_(4-i)), and then combines S_0..S_7
 # into the part's 128-bit product once: three fix-ups and shifts and one
 # P_4 step per part per batch instead of per block. Per block and part
-# that leaves 8 VMULL.P8 and 8 VEOR. Twelve 128-bit registers would be
-# needed to keep the batch's block words for the three parts; the block
-# is loaded and byte-reversed again in each part instead (a VLD1 and a
-# VREV64.8). The parts' products go into the 256-bit [w3:w2:w1:w0] as
+# that leaves 8 VMULL.P8 and 8 VEOR. Six more q registers would be
+# needed to keep the batch's block words for the three parts: the mid
+# part (the first) reverses blocks 1..3 and stores them in the frame, and
+# the lo and hi parts load the word they need from there. The fix-up
+# masks and the reduction's shift counts are loaded from a constant block
+# (loads issue beside the NEON pipe). The parts' products go into the
+# 256-bit [w3:w2:w1:w0] as
 # they are finished (w0 = lo.lo, w1 = lo.hi ^ mid'.lo, w2 = hi.lo ^
 # mid'.hi, w3 = hi.hi, mid' = mid ^ lo ^ hi), which the reduction
 # takes.
 #
 # The reduction multiplies by c = y^63 + y^62 + y^57 (0xC2 << 56): with
 # shifts, w * c = (w << 63 ^ w << 62 ^ w << 57) (low 64 bits) and
-# (w >> 1 ^ w >> 2 ^ w >> 7) (high 64 bits), 64-bit VSHL/VSHR.
+# (w >> 1 ^ w >> 2 ^ w >> 7) (high 64 bits): with w in both halves of a q
+# register, three VSHL.U64 by the count pairs (63, -1), (62, -2), (57, -7)
+# (a negative count shifts right) and two VEORs give both halves.
 #
 # Orientation: a block is loaded as it is (VLD1.64) and byte-reversed in
 # each 64-bit half (VREV64.8); the halves are not swapped, the code names
@@ -82,11 +87,14 @@
 # registers it overwrites, and among the ready ones the one with the
 # longest latency-weighted chain after it goes first. Registers are fixed
 # in the plain program with enough in rotation that the products of
-# successive blocks overlap: the key words in q3/q4 alternately, the
-# products in q5/q6/q7 in turn, so several VMULL.P8 are in flight while
-# the VEORs of earlier ones issue, and the combination of one part
-# (four independent chains) overlaps the loads and first products of the
-# next. Out-of-order cores (Swift, Cortex-A15/A57) take the same code.
+# successive blocks overlap: the products go to q4..q7 in turn, so four
+# VMULL.P8 are in flight while the VEORs of earlier ones issue, and the
+# key words are loaded into q3 just after the two products that read
+# the previous pair; the combination of one part (four independent
+# chains) overlaps the loads and first products of the next. Memory is
+# not tracked but for the frame slots, whose store and loads carry a
+# "# w=slotN" / "# r=slotN" note. Out-of-order cores (Swift,
+# Cortex-A15/A57) take the same code.
 #
 # Key layout (struct ghash_key, 768 bytes, written by the C init)
 # ===============================================================
@@ -95,23 +103,30 @@
 #     K_k = b1:b0, j = 0..7, k = 1..4: a part's words for K_4 .. K_1 in a
 #     row, two rotations per VLD1.
 #
-# Register plan (AAPCS; the prologue saves the r4-r8 and d8-d15 used)
+# Register plan (AAPCS; the prologue saves the r4-r8, r10, r11 and
+# d8-d15 used)
 # ===================================================================
 #   gcmi_ghash_armv4_neon_blocks(Xi = r0, key = r1, in = r2, blocks = r3)
 #     q0       the running hash (d0 = its high word, d1 the low one); in a
-#              batch X ^ B0, d1 then w0 after the lo part
+#              batch X ^ B0, d1 then w0 after the lo part; (w0, w0) in
+#              the reduction
 #     q1       d2 = the mid operand of block 0, then the mid product, then
 #              w1, w2 (partial, then whole: d2, d3)
-#     q2       the block being multiplied; a part's combined product
-#     q3, q4   key words (two rotations each)
-#     q5-q7    products on their way into the accumulators
-#     q8-q15   S_0 .. S_7; the reduction's temporaries
-#     r4-r7    key pointers (one per block), r8 the block's address
+#     q2       the block being multiplied (its word in the lo and hi
+#              parts); a part's combined product
+#     q3       key words (two rotations)
+#     q4-q7    products on their way into the accumulators
+#     q8-q15   S_0 .. S_7; the reduction's temporaries and shift counts
+#     r4, r5   key pointers (blocks in turn), r6, r7 frame addresses,
+#              r8 the block's address, r10-r12 the three masks (r10 the
+#              constant block)
+#     frame    [sp, 16 * (i - 1)]: block i (1..3) reversed
 #
 # What is secret, and why none reaches an address or a branch
 # ===========================================================
 # H, its powers, the running hash and the data are secret and only ever in
-# NEON registers and memory; they pass through VMULL.P8 (a fixed-latency
+# NEON registers and memory (the frame's reversed blocks are overwritten
+# with zeros before returning); they pass through VMULL.P8 (a fixed-latency
 # NEON instruction: its timing does not depend on the values), VEOR, VAND,
 # VEXT, VREV64 and shifts, no table. Addresses come from the argument
 # pointers plus constants; branches depend only on the block count. No
