@@ -173,6 +173,8 @@ TEST(AbiArm, NeonGhashKernels) {
   for (size_t i = 0; i < sizeof(h); i++) h[i] = (uint8_t)(11 * i + 3);
   for (size_t i = 0; i < sizeof(buf); i++) buf[i] = (uint8_t)(i * 5);
   GhashKeyRoom k;
+  // The key set-up is C (crypto/ghash/ghash_neon_armv4.c); the kernel is
+  // the update.
   CheckedCall(Fn(gcmi_ghash_neon_armv4.init), "neon init", P(k.get()), P(h));
   for (uint32_t blocks : {0u, 1u, 4u, 19u}) {
     CheckedCall(Fn(gcmi_ghash_neon_armv4.update), "neon blocks", P(xi), P(k.get()),
