@@ -128,8 +128,9 @@
 # NEON registers and memory (the frame's reversed blocks are overwritten
 # with zeros before returning); they pass through VMULL.P8 (a fixed-latency
 # NEON instruction: its timing does not depend on the values), VEOR, VAND,
-# VEXT, VREV64 and shifts, no table. Addresses come from the argument
-# pointers plus constants; branches depend only on the block count. No
+# VEXT, VREV64 and shifts, no table. Addresses are the argument pointers,
+# the constant block's (ADR) and sp, plus constants; branches depend only
+# on the block count. No
 # core register ever holds a secret (the check: public= lists every one
 # the kernel uses).
 use strict;
@@ -184,7 +185,6 @@ sub insn {
     push @ops, $cur if $cur =~ /\S/;
     s/^\s+|\s+$//g for @ops;
     my (@w, @r);
-    my $base = $mn =~ /^(vld1|vst1)/;
     for my $i (0 .. $#ops) {
         my $o = $ops[$i];
         if ($o =~ /^\[(r\d+)(?::\d+)?\](!?)$/) {
@@ -195,7 +195,6 @@ sub insn {
         my @x = regs_of($o);
         if ($i == 0 && $mn !~ /^(vst1|cmp|b)/) {
             push @w, @x;
-            push @r, @x if $mn =~ /^(vld1)/ && 0;
         } else {
             push @r, @x;
         }
@@ -215,7 +214,7 @@ sub insn {
 # pipe: each cycle issues at most one NEON data-processing instruction (a
 # VEXT holds the pipe two cycles) and two instructions in all; an
 # instruction issues once its operands are ready (the producer's latency,
-# one more for the consumers that read early: VMULL, VEXT, shifts, stores)
+# one more for the consumers that read early: VEXT, shifts, stores)
 # and never before an earlier instruction whose registers it overwrites
 # or whose result it overwrites; among the ready ones the one with the
 # longest latency-weighted chain after it goes first.
