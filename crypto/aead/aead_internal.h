@@ -40,6 +40,47 @@ static inline int aead_inplace_or_disjoint(const void *out, const void *in,
   return out == in || !buffers_overlap(out, len, in, len);
 }
 
+/* A buffer argument: NULL is fine only when empty. */
+static inline int buf_ok(const void *p, size_t len) {
+  return p != NULL || len == 0;
+}
+
+/* The aliasing rules of a one-shot call (gcm_seal, gcm_open, gcm_siv_seal,
+ * gcm_siv_open): out is its own input or clear of it, and clear of the
+ * AAD, the nonce and the tag; a tag that seal writes is an output too, so
+ * it is also clear of every input. (Open only reads its tag, so there the
+ * tag may share bytes with the other inputs.) */
+static inline int one_shot_disjoint(int seal, const uint8_t *out,
+                                    const uint8_t *tag, size_t tag_len,
+                                    const uint8_t *nonce, size_t nonce_len,
+                                    const uint8_t *in, size_t in_len,
+                                    const uint8_t *aad, size_t aad_len) {
+  if (!aead_inplace_or_disjoint(out, in, in_len) ||
+      buffers_overlap(out, in_len, aad, aad_len) ||
+      buffers_overlap(out, in_len, nonce, nonce_len) ||
+      buffers_overlap(out, in_len, tag, tag_len)) {
+    return 0;
+  }
+  return !seal || (!buffers_overlap(tag, tag_len, in, in_len) &&
+                   !buffers_overlap(tag, tag_len, aad, aad_len) &&
+                   !buffers_overlap(tag, tag_len, nonce, nonce_len));
+}
+
+/* Zeroes an output after a failure, unless its extent is unknowable: a NULL
+ * pointer, or a length the caller could not have allocated (over the
+ * mode's limit), in which case nothing is written at all. */
+static inline void wipe_output(void *p, size_t len, uint64_t limit) {
+  if (p != NULL && (uint64_t)len <= limit) gcmi_secure_wipe(p, len);
+}
+
+/* Out of line, so the aligned copy of a moved key takes stack only on the
+ * path that needs it. */
+#if defined(__GNUC__) || defined(__clang__)
+#define AEAD_NOINLINE __attribute__((noinline))
+#else
+#define AEAD_NOINLINE
+#endif
+
 /* gcm_seal, gcm_open and gcm_stream_update with a choice over the aliasing
  * test: AEAD_CHECK_ALIASING is the public calls exactly;
  * AEAD_ALIASING_CHECKED is for a caller that has already enforced the

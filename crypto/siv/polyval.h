@@ -1,0 +1,66 @@
+/*
+ * crypto/siv/polyval.h: POLYVAL (RFC 8452, section 3) on a GHASH backend.
+ *
+ * POLYVAL_H(X_1 .. X_n) is S_n, where S_0 = 0 and
+ *   S_j = (S_{j-1} xor X_j) * H * x^-128
+ * in GF(2^128) modulo x^128 + x^127 + x^126 + x^121 + 1, every block read
+ * as a little-endian polynomial (bit i of byte j is the coefficient of
+ * x^(8j+i)). Appendix A of the RFC relates it to GHASH:
+ *   POLYVAL(H, X_1 .. X_n) =
+ *     ByteReverse(GHASH(mulX_GHASH(ByteReverse(H)),
+ *                       ByteReverse(X_1), .., ByteReverse(X_n)))
+ * So any GHASH backend computes POLYVAL: initialised with the key
+ * mulX_GHASH(ByteReverse(H)) (polyval_ghash_key) and fed byte-reversed
+ * blocks, its running value Xi is the byte reversal of S.
+ *
+ * struct polyval_feed does the feeding: it byte-reverses blocks into a
+ * buffer on the caller's stack and hands the backend a whole buffer at a
+ * time, so a backend that aggregates several blocks per reduction sees
+ * runs of them, across the AAD, the plaintext and the length block alike.
+ * Each piece is zero-padded to a whole block, as RFC 8452 pads the AAD and
+ * the plaintext. Lengths decide everything the feed does; the data only
+ * flow through the byte reversal, which is loads, byte swaps and stores.
+ */
+#ifndef LIBGCM_CRYPTO_SIV_POLYVAL_H
+#define LIBGCM_CRYPTO_SIV_POLYVAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../ghash/ghash.h"
+#include "../internal.h"
+
+/* Blocks the feed collects before a GHASH call. */
+#define POLYVAL_FEED_BLOCKS 32
+
+struct polyval_feed {
+  const struct ghash_impl *ghash;
+  const struct ghash_key *key; /* initialised with polyval_ghash_key's H */
+  size_t blocks;               /* byte-reversed blocks waiting in buf */
+  GCM_ALIGNED(16) uint8_t Xi[16]; /* GHASH's running value: ByteReverse(S) */
+  GCM_ALIGNED(16) uint8_t buf[POLYVAL_FEED_BLOCKS * 16];
+};
+
+/* The GHASH key (16 bytes, GCM order) that makes a GHASH backend compute
+ * POLYVAL with key `h` (16 bytes, RFC 8452 order): mulX_GHASH of its byte
+ * reversal. */
+GCM_HIDDEN void gcmi_polyval_ghash_key(uint8_t out[16], const uint8_t h[16]);
+
+/* Starts a POLYVAL computation (S = 0) on a GHASH backend and its key. */
+GCM_HIDDEN void gcmi_polyval_start(struct polyval_feed *f,
+                                   const struct ghash_impl *ghash,
+                                   const struct ghash_key *key);
+
+/* Absorbs len bytes, zero-padded to whole blocks. */
+GCM_HIDDEN void gcmi_polyval_absorb(struct polyval_feed *f, const uint8_t *in,
+                                    size_t len);
+
+/* Absorbs RFC 8452's length block: the AAD and plaintext lengths in bits,
+ * each a little-endian 64-bit number. */
+GCM_HIDDEN void gcmi_polyval_lengths(struct polyval_feed *f, uint64_t aad_len,
+                                     uint64_t data_len);
+
+/* Writes S, the POLYVAL value (RFC 8452 order), and wipes the feed. */
+GCM_HIDDEN void gcmi_polyval_finish(struct polyval_feed *f, uint8_t s[16]);
+
+#endif /* LIBGCM_CRYPTO_SIV_POLYVAL_H */

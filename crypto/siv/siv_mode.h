@@ -1,0 +1,64 @@
+/*
+ * crypto/siv/siv_mode.h: the AES-GCM-SIV mode (RFC 8452), below the API.
+ *
+ * The API layer (crypto/aead/aead_siv.c) checks arguments, lengths and
+ * aliasing; this layer assumes they are valid and runs the mode on the
+ * key's AES and GHASH descriptors (crypto/siv/siv.c): the per-nonce key
+ * derivation, POLYVAL through the GHASH backend (crypto/siv/polyval.c),
+ * the tag and counter mode with the little-endian 32-bit counter.
+ *
+ * This mode sits beside the GCM engine (crypto/gcm), not inside it: the
+ * two share the backends and nothing else. Its only contact with the
+ * backends' key layouts is crypto/siv/siv_keys.h.
+ */
+#ifndef LIBGCM_CRYPTO_SIV_SIV_MODE_H
+#define LIBGCM_CRYPTO_SIV_SIV_MODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../aes/aes.h"
+#include "../ghash/ghash.h"
+#include "../internal.h"
+
+/* Marks an initialised gcm_siv_key. A cleaned (zeroed) key lacks it. */
+#define GCM_SIV_KEY_MAGIC 0x67637369u /* "gcsi" */
+
+/* What lives inside the public gcm_siv_key: immutable after
+ * gcm_siv_mode_key_init. */
+struct gcm_siv_key_st {
+  uint32_t magic;
+  uint32_t key_len; /* 16 or 32 */
+  const struct aes_impl *aes;
+  const struct ghash_impl *ghash;
+  /* The key-generating key, expanded by the AES backend. */
+  struct aes_schedule kgk;
+};
+
+/* Expands the key-generating key (16 or 32 bytes) with `aes` and records
+ * the pair. */
+GCM_HIDDEN void gcm_siv_mode_key_init(struct gcm_siv_key_st *k,
+                                      const struct aes_impl *aes,
+                                      const struct ghash_impl *ghash,
+                                      const uint8_t *key, size_t key_len);
+
+/* Seals: writes len bytes of ciphertext to out (out == in allowed) and the
+ * 16-byte tag. Arguments have been checked (lengths within RFC 8452's
+ * limits). Leaves no derived key, hash or key stream on the stack. */
+GCM_HIDDEN void gcm_siv_mode_seal(const struct gcm_siv_key_st *k,
+                                  const uint8_t nonce[12], const uint8_t *in,
+                                  size_t len, const uint8_t *aad,
+                                  size_t aad_len, uint8_t *out,
+                                  uint8_t tag[16]);
+
+/* Opens: decrypts len bytes of `in` into out (out == in allowed) with the
+ * counter taken from `tag`, and writes the tag the plaintext and AAD call
+ * for to `expected`. The caller compares the two in constant time and
+ * wipes out when they differ. */
+GCM_HIDDEN void gcm_siv_mode_open(const struct gcm_siv_key_st *k,
+                                  const uint8_t nonce[12], const uint8_t *in,
+                                  size_t len, const uint8_t *aad,
+                                  size_t aad_len, const uint8_t tag[16],
+                                  uint8_t *out, uint8_t expected[16]);
+
+#endif /* LIBGCM_CRYPTO_SIV_SIV_MODE_H */
