@@ -46,6 +46,7 @@ void gcmi_polyval_start(struct polyval_feed *f, const struct ghash_impl *ghash,
   f->ghash = ghash;
   f->key = key;
   f->blocks = 0;
+  f->part_len = 0;
   memset(f->Xi, 0, sizeof(f->Xi));
 }
 
@@ -63,13 +64,29 @@ static uint8_t *feed_slot(struct polyval_feed *f) {
 
 void gcmi_polyval_absorb(struct polyval_feed *f, const uint8_t *in,
                          size_t len) {
+  if (f->part_len > 0) {
+    /* Complete the block an earlier call began. */
+    size_t take = 16 - f->part_len < len ? 16 - f->part_len : len;
+    memcpy(f->part + f->part_len, in, take);
+    f->part_len += take;
+    in += take;
+    len -= take;
+    if (f->part_len < 16) return;
+    block_reverse(feed_slot(f), f->part);
+    f->part_len = 0;
+  }
   for (; len >= 16; in += 16, len -= 16) block_reverse(feed_slot(f), in);
   if (len > 0) {
-    /* The zero-padded last block, reversed: byte i goes to 15 - i. */
-    uint8_t *b = feed_slot(f);
-    memset(b, 0, 16);
-    for (size_t i = 0; i < len; i++) b[15 - i] = in[i];
+    memcpy(f->part, in, len);
+    f->part_len = len;
   }
+}
+
+void gcmi_polyval_pad(struct polyval_feed *f) {
+  if (f->part_len == 0) return;
+  memset(f->part + f->part_len, 0, 16 - f->part_len);
+  block_reverse(feed_slot(f), f->part);
+  f->part_len = 0;
 }
 
 void gcmi_polyval_lengths(struct polyval_feed *f, uint64_t aad_len,

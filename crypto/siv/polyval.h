@@ -17,9 +17,11 @@
  * buffer on the caller's stack and hands the backend a whole buffer at a
  * time, so a backend that aggregates several blocks per reduction sees
  * runs of them, across the AAD, the plaintext and the length block alike.
- * Each piece is zero-padded to a whole block, as RFC 8452 pads the AAD and
- * the plaintext. Lengths decide everything the feed does; the data only
- * flow through the byte reversal, which is loads, byte swaps and stores.
+ * Bytes fed in several calls are hashed as their concatenation; a segment
+ * (the AAD, the plaintext) ends with gcmi_polyval_pad, which zero-pads a
+ * partial last block as RFC 8452 pads them. Lengths decide everything the
+ * feed does; the data only flow through copies and the byte reversal,
+ * which is loads, byte swaps and stores.
  */
 #ifndef LIBGCM_CRYPTO_SIV_POLYVAL_H
 #define LIBGCM_CRYPTO_SIV_POLYVAL_H
@@ -37,7 +39,9 @@ struct polyval_feed {
   const struct ghash_impl *ghash;
   const struct ghash_key *key; /* initialised with polyval_ghash_key's H */
   size_t blocks;               /* byte-reversed blocks waiting in buf */
+  size_t part_len;             /* bytes of an unfinished block in part */
   GCM_ALIGNED(16) uint8_t Xi[16]; /* GHASH's running value: ByteReverse(S) */
+  GCM_ALIGNED(16) uint8_t part[16];
   GCM_ALIGNED(16) uint8_t buf[POLYVAL_FEED_BLOCKS * 16];
 };
 
@@ -51,12 +55,16 @@ GCM_HIDDEN void gcmi_polyval_start(struct polyval_feed *f,
                                    const struct ghash_impl *ghash,
                                    const struct ghash_key *key);
 
-/* Absorbs len bytes, zero-padded to whole blocks. */
+/* Absorbs len bytes, continuing the bytes absorbed since the last pad. */
 GCM_HIDDEN void gcmi_polyval_absorb(struct polyval_feed *f, const uint8_t *in,
                                     size_t len);
 
+/* Ends a segment: a partial block absorbed so far is zero-padded and
+ * hashed. Nothing happens on a block boundary. */
+GCM_HIDDEN void gcmi_polyval_pad(struct polyval_feed *f);
+
 /* Absorbs RFC 8452's length block: the AAD and plaintext lengths in bits,
- * each a little-endian 64-bit number. */
+ * each a little-endian 64-bit number (after the last segment's pad). */
 GCM_HIDDEN void gcmi_polyval_lengths(struct polyval_feed *f, uint64_t aad_len,
                                      uint64_t data_len);
 

@@ -23,10 +23,12 @@
  * the GHASH backend for POLYVAL (crypto/siv/polyval.c). The backends'
  * key layouts are reached only through crypto/siv/siv_keys.h.
  *
- * Opening decrypts and hashes in chunks of POLYVAL_FEED_BLOCKS blocks, so
- * each chunk of plaintext is hashed while it is still in the cache.
- * Sealing cannot interleave: the counter starts from the tag, which needs
- * the hash of all of the plaintext first.
+ * The steps are those of a message in pieces (struct siv_message,
+ * crypto/siv/siv_mode.h), which the one-shot calls at the end run over a
+ * single buffer. Opening decrypts and hashes in chunks of
+ * POLYVAL_FEED_BLOCKS blocks, so each chunk of plaintext is hashed while
+ * it is still in the cache. Sealing cannot interleave: the counter starts
+ * from the tag, which needs the hash of all of the plaintext first.
  *
  * Constant time: the lengths decide every branch, loop and position; the
  * key, the derived keys, the data, S and the key stream only flow through
@@ -34,8 +36,6 @@
  * (ct_memeq). Every secret left on the stack is wiped before returning:
  * the derived keys (raw and expanded), S and the key stream.
  */
-#include "polyval.h"
-#include "siv_keys.h"
 #include "siv_mode.h"
 
 /* Key stream made per encrypt_block loop, then xored in one pass. */
@@ -75,88 +75,131 @@ static void derive_message_keys(const struct gcm_siv_key_st *k,
   secure_wipe_block(b);
 }
 
-/* T from S (wiped here): S xor the nonce, top bit cleared, encrypted. */
-static void make_tag(const struct gcm_siv_key_st *k,
-                     const struct siv_message_keys *mk, uint8_t s[16],
-                     const uint8_t nonce[12], uint8_t tag[16]) {
-  xor_bytes(s, s, nonce, 12);
+void gcm_siv_message_start(struct siv_message *m,
+                           const struct gcm_siv_key_st *k,
+                           const uint8_t nonce[12]) {
+  m->k = k;
+  memcpy(m->nonce, nonce, 12);
+  m->hashing_data = 0;
+  m->aad_len = 0;
+  m->data_len = 0;
+  m->next_block = 0;
+  m->ks_left = 0;
+  derive_message_keys(k, nonce, &m->keys);
+  gcmi_polyval_start(&m->hash, k->ghash, &m->keys.hash);
+}
+
+void gcm_siv_message_aad(struct siv_message *m, const uint8_t *aad,
+                         size_t len) {
+  gcmi_polyval_absorb(&m->hash, aad, len);
+  m->aad_len += len;
+}
+
+/* The AAD ends where the plaintext begins: its last block is padded. */
+static void end_aad(struct siv_message *m) {
+  if (m->hashing_data) return;
+  gcmi_polyval_pad(&m->hash);
+  m->hashing_data = 1;
+}
+
+void gcm_siv_message_hash_data(struct siv_message *m, const uint8_t *in,
+                               size_t len) {
+  end_aad(m);
+  gcmi_polyval_absorb(&m->hash, in, len);
+  m->data_len += len;
+}
+
+/* T from S: S xor the nonce, top bit cleared, encrypted under K_enc. */
+void gcm_siv_message_tag(struct siv_message *m, uint8_t tag[16]) {
+  _Alignas(16) uint8_t s[16];
+  end_aad(m);
+  gcmi_polyval_pad(&m->hash);
+  gcmi_polyval_lengths(&m->hash, m->aad_len, m->data_len);
+  gcmi_polyval_finish(&m->hash, s);
+  xor_bytes(s, s, m->nonce, 12);
   s[15] &= 0x7f;
-  k->aes->encrypt_block(&mk->enc, tag, s);
+  m->k->aes->encrypt_block(&m->keys.enc, tag, s);
   secure_wipe_block(s);
 }
 
-/* Counter mode from counter block `cb` (the tag with its top bit set),
- * starting `first` blocks in: out = in xor key stream, len bytes (a
- * partial block only at the end). The first word is a little-endian
- * counter that wraps modulo 2^32. */
-static void ctr_le(const struct gcm_siv_key_st *k,
-                   const struct siv_message_keys *mk, const uint8_t cb[16],
-                   uint32_t first, uint8_t *out, const uint8_t *in,
-                   size_t len) {
-  _Alignas(16) uint8_t ctr[16];
-  _Alignas(16) uint8_t ks[SIV_KS_BLOCKS * 16];
-  const uint32_t c0 = load_le32(cb) + first;
-  size_t done = 0;
+void gcm_siv_message_crypt_from(struct siv_message *m, const uint8_t tag[16]) {
+  memcpy(m->cb, tag, 16);
+  m->cb[15] |= 0x80;
+  m->next_block = 0;
+  m->ks_left = 0;
+}
 
-  memcpy(ctr, cb, 16);
-  for (size_t block = 0; done < len;) {
+/* `blocks` blocks of key stream into ks, from the counter block's first
+ * word plus m->next_block (a little-endian 32-bit counter, mod 2^32). */
+static void key_stream(struct siv_message *m, uint8_t *ks, size_t blocks) {
+  _Alignas(16) uint8_t ctr[16];
+  const uint32_t c0 = load_le32(m->cb);
+  memcpy(ctr, m->cb, 16);
+  for (size_t i = 0; i < blocks; i++) {
+    store_le32(ctr, c0 + m->next_block++);
+    m->k->aes->encrypt_block(&m->keys.enc, ks + 16 * i, ctr);
+  }
+}
+
+void gcm_siv_message_crypt(struct siv_message *m, uint8_t *out,
+                           const uint8_t *in, size_t len) {
+  _Alignas(16) uint8_t ks[SIV_KS_BLOCKS * 16];
+  size_t done = 0;
+  /* Key stream a previous call left over (its last block was partial). */
+  if (m->ks_left > 0) {
+    done = m->ks_left < len ? m->ks_left : len;
+    xor_bytes(out, in, m->ks + 16 - m->ks_left, done);
+    m->ks_left -= done;
+  }
+  while (done < len) {
     size_t n = (len - done + 15) / 16;
     if (n > SIV_KS_BLOCKS) n = SIV_KS_BLOCKS;
-    for (size_t i = 0; i < n; i++, block++) {
-      store_le32(ctr, c0 + (uint32_t)block);
-      k->aes->encrypt_block(&mk->enc, ks + 16 * i, ctr);
-    }
+    key_stream(m, ks, n);
     size_t bytes = len - done < n * 16 ? len - done : n * 16;
     xor_bytes(out + done, in + done, ks, bytes);
     done += bytes;
+    if (bytes % 16 != 0) {
+      /* Keep the rest of the last block's key stream for the next call. */
+      m->ks_left = 16 - bytes % 16;
+      memcpy(m->ks, ks + (n - 1) * 16, 16);
+    }
   }
   gcmi_secure_wipe(ks, sizeof(ks));
+}
+
+void gcm_siv_message_wipe(struct siv_message *m) {
+  gcmi_secure_wipe(m, sizeof(*m));
 }
 
 void gcm_siv_mode_seal(const struct gcm_siv_key_st *k, const uint8_t nonce[12],
                        const uint8_t *in, size_t len, const uint8_t *aad,
                        size_t aad_len, uint8_t *out, uint8_t tag[16]) {
-  struct siv_message_keys mk;
-  struct polyval_feed f;
-  _Alignas(16) uint8_t s[16], cb[16];
-
-  derive_message_keys(k, nonce, &mk);
-  gcmi_polyval_start(&f, k->ghash, &mk.hash);
-  gcmi_polyval_absorb(&f, aad, aad_len);
-  gcmi_polyval_absorb(&f, in, len);
-  gcmi_polyval_lengths(&f, aad_len, len);
-  gcmi_polyval_finish(&f, s);
-  make_tag(k, &mk, s, nonce, tag);
-
-  memcpy(cb, tag, 16);
-  cb[15] |= 0x80;
-  ctr_le(k, &mk, cb, 0, out, in, len);
-  siv_message_keys_wipe(&mk);
+  struct siv_message m;
+  gcm_siv_message_start(&m, k, nonce);
+  gcm_siv_message_aad(&m, aad, aad_len);
+  gcm_siv_message_hash_data(&m, in, len);
+  gcm_siv_message_tag(&m, tag);
+  gcm_siv_message_crypt_from(&m, tag);
+  gcm_siv_message_crypt(&m, out, in, len);
+  gcm_siv_message_wipe(&m);
 }
 
 void gcm_siv_mode_open(const struct gcm_siv_key_st *k, const uint8_t nonce[12],
                        const uint8_t *in, size_t len, const uint8_t *aad,
                        size_t aad_len, const uint8_t tag[16], uint8_t *out,
                        uint8_t expected[16]) {
-  struct siv_message_keys mk;
-  struct polyval_feed f;
-  _Alignas(16) uint8_t s[16], cb[16];
+  struct siv_message m;
   const size_t chunk = SIV_KS_BLOCKS * 16;
-
-  derive_message_keys(k, nonce, &mk);
-  memcpy(cb, tag, 16);
-  cb[15] |= 0x80;
-  gcmi_polyval_start(&f, k->ghash, &mk.hash);
-  gcmi_polyval_absorb(&f, aad, aad_len);
+  gcm_siv_message_start(&m, k, nonce);
+  gcm_siv_message_aad(&m, aad, aad_len);
+  gcm_siv_message_crypt_from(&m, tag);
   /* Decrypt a chunk, then hash the plaintext just written (out == in
    * works: each chunk is read before it is overwritten). */
   for (size_t off = 0; off < len; off += chunk) {
     size_t n = len - off < chunk ? len - off : chunk;
-    ctr_le(k, &mk, cb, (uint32_t)(off / 16), out + off, in + off, n);
-    gcmi_polyval_absorb(&f, out + off, n);
+    gcm_siv_message_crypt(&m, out + off, in + off, n);
+    gcm_siv_message_hash_data(&m, out + off, n);
   }
-  gcmi_polyval_lengths(&f, aad_len, len);
-  gcmi_polyval_finish(&f, s);
-  make_tag(k, &mk, s, nonce, expected);
-  siv_message_keys_wipe(&mk);
+  gcm_siv_message_tag(&m, expected);
+  gcm_siv_message_wipe(&m);
 }

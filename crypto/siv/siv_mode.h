@@ -20,6 +20,8 @@
 #include "../aes/aes.h"
 #include "../ghash/ghash.h"
 #include "../internal.h"
+#include "polyval.h"
+#include "siv_keys.h"
 
 /* Marks an initialised gcm_siv_key. A cleaned (zeroed) key lacks it. */
 #define GCM_SIV_KEY_MAGIC 0x67637369u /* "gcsi" */
@@ -60,5 +62,42 @@ GCM_HIDDEN void gcm_siv_mode_open(const struct gcm_siv_key_st *k,
                                   size_t len, const uint8_t *aad,
                                   size_t aad_len, const uint8_t tag[16],
                                   uint8_t *out, uint8_t expected[16]);
+
+/* ---- a message in pieces ---------------------------------------------------
+ *
+ * For callers whose message comes in several buffers (the BoringSSL
+ * shim's vectored calls): the same computation as the two calls above,
+ * one step at a time, on a struct the caller keeps on its stack. Sealing:
+ * start, aad (any number of calls), hash_data over the plaintext (any
+ * number of calls), tag, crypt_from(tag), crypt over the pieces, wipe.
+ * Opening: start, aad, crypt_from(received tag), then crypt and hash_data
+ * over each piece of plaintext as it is made, tag (the expected one),
+ * wipe. Bytes given in several calls count as their concatenation. */
+struct siv_message {
+  const struct gcm_siv_key_st *k;
+  uint8_t nonce[12];
+  uint8_t hashing_data; /* 1 once hash_data has ended the AAD */
+  uint64_t aad_len, data_len;
+  uint32_t next_block;  /* counter of the next block of key stream */
+  size_t ks_left;       /* unused bytes at the end of ks */
+  GCM_ALIGNED(16) uint8_t cb[16]; /* the initial counter block */
+  GCM_ALIGNED(16) uint8_t ks[16];
+  struct polyval_feed hash;
+  struct siv_message_keys keys;
+};
+
+GCM_HIDDEN void gcm_siv_message_start(struct siv_message *m,
+                                      const struct gcm_siv_key_st *k,
+                                      const uint8_t nonce[12]);
+GCM_HIDDEN void gcm_siv_message_aad(struct siv_message *m, const uint8_t *aad,
+                                    size_t len);
+GCM_HIDDEN void gcm_siv_message_hash_data(struct siv_message *m,
+                                          const uint8_t *in, size_t len);
+GCM_HIDDEN void gcm_siv_message_tag(struct siv_message *m, uint8_t tag[16]);
+GCM_HIDDEN void gcm_siv_message_crypt_from(struct siv_message *m,
+                                           const uint8_t tag[16]);
+GCM_HIDDEN void gcm_siv_message_crypt(struct siv_message *m, uint8_t *out,
+                                      const uint8_t *in, size_t len);
+GCM_HIDDEN void gcm_siv_message_wipe(struct siv_message *m);
 
 #endif /* LIBGCM_CRYPTO_SIV_SIV_MODE_H */
