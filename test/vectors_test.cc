@@ -1,7 +1,9 @@
 // test/vectors_test.cc: runs every test-vector file (vectors/README.md)
 // against every usable (AES, GHASH) backend pair: the AES-GCM files once
 // through the two passes and once through each usable fused kernel that
-// fits the pair, the AES-GCM-SIV files (RFC 8452) through gcm_siv_*.
+// fits the pair, the AES-GCM-SIV files (RFC 8452) through gcm_siv_* and
+// once more, on the default pair, through the BoringSSL-compatible
+// EVP_aead_aes_*_gcm_siv (EVP_AEAD_CTX_seal / open).
 //
 // One GoogleTest test per (file, backend pair) iterates all the file's cases,
 // so ctest lists a few hundred tests, not hundreds of thousands. A failing
@@ -31,6 +33,7 @@
 // tests are skipped, or fail if LIBGCM_REQUIRE_VECTORS is set (CI).
 #include <gcm/gcm.h>
 #include <gtest/gtest.h>
+#include <openssl/aead.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -120,11 +123,12 @@ struct Param {
   bool cross = false;  // sampled on emulated runs: neither backend is the
                        // first usable of its kind, or a fused kernel on a
                        // pair other than the preferred one
+  bool compat = false; // through <openssl/aead.h> (the default pair)
 };
 
 void PrintTo(const Param &p, std::ostream *os) {
   *os << p.file->file << " with AES " << p.aes << ", GHASH " << p.ghash
-      << ", fused " << p.fused;
+      << ", fused " << p.fused << (p.compat ? ", through the compat API" : "");
 }
 
 // Every usable backend of each kind, constant-time or not, in the library's
@@ -155,6 +159,15 @@ std::vector<Param> AllParams() {
                          (t.fused != "none" && !preferred);
       params.push_back(Param{&f, t.aes, t.ghash, t.fused, cross});
     }
+  // The AES-GCM-SIV files once through the BoringSSL-compatible API too
+  // (its keys take the default pair, which the native run above checks).
+  const char *default_aes = nullptr, *default_ghash = nullptr;
+  if (gcm_default_backends(&default_aes, &default_ghash)) {
+    for (const auto &f : kFiles)
+      if (f.mode == Mode::kGcmSiv)
+        params.push_back(
+            Param{&f, default_aes, default_ghash, "none", false, true});
+  }
   return params;
 }
 
@@ -322,6 +335,58 @@ class SivAead : public Aead {
   gcm_siv_key key_;
 };
 
+// AES-GCM-SIV through EVP_AEAD_CTX_seal / open, the tag after the
+// ciphertext as BoringSSL writes it.
+class CompatSivAead : public Aead {
+ public:
+  CompatSivAead() { EVP_AEAD_CTX_zero(&ctx_); }
+  ~CompatSivAead() override { EVP_AEAD_CTX_cleanup(&ctx_); }
+  bool Init(const Bytes &key) override {
+    const EVP_AEAD *aead = key.size() == 32 ? EVP_aead_aes_256_gcm_siv()
+                                            : EVP_aead_aes_128_gcm_siv();
+    return EVP_AEAD_CTX_init(&ctx_, aead, key.data(), key.size(), 0,
+                             nullptr) == 1;
+  }
+  std::string Backends() override { return ""; }  // the default pair
+  int Seal(uint8_t *out, uint8_t *tag, size_t tl, const Bytes &nonce,
+           const uint8_t *in, size_t n, const Bytes &aad) override {
+    // The shim's tag is 16 bytes (fixed at init); the AES-GCM-SIV files
+    // have no other. A case with another would fail here, as it should.
+    if (tl != 16) return 0;
+    Bytes buf(n + 16);
+    size_t len = 0;
+    if (n > 0) std::memcpy(buf.data(), in, n);
+    int ok = EVP_AEAD_CTX_seal(&ctx_, buf.data(), &len, buf.size(),
+                               Ptr(nonce), nonce.size(), buf.data(), n,
+                               aad.data(), aad.size());
+    if (n > 0) std::memcpy(out, buf.data(), n);
+    std::memcpy(tag, buf.data() + n, 16);
+    return ok;
+  }
+  int Open(uint8_t *out, const Bytes &nonce, const uint8_t *in, size_t n,
+           const uint8_t *tag, size_t tl, const Bytes &aad) override {
+    Bytes buf(n + tl);
+    size_t len = 0;
+    if (n > 0) std::memcpy(buf.data(), in, n);
+    if (tl > 0) std::memcpy(buf.data() + n, tag, tl);
+    int ok = EVP_AEAD_CTX_open(&ctx_, buf.data(), &len, buf.size(),
+                               Ptr(nonce), nonce.size(), buf.data(),
+                               buf.size(), aad.data(), aad.size());
+    if (ok && len != n) return 0;
+    if (n > 0) std::memcpy(out, buf.data(), n);
+    return ok;
+  }
+  // The shim's refusals: a tag of other than 16 bytes is a wrong tag there
+  // (BoringSSL's open reads it off the end of the input).
+  bool KeyLengthOk(size_t n) const override { return n == 16 || n == 32; }
+  bool NonceLengthOk(size_t n) const override { return n == 12; }
+  bool TagLengthOk(size_t) const override { return true; }
+  size_t MaxTag() const override { return 16; }
+
+ private:
+  EVP_AEAD_CTX ctx_;
+};
+
 class Checker {
  public:
   Checker(const Param &p) : p_(p) {}
@@ -329,7 +394,9 @@ class Checker {
   // Runs one case; returns "" or a description of the first problem.
   std::string Run(const VectorCase &c) {
     std::unique_ptr<Aead> a;
-    if (p_.file->mode == Mode::kGcmSiv) {
+    if (p_.compat) {
+      a.reset(new CompatSivAead());
+    } else if (p_.file->mode == Mode::kGcmSiv) {
       a.reset(new SivAead(p_));
     } else {
       a.reset(new GcmAead(p_));
@@ -520,6 +587,8 @@ TEST_P(VectorFileTest, AllCases) {
 INSTANTIATE_TEST_SUITE_P(
     Vectors, VectorFileTest, testing::ValuesIn(AllParams()),
     [](const testing::TestParamInfo<Param> &pi) {
+      if (pi.param.compat)
+        return Sanitize(std::string(pi.param.file->name) + "__compat");
       return Sanitize(std::string(pi.param.file->name) + "__" +
                       gcmtest::TripleName({pi.param.aes, pi.param.ghash,
                                            pi.param.fused}));

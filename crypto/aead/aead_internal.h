@@ -116,4 +116,33 @@ GCM_HIDDEN int gcmi_aead_open_checked(const struct gcm_key_st *ks, uint8_t *out,
                                  const uint8_t *tag, size_t tag_len,
                                  const uint8_t *aad, size_t aad_len);
 
+/* AES-GCM-SIV for the BoringSSL shim's calls (compat.c), over messages in
+ * pieces as its vectored calls give them (struct crypto_iovec_st and
+ * crypto_ivec_st, <openssl/aead.h>). The caller has checked the pointers,
+ * that the piece lengths add up without overflow, and the aliasing rules;
+ * these check the key, the 12-byte nonce and RFC 8452's 2^36-byte limits
+ * and then run the mode, on the one-shot path when there is at most one
+ * piece of each. Return 1, or 0 with the error recorded.
+ *
+ * gcmi_aead_siv_sealv writes each piece's ciphertext to its `out` and the
+ * 16-byte tag to `tag`. gcmi_aead_siv_openv decrypts the first data_len
+ * bytes of the pieces (any more is the tag, which the caller took out) and
+ * checks `tag`; on a wrong tag those data_len bytes of output are zeroed
+ * (GCM_ERR_AUTH). */
+struct crypto_iovec_st;
+struct crypto_ivec_st;
+GCM_HIDDEN int gcmi_aead_siv_sealv(const gcm_siv_key *k,
+                                   const struct crypto_iovec_st *iov,
+                                   size_t n_iov, uint8_t tag[16],
+                                   const uint8_t *nonce, size_t nonce_len,
+                                   const struct crypto_ivec_st *aad,
+                                   size_t n_aad);
+GCM_HIDDEN int gcmi_aead_siv_openv(const gcm_siv_key *k,
+                                   const struct crypto_iovec_st *iov,
+                                   size_t n_iov, size_t data_len,
+                                   const uint8_t *nonce, size_t nonce_len,
+                                   const uint8_t tag[16],
+                                   const struct crypto_ivec_st *aad,
+                                   size_t n_aad);
+
 #endif /* LIBGCM_CRYPTO_AEAD_AEAD_INTERNAL_H */

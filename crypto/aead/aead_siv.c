@@ -8,8 +8,13 @@
  * and AAD, and aliasing. Failures record the reason and zero the outputs;
  * a failed open leaves zeros where the plaintext would be, whether the
  * tag was wrong or an argument was.
+ *
+ * The BoringSSL shim's EVP_aead_aes_*_gcm_siv (compat.c) comes in through
+ * gcmi_aead_siv_sealv / openv at the end, with its own checks made and
+ * messages that may be in pieces.
  */
 #include <gcm/gcm.h>
+#include <openssl/aead.h>
 
 #include "../dispatch/backends.h"
 #include "../dispatch/dispatch.h"
@@ -248,4 +253,121 @@ int gcm_siv_open(const gcm_siv_key *k, uint8_t *out, const uint8_t *nonce,
     return siv_open_moved(k, out, nonce, in, in_len, tag, aad, aad_len);
   }
   return siv_open_checked(ks, out, nonce, in, in_len, tag, aad, aad_len);
+}
+
+/* ---- the BoringSSL shim's calls (aead_internal.h) ---------------------------- */
+
+/* The key of k, in place or lent into tmp (the caller wipes tmp), after
+ * the checks the shim leaves to the mode's API: an initialised key, a
+ * 12-byte nonce, data and AAD within 2^36 bytes. NULL with the error
+ * recorded when one fails. */
+static const struct gcm_siv_key_st *shim_checks(const gcm_siv_key *k,
+                                                struct gcm_siv_key_st *tmp,
+                                                size_t nonce_len,
+                                                uint64_t data_len,
+                                                uint64_t aad_len) {
+  if (nonce_len != GCM_SIV_NONCE_LEN) {
+    gcmi_error_setf(GCM_ERR_NONCE_LENGTH,
+                    "AES-GCM-SIV nonces are 12 bytes, got %zu", nonce_len);
+    return NULL;
+  }
+  if (data_len > GCM_SIV_MAX_DATA_LEN || aad_len > GCM_SIV_MAX_AAD_LEN) {
+    gcmi_error_setf(GCM_ERR_TOO_LONG,
+                    "AES-GCM-SIV takes at most 2^36 bytes of plaintext and "
+                    "of AAD");
+    return NULL;
+  }
+  const struct gcm_siv_key_st *ks = gcm_siv_key_placed(k);
+  if (ks == NULL) ks = siv_key_lend(k, tmp);
+  if (ks == NULL) gcmi_error_set(GCM_ERR_NOT_INITIALIZED);
+  return ks;
+}
+
+static uint64_t aad_total(const CRYPTO_IVEC *aad, size_t n_aad) {
+  uint64_t total = 0;
+  for (size_t i = 0; i < n_aad; i++) total += aad[i].len;
+  return total;
+}
+
+int gcmi_aead_siv_sealv(const gcm_siv_key *k, const CRYPTO_IOVEC *iov,
+                        size_t n_iov, uint8_t tag[16], const uint8_t *nonce,
+                        size_t nonce_len, const CRYPTO_IVEC *aad,
+                        size_t n_aad) {
+  struct gcm_siv_key_st tmp;
+  uint64_t data_len = 0;
+  for (size_t i = 0; i < n_iov; i++) data_len += iov[i].len;
+  const struct gcm_siv_key_st *ks =
+      shim_checks(k, &tmp, nonce_len, data_len, aad_total(aad, n_aad));
+  if (ks == NULL) return 0;
+  if (n_iov <= 1 && n_aad <= 1) {
+    gcm_siv_mode_seal(ks, nonce, n_iov ? iov[0].in : NULL, (size_t)data_len,
+                      n_aad ? aad[0].in : NULL, n_aad ? aad[0].len : 0,
+                      n_iov ? iov[0].out : NULL, tag);
+  } else {
+    /* Hash the whole message, then encrypt it from the tag. */
+    struct siv_message m;
+    gcm_siv_message_start(&m, ks, nonce);
+    for (size_t i = 0; i < n_aad; i++) {
+      gcm_siv_message_aad(&m, aad[i].in, aad[i].len);
+    }
+    for (size_t i = 0; i < n_iov; i++) {
+      gcm_siv_message_hash_data(&m, iov[i].in, iov[i].len);
+    }
+    gcm_siv_message_tag(&m, tag);
+    gcm_siv_message_crypt_from(&m, tag);
+    for (size_t i = 0; i < n_iov; i++) {
+      gcm_siv_message_crypt(&m, iov[i].out, iov[i].in, iov[i].len);
+    }
+    gcm_siv_message_wipe(&m);
+  }
+  if (ks == &tmp) gcmi_secure_wipe(&tmp, sizeof(tmp));
+  return 1;
+}
+
+int gcmi_aead_siv_openv(const gcm_siv_key *k, const CRYPTO_IOVEC *iov,
+                        size_t n_iov, size_t data_len, const uint8_t *nonce,
+                        size_t nonce_len, const uint8_t tag[16],
+                        const CRYPTO_IVEC *aad, size_t n_aad) {
+  struct gcm_siv_key_st tmp;
+  const struct gcm_siv_key_st *ks =
+      shim_checks(k, &tmp, nonce_len, data_len, aad_total(aad, n_aad));
+  if (ks == NULL) return 0;
+  int ok;
+  if (n_aad <= 1 && (data_len == 0 || iov[0].len >= data_len)) {
+    ok = siv_open_checked(ks, data_len ? iov[0].out : NULL, nonce,
+                          data_len ? iov[0].in : NULL, data_len, tag,
+                          n_aad ? aad[0].in : NULL, n_aad ? aad[0].len : 0);
+  } else {
+    /* Decrypt each piece from the received tag and hash its plaintext. */
+    _Alignas(16) uint8_t received[16], expected[16];
+    struct siv_message m;
+    memcpy(received, tag, 16);
+    gcm_siv_message_start(&m, ks, nonce);
+    for (size_t i = 0; i < n_aad; i++) {
+      gcm_siv_message_aad(&m, aad[i].in, aad[i].len);
+    }
+    gcm_siv_message_crypt_from(&m, received);
+    size_t left = data_len;
+    for (size_t i = 0; i < n_iov && left > 0; i++) {
+      size_t take = iov[i].len < left ? iov[i].len : left;
+      gcm_siv_message_crypt(&m, iov[i].out, iov[i].in, take);
+      gcm_siv_message_hash_data(&m, iov[i].out, take);
+      left -= take;
+    }
+    gcm_siv_message_tag(&m, expected);
+    gcm_siv_message_wipe(&m);
+    ok = ct_memeq(expected, received, 16);
+    secure_wipe_block(expected);
+    if (!ok) {
+      left = data_len;
+      for (size_t i = 0; i < n_iov && left > 0; i++) {
+        size_t take = iov[i].len < left ? iov[i].len : left;
+        if (take > 0) gcmi_secure_wipe(iov[i].out, take);
+        left -= take;
+      }
+      gcmi_error_set(GCM_ERR_AUTH);
+    }
+  }
+  if (ks == &tmp) gcmi_secure_wipe(&tmp, sizeof(tmp));
+  return ok;
 }

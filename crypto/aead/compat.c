@@ -1,6 +1,6 @@
 /*
- * crypto/aead/compat.c: BoringSSL's EVP_AEAD interface (AES-GCM part) on top
- * of libgcm's native API.
+ * crypto/aead/compat.c: BoringSSL's EVP_AEAD interface (AES-GCM and
+ * AES-GCM-SIV) on top of libgcm's native API.
  *
  * Nothing here touches AES or GHASH. Every function validates its arguments
  * the way BoringSSL documents, applies the TLS nonce rules where they apply,
@@ -23,6 +23,13 @@
  * GCM tag, and the opens take it back off the end of the tag they are given
  * (gcm_nonce_and_tag). What the API calls the tag is therefore the GCM tag
  * followed by the nonce, and ctx->tag_len counts both.
+ *
+ * The AES-GCM-SIV AEADs (EVP_aead_aes_{128,256}_gcm_siv) keep a
+ * gcm_siv_key in the context's key bytes and differ in three places:
+ * init takes only 16-byte tags, seal_core and decrypt_pieces hand the
+ * message (in however many pieces) to gcmi_aead_siv_sealv / openv
+ * (crypto/aead/aead_siv.c), and seal_scatter refuses extra_in, all as
+ * BoringSSL does.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +61,9 @@ struct evp_aead_st {
   uint8_t overhead;
   uint8_t max_tag_len;
   enum nonce_rule rule;
+  /* 1 for AES-GCM-SIV (RFC 8452): the context holds a gcm_siv_key, and
+   * every seal and open goes to crypto/aead/aead_siv.c. */
+  uint8_t siv;
 };
 
 /* The TLS nonce: 4 fixed bytes, then the 8 bytes the rules look at. */
@@ -65,23 +75,32 @@ struct evp_aead_st {
 #define RANDOM_NONCE_LEN 12
 #define RANDNONCE_TAG_LEN (GCM_TAG_LEN + RANDOM_NONCE_LEN)
 
-static const struct evp_aead_st aead_aes_128_gcm = {16, 12, 16, 16, NONCE_ANY};
-static const struct evp_aead_st aead_aes_192_gcm = {24, 12, 16, 16, NONCE_ANY};
-static const struct evp_aead_st aead_aes_256_gcm = {32, 12, 16, 16, NONCE_ANY};
+static const struct evp_aead_st aead_aes_128_gcm = {16, 12, 16, 16,
+                                                     NONCE_ANY, 0};
+static const struct evp_aead_st aead_aes_192_gcm = {24, 12, 16, 16,
+                                                     NONCE_ANY, 0};
+static const struct evp_aead_st aead_aes_256_gcm = {32, 12, 16, 16,
+                                                     NONCE_ANY, 0};
 static const struct evp_aead_st aead_aes_128_gcm_tls12 = {16, 12, 16, 16,
-                                                          NONCE_TLS12};
+                                                          NONCE_TLS12, 0};
 static const struct evp_aead_st aead_aes_256_gcm_tls12 = {32, 12, 16, 16,
-                                                          NONCE_TLS12};
+                                                          NONCE_TLS12, 0};
 static const struct evp_aead_st aead_aes_128_gcm_tls13 = {16, 12, 16, 16,
-                                                          NONCE_TLS13};
+                                                          NONCE_TLS13, 0};
 static const struct evp_aead_st aead_aes_256_gcm_tls13 = {32, 12, 16, 16,
-                                                          NONCE_TLS13};
+                                                          NONCE_TLS13, 0};
 /* As in BoringSSL: nonce length 0 (the caller passes none), and both the
  * overhead and the largest tag are the GCM tag plus the appended nonce. */
 static const struct evp_aead_st aead_aes_128_gcm_randnonce = {
-    16, 0, RANDNONCE_TAG_LEN, RANDNONCE_TAG_LEN, NONCE_RANDOM};
+    16, 0, RANDNONCE_TAG_LEN, RANDNONCE_TAG_LEN, NONCE_RANDOM, 0};
 static const struct evp_aead_st aead_aes_256_gcm_randnonce = {
-    32, 0, RANDNONCE_TAG_LEN, RANDNONCE_TAG_LEN, NONCE_RANDOM};
+    32, 0, RANDNONCE_TAG_LEN, RANDNONCE_TAG_LEN, NONCE_RANDOM, 0};
+
+/* As in BoringSSL: a 12-byte nonce and a 16-byte tag, nothing else. */
+static const struct evp_aead_st aead_aes_128_gcm_siv = {16, 12, 16, 16,
+                                                        NONCE_ANY, 1};
+static const struct evp_aead_st aead_aes_256_gcm_siv = {32, 12, 16, 16,
+                                                        NONCE_ANY, 1};
 
 const EVP_AEAD *EVP_aead_aes_128_gcm(void) { return &aead_aes_128_gcm; }
 const EVP_AEAD *EVP_aead_aes_192_gcm(void) { return &aead_aes_192_gcm; }
@@ -103,6 +122,12 @@ const EVP_AEAD *EVP_aead_aes_128_gcm_randnonce(void) {
 }
 const EVP_AEAD *EVP_aead_aes_256_gcm_randnonce(void) {
   return &aead_aes_256_gcm_randnonce;
+}
+const EVP_AEAD *EVP_aead_aes_128_gcm_siv(void) {
+  return &aead_aes_128_gcm_siv;
+}
+const EVP_AEAD *EVP_aead_aes_256_gcm_siv(void) {
+  return &aead_aes_256_gcm_siv;
 }
 
 /* 1 when the default pair runs on dedicated AES and carry-less-multiply
@@ -141,6 +166,15 @@ static gcm_key *ctx_key(EVP_AEAD_CTX *ctx) { return (gcm_key *)(void *)ctx->key;
 static const gcm_key *ctx_ckey(const EVP_AEAD_CTX *ctx) {
   return (const gcm_key *)(const void *)ctx->key;
 }
+/* The same bytes holding a gcm_siv_key, for the AES-GCM-SIV AEADs. */
+_Static_assert(sizeof(gcm_siv_key) <= sizeof(((EVP_AEAD_CTX *)0)->key),
+               "an EVP_AEAD_CTX must hold a gcm_siv_key");
+static gcm_siv_key *ctx_siv_key(EVP_AEAD_CTX *ctx) {
+  return (gcm_siv_key *)(void *)ctx->key;
+}
+static const gcm_siv_key *ctx_siv_ckey(const EVP_AEAD_CTX *ctx) {
+  return (const gcm_siv_key *)(const void *)ctx->key;
+}
 
 /* Resets everything but the key bytes to the empty state. */
 static void ctx_clear_fields(EVP_AEAD_CTX *ctx) {
@@ -166,6 +200,12 @@ int EVP_AEAD_CTX_init(EVP_AEAD_CTX *ctx, const EVP_AEAD *aead,
                       (unsigned)aead->key_len, key_len);
   }
   if (tag_len == EVP_AEAD_DEFAULT_TAG_LENGTH) tag_len = aead->max_tag_len;
+  /* AES-GCM-SIV's tag is also its initial counter: 16 bytes, as BoringSSL
+   * insists. */
+  if (aead->siv && tag_len != GCM_SIV_TAG_LEN) {
+    return gcmi_error_setf(GCM_ERR_TAG_LENGTH,
+                           "AES-GCM-SIV tags are 16 bytes, got %zu", tag_len);
+  }
   if (tag_len > aead->max_tag_len) {
     return gcmi_error_setf(GCM_ERR_TAG_LENGTH,
                       "tag length %zu is over the maximum of %u", tag_len,
@@ -180,8 +220,12 @@ int EVP_AEAD_CTX_init(EVP_AEAD_CTX *ctx, const EVP_AEAD *aead,
                       "the %u-byte nonce, so 13..28 bytes; got %zu",
                       (unsigned)RANDOM_NONCE_LEN, tag_len);
   }
-  /* On failure gcm_key_init records the reason and leaves the key zeroed. */
-  if (!gcm_key_init(ctx_key(ctx), key, key_len)) return 0;
+  /* On failure the key init records the reason and leaves the key
+   * zeroed. */
+  if (aead->siv ? !gcm_siv_key_init(ctx_siv_key(ctx), key, key_len)
+                : !gcm_key_init(ctx_key(ctx), key, key_len)) {
+    return 0;
+  }
   ctx->aead = aead;
   ctx->tag_len = (uint8_t)tag_len;
   return 1;
@@ -496,7 +540,10 @@ static int seal_core(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iov,
     gcm_tag_len -= RANDOM_NONCE_LEN;
   }
 
-  if (n_iov <= 1 && n_aad <= 1) {
+  if (ctx->aead->siv) {
+    ok = gcmi_aead_siv_sealv(ctx_siv_ckey(ctx), iov, n_iov, out_tag, nonce,
+                             nonce_len, aad, n_aad);
+  } else if (n_iov <= 1 && n_aad <= 1) {
     ok = gcmi_aead_seal(AEAD_ALIASING_CHECKED, ctx_ckey(ctx),
                    n_iov ? iov[0].out : NULL, out_tag, gcm_tag_len, nonce,
                    nonce_len, n_iov ? iov[0].in : NULL, n_iov ? iov[0].len : 0,
@@ -552,6 +599,11 @@ static int decrypt_pieces(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iov,
   gcm_stream s;
   int ok;
 
+  if (ctx->aead->siv) {
+    /* tag_len is the context's, which is 16 for AES-GCM-SIV. */
+    return gcmi_aead_siv_openv(ctx_siv_ckey(ctx), iov, n_iov, data_len, nonce,
+                               nonce_len, tag, aad, n_aad);
+  }
   if (n_aad <= 1 && (data_len == 0 || iov[0].len >= data_len)) {
     return gcmi_aead_open(AEAD_ALIASING_CHECKED, ctx_ckey(ctx),
                      data_len ? iov[0].out : NULL, nonce, nonce_len,
@@ -628,9 +680,11 @@ static int seal_fast_ok(const EVP_AEAD_CTX *ctx, const uint8_t *out,
                         const uint8_t *nonce, size_t nonce_len,
                         const uint8_t *in, size_t in_len, const uint8_t *ad,
                         size_t ad_len) {
-  /* randnonce contexts draw their nonce in seal_core: never here. */
+  /* randnonce contexts draw their nonce in seal_core, and AES-GCM-SIV
+   * contexts go to aead_siv.c there: never here. */
   return ctx != NULL && ctx->aead != NULL &&
-         ctx->aead->rule != NONCE_RANDOM && out_len != NULL && out != NULL &&
+         ctx->aead->rule != NONCE_RANDOM && !ctx->aead->siv &&
+         out_len != NULL && out != NULL &&
          nonce != NULL && nonce_len != 0 && (in != NULL || in_len == 0) &&
          (ad != NULL || ad_len == 0) && max_out_len >= in_len &&
          max_out_len - in_len >= ctx->tag_len &&
@@ -650,9 +704,11 @@ static int open_fast_ok(const EVP_AEAD_CTX *ctx, const uint8_t *out,
                         const uint8_t *nonce, size_t nonce_len,
                         const uint8_t *in, size_t in_len, const uint8_t *ad,
                         size_t ad_len) {
-  /* randnonce contexts read their nonce off the tag in open_core. */
+  /* randnonce contexts read their nonce off the tag in open_core, and
+   * AES-GCM-SIV contexts go to aead_siv.c there. */
   if (ctx == NULL || ctx->aead == NULL || ctx->aead->rule == NONCE_RANDOM ||
-      out_len == NULL || out == NULL || in == NULL || in_len < ctx->tag_len) {
+      ctx->aead->siv || out_len == NULL || out == NULL || in == NULL ||
+      in_len < ctx->tag_len) {
     return 0;
   }
   const size_t plain = in_len - ctx->tag_len;
@@ -714,6 +770,11 @@ int EVP_AEAD_CTX_seal_scatter(const EVP_AEAD_CTX *ctx, uint8_t *out,
     gcmi_error_setf(GCM_ERR_OUTPUT_TOO_SMALL,
                "tag buffer holds %zu bytes, extra_in alone needs %zu",
                max_out_tag_len, extra_in_len);
+  } else if (extra_in_len != 0 && ctx != NULL && ctx->aead != NULL &&
+             ctx->aead->siv) {
+    /* As in BoringSSL, whose AES-GCM-SIV does not take extra_in. */
+    gcmi_error_setf(GCM_ERR_INVALID_ARGUMENT,
+               "AES-GCM-SIV takes no extra_in");
   } else {
     /* The extra input is simply a second piece whose ciphertext goes to
      * the front of out_tag; the tag follows it. */
