@@ -502,14 +502,15 @@ static int ctx_cipher(void *vctx, unsigned char *out, size_t *outl,
 
 /* ---- parameters ------------------------------------------------------------------ */
 
-static int alg_get_params(OSSL_PARAM params[], size_t keylen) {
+int libgcm_aead_get_params(OSSL_PARAM params[], unsigned mode, size_t keylen,
+                           size_t ivlen) {
   OSSL_PARAM *p;
   p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_MODE);
-  if (p != NULL && !OSSL_PARAM_set_uint(p, EVP_CIPH_GCM_MODE)) return 0;
+  if (p != NULL && !OSSL_PARAM_set_uint(p, mode)) return 0;
   p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN);
   if (p != NULL && !OSSL_PARAM_set_size_t(p, keylen)) return 0;
   p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN);
-  if (p != NULL && !OSSL_PARAM_set_size_t(p, GCM_NONCE_LEN)) return 0;
+  if (p != NULL && !OSSL_PARAM_set_size_t(p, ivlen)) return 0;
   p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_BLOCK_SIZE);
   if (p != NULL && !OSSL_PARAM_set_size_t(p, 1)) return 0;
   p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD);
@@ -526,13 +527,13 @@ static int alg_get_params(OSSL_PARAM params[], size_t keylen) {
 }
 
 static int aes128_get_params(OSSL_PARAM params[]) {
-  return alg_get_params(params, 16);
+  return libgcm_aead_get_params(params, EVP_CIPH_GCM_MODE, 16, GCM_NONCE_LEN);
 }
 static int aes192_get_params(OSSL_PARAM params[]) {
-  return alg_get_params(params, 24);
+  return libgcm_aead_get_params(params, EVP_CIPH_GCM_MODE, 24, GCM_NONCE_LEN);
 }
 static int aes256_get_params(OSSL_PARAM params[]) {
-  return alg_get_params(params, 32);
+  return libgcm_aead_get_params(params, EVP_CIPH_GCM_MODE, 32, GCM_NONCE_LEN);
 }
 
 static const OSSL_PARAM alg_gettable[] = {
@@ -548,7 +549,7 @@ static const OSSL_PARAM alg_gettable[] = {
     OSSL_PARAM_END,
 };
 
-static const OSSL_PARAM *alg_gettable_params(void *provctx) {
+const OSSL_PARAM *libgcm_aead_gettable_params(void *provctx) {
   (void)provctx;
   return alg_gettable;
 }
@@ -839,7 +840,8 @@ static int ctx_set_params(void *vctx, const OSSL_PARAM params[]) {
       {OSSL_FUNC_CIPHER_FINAL, (void (*)(void))ctx_final},                     \
       {OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))ctx_cipher},                   \
       {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))aes##bits##_get_params},   \
-      {OSSL_FUNC_CIPHER_GETTABLE_PARAMS, (void (*)(void))alg_gettable_params}, \
+      {OSSL_FUNC_CIPHER_GETTABLE_PARAMS,                                       \
+       (void (*)(void))libgcm_aead_gettable_params},                           \
       {OSSL_FUNC_CIPHER_GET_CTX_PARAMS, (void (*)(void))ctx_get_params},       \
       {OSSL_FUNC_CIPHER_SET_CTX_PARAMS, (void (*)(void))ctx_set_params},       \
       {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS,                                   \

@@ -1,10 +1,11 @@
 /*
  * provider/provider.h: what the parts of libgcm's OpenSSL 3 provider share.
  *
- * The provider is two files: libgcm_provider.c (the module's entry point,
- * provider-level parameters, the operation counters and error reporting)
- * and gcm_cipher.c (the AES-GCM cipher contexts: EVP parameters in, native
- * <gcm/gcm.h> calls out). Nothing here is exported from the module; only
+ * The provider is three files: libgcm_provider.c (the module's entry
+ * point, provider-level parameters, the operation counters and error
+ * reporting), gcm_cipher.c (the AES-GCM cipher contexts: EVP parameters
+ * in, native <gcm/gcm.h> calls out) and gcm_siv_cipher.c (the same for
+ * AES-GCM-SIV). Nothing here is exported from the module; only
  * OSSL_provider_init is.
  */
 #ifndef LIBGCM_PROVIDER_H
@@ -67,9 +68,19 @@ enum libgcm_counter {
 void libgcm_count(enum libgcm_counter which);
 uint64_t libgcm_counter_value(enum libgcm_counter which);
 
-/* The cipher algorithms (gcm_cipher.c). */
+/* The cipher algorithms: AES-GCM (gcm_cipher.c) and AES-GCM-SIV
+ * (gcm_siv_cipher.c). */
 extern const OSSL_DISPATCH libgcm_aes128gcm_functions[];
 extern const OSSL_DISPATCH libgcm_aes192gcm_functions[];
 extern const OSSL_DISPATCH libgcm_aes256gcm_functions[];
+extern const OSSL_DISPATCH libgcm_aes128gcmsiv_functions[];
+extern const OSSL_DISPATCH libgcm_aes256gcmsiv_functions[];
+
+/* What both ciphers' algorithms report (OSSL_FUNC_cipher_get_params and
+ * its gettable list, gcm_cipher.c): an AEAD with a custom IV, a stream
+ * cipher's block size of 1, the given mode, key and IV lengths. */
+int libgcm_aead_get_params(OSSL_PARAM params[], unsigned mode, size_t keylen,
+                           size_t ivlen);
+const OSSL_PARAM *libgcm_aead_gettable_params(void *provctx);
 
 #endif /* LIBGCM_PROVIDER_H */
