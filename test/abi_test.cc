@@ -110,6 +110,8 @@ uint64_t abi_test_call_win64(const void *fn, const uint64_t args[6],
 // Only their addresses are taken: they are called through the trampoline.
 void gcmi_ghash_x86_64_clmul_init_msabi(void);
 void gcmi_ghash_x86_64_clmul_blocks_msabi(void);
+void gcmi_ghash_x86_64_clmul_polyval_msabi(void);
+void gcmi_ghash_x86_64_clmul_init_for_msabi(void);
 void gcmi_ghash_x86_64_ssse3_blocks_msabi(void);
 void gcmi_aes_gcm_x86_64_vaes_avx512_seal_msabi(void);
 void gcmi_aes_gcm_x86_64_vaes_avx512_open_msabi(void);
@@ -122,12 +124,16 @@ void gcmi_aes_gcm_x86_64_aesni_avx_open_msabi(void);
 void gcmi_aes_gcm_x86_64_aesni_avx_seal_lagged_msabi(void);
 void gcmi_ghash_x86_64_vpclmul_avx2_init_msabi(void);
 void gcmi_ghash_x86_64_vpclmul_avx2_blocks_msabi(void);
+void gcmi_ghash_x86_64_vpclmul_avx2_polyval_msabi(void);
+void gcmi_ghash_x86_64_vpclmul_avx2_init_for_msabi(void);
 void gcmi_aes_x86_64_aesni_set_encrypt_key_msabi(void);
 void gcmi_aes_x86_64_aesni_encrypt_block_msabi(void);
 void gcmi_aes_x86_64_aesni_ctr32_msabi(void);
+void gcmi_aes_x86_64_aesni_ctr32le_msabi(void);
 void gcmi_aes_x86_64_vpaes_set_encrypt_key_msabi(void);
 void gcmi_aes_x86_64_vpaes_encrypt_block_msabi(void);
 void gcmi_aes_x86_64_vpaes_ctr32_msabi(void);
+void gcmi_aes_x86_64_vpaes_ctr32le_msabi(void);
 #endif
 }
 
@@ -185,35 +191,50 @@ struct GhashKernels {
   // The native functions, called directly for the reference results.
   void (*ref_init)(ghash_key *, const uint8_t *);
   void (*ref_blocks)(uint8_t *, const ghash_key *, const uint8_t *, size_t);
+  // AES-GCM-SIV's hooks (null where the backend has none): POLYVAL's
+  // blocks and init_for, as built and as called directly.
+  const void *polyval = nullptr;
+  const void *init_for = nullptr;
+  void (*ref_polyval)(uint8_t *, const ghash_key *, const uint8_t *,
+                      size_t) = nullptr;
+  void (*ref_init_for)(ghash_key *, const uint8_t *, size_t) = nullptr;
 };
+
+// A GHASH backend's kernels as the descriptor points at them, SIV hooks
+// included.
+GhashKernels FromDescriptor(const char *name, const ghash_impl &g,
+                            bool asm_init) {
+  GhashKernels k{name, kNativeAbi,
+                 asm_init ? reinterpret_cast<const void *>(g.init) : nullptr,
+                 reinterpret_cast<const void *>(g.update), g.init, g.update};
+  k.polyval = reinterpret_cast<const void *>(g.polyval_update);
+  k.init_for = reinterpret_cast<const void *>(g.init_for);
+  k.ref_polyval = g.polyval_update;
+  k.ref_init_for = g.init_for;
+  return k;
+}
 
 std::vector<GhashKernels> Kernels() {
   std::vector<GhashKernels> k;
-  k.push_back({"clmul", kNativeAbi,
-               reinterpret_cast<const void *>(gcmi_ghash_clmul.init),
-               reinterpret_cast<const void *>(gcmi_ghash_clmul.update),
-               gcmi_ghash_clmul.init, gcmi_ghash_clmul.update});
+  k.push_back(FromDescriptor("clmul", gcmi_ghash_clmul, true));
   // ssse3's init is C (crypto/ghash/ghash_ssse3.c).
-  k.push_back({"ssse3", kNativeAbi,
-               reinterpret_cast<const void *>(gcmi_ghash_ssse3.init),
-               reinterpret_cast<const void *>(gcmi_ghash_ssse3.update),
-               gcmi_ghash_ssse3.init, gcmi_ghash_ssse3.update});
-  k.push_back(
-      {"vpclmul_avx2", kNativeAbi,
-       reinterpret_cast<const void *>(gcmi_ghash_vpclmul_avx2.init),
-       reinterpret_cast<const void *>(gcmi_ghash_vpclmul_avx2.update),
-       gcmi_ghash_vpclmul_avx2.init, gcmi_ghash_vpclmul_avx2.update});
+  k.push_back(FromDescriptor("ssse3", gcmi_ghash_ssse3, true));
+  k.push_back(FromDescriptor("vpclmul_avx2", gcmi_ghash_vpclmul_avx2, true));
 #if defined(LIBGCM_ABI_TEST_MSABI)
-  k.push_back(
-      {"vpclmul_avx2_msabi", Abi::kWin64,
-       reinterpret_cast<const void *>(&gcmi_ghash_x86_64_vpclmul_avx2_init_msabi),
-       reinterpret_cast<const void *>(&gcmi_ghash_x86_64_vpclmul_avx2_blocks_msabi),
-       gcmi_ghash_vpclmul_avx2.init, gcmi_ghash_vpclmul_avx2.update});
-  k.push_back({"clmul_msabi", Abi::kWin64,
-               reinterpret_cast<const void *>(&gcmi_ghash_x86_64_clmul_init_msabi),
-               reinterpret_cast<const void *>(
-                   &gcmi_ghash_x86_64_clmul_blocks_msabi),
-               gcmi_ghash_clmul.init, gcmi_ghash_clmul.update});
+  GhashKernels v = FromDescriptor("vpclmul_avx2_msabi", gcmi_ghash_vpclmul_avx2, true);
+  v.abi = Abi::kWin64;
+  v.init = reinterpret_cast<const void *>(&gcmi_ghash_x86_64_vpclmul_avx2_init_msabi);
+  v.blocks = reinterpret_cast<const void *>(&gcmi_ghash_x86_64_vpclmul_avx2_blocks_msabi);
+  v.polyval = reinterpret_cast<const void *>(&gcmi_ghash_x86_64_vpclmul_avx2_polyval_msabi);
+  v.init_for = reinterpret_cast<const void *>(&gcmi_ghash_x86_64_vpclmul_avx2_init_for_msabi);
+  k.push_back(v);
+  GhashKernels c = FromDescriptor("clmul_msabi", gcmi_ghash_clmul, true);
+  c.abi = Abi::kWin64;
+  c.init = reinterpret_cast<const void *>(&gcmi_ghash_x86_64_clmul_init_msabi);
+  c.blocks = reinterpret_cast<const void *>(&gcmi_ghash_x86_64_clmul_blocks_msabi);
+  c.polyval = reinterpret_cast<const void *>(&gcmi_ghash_x86_64_clmul_polyval_msabi);
+  c.init_for = reinterpret_cast<const void *>(&gcmi_ghash_x86_64_clmul_init_for_msabi);
+  k.push_back(c);
   k.push_back({"ssse3_msabi", Abi::kWin64, nullptr,
                reinterpret_cast<const void *>(
                    &gcmi_ghash_x86_64_ssse3_blocks_msabi),
@@ -272,6 +293,24 @@ TEST_P(GhashAbiTest, PreservesRegistersAndMatchesDirectCall) {
                          std::to_string(misalign);
       CheckedCall(k.abi, k.blocks, args, what);
       EXPECT_EQ(0, memcmp(ref, got, 16)) << what;
+      if (k.polyval != nullptr) {
+        k.ref_polyval(ref, &ref_key, p, n);
+        uint64_t pargs[6] = {Arg(got), Arg(&key), Arg(p), n, 0, 0};
+        CheckedCall(k.abi, k.polyval, pargs, what + " polyval");
+        EXPECT_EQ(0, memcmp(ref, got, 16)) << what << " polyval";
+      }
+    }
+  }
+  if (k.init_for != nullptr) {
+    for (size_t max : {1, 2, 8, 9, 16, 17}) {
+      ghash_key ref_part, part;
+      memset(&ref_part, 0, sizeof(ref_part));
+      memset(&part, 0, sizeof(part));
+      k.ref_init_for(&ref_part, H, max);
+      uint64_t args[6] = {Arg(&part), Arg(H), max, 0, 0, 0};
+      const std::string what = std::string(k.name) + " init_for " + std::to_string(max);
+      CheckedCall(k.abi, k.init_for, args, what);
+      EXPECT_EQ(0, memcmp(&ref_part, &part, sizeof(part))) << what;
     }
   }
 }
@@ -294,6 +333,10 @@ struct AesKernels {
   void (*ref_encrypt_block)(const aes_schedule *, uint8_t *, const uint8_t *);
   void (*ref_ctr32)(const aes_schedule *, uint8_t *, const uint8_t *, size_t,
                     const uint8_t *);
+  // AES-GCM-SIV's counter mode, as built and as called directly.
+  const void *ctr32le = nullptr;
+  void (*ref_ctr32le)(const aes_schedule *, uint8_t *, const uint8_t *,
+                      size_t, const uint8_t *) = nullptr;
 };
 
 std::vector<AesKernels> AesKernelList() {
@@ -304,14 +347,18 @@ std::vector<AesKernels> AesKernelList() {
        reinterpret_cast<const void *>(gcmi_aes_aesni.encrypt_block),
        reinterpret_cast<const void *>(gcmi_aes_aesni.ctr32),
        gcmi_aes_aesni.set_encrypt_key, gcmi_aes_aesni.encrypt_block,
-       gcmi_aes_aesni.ctr32});
+       gcmi_aes_aesni.ctr32,
+       reinterpret_cast<const void *>(gcmi_aes_aesni.ctr32le),
+       gcmi_aes_aesni.ctr32le});
   k.push_back(
       {"vpaes", kNativeAbi,
        reinterpret_cast<const void *>(gcmi_aes_vpaes.set_encrypt_key),
        reinterpret_cast<const void *>(gcmi_aes_vpaes.encrypt_block),
        reinterpret_cast<const void *>(gcmi_aes_vpaes.ctr32),
        gcmi_aes_vpaes.set_encrypt_key, gcmi_aes_vpaes.encrypt_block,
-       gcmi_aes_vpaes.ctr32});
+       gcmi_aes_vpaes.ctr32,
+       reinterpret_cast<const void *>(gcmi_aes_vpaes.ctr32le),
+       gcmi_aes_vpaes.ctr32le});
 #if defined(LIBGCM_ABI_TEST_MSABI)
   k.push_back(
       {"aesni_msabi", Abi::kWin64,
@@ -319,14 +366,18 @@ std::vector<AesKernels> AesKernelList() {
        reinterpret_cast<const void *>(&gcmi_aes_x86_64_aesni_encrypt_block_msabi),
        reinterpret_cast<const void *>(&gcmi_aes_x86_64_aesni_ctr32_msabi),
        gcmi_aes_aesni.set_encrypt_key, gcmi_aes_aesni.encrypt_block,
-       gcmi_aes_aesni.ctr32});
+       gcmi_aes_aesni.ctr32,
+       reinterpret_cast<const void *>(&gcmi_aes_x86_64_aesni_ctr32le_msabi),
+       gcmi_aes_aesni.ctr32le});
   k.push_back(
       {"vpaes_msabi", Abi::kWin64,
        reinterpret_cast<const void *>(&gcmi_aes_x86_64_vpaes_set_encrypt_key_msabi),
        reinterpret_cast<const void *>(&gcmi_aes_x86_64_vpaes_encrypt_block_msabi),
        reinterpret_cast<const void *>(&gcmi_aes_x86_64_vpaes_ctr32_msabi),
        gcmi_aes_vpaes.set_encrypt_key, gcmi_aes_vpaes.encrypt_block,
-       gcmi_aes_vpaes.ctr32});
+       gcmi_aes_vpaes.ctr32,
+       reinterpret_cast<const void *>(&gcmi_aes_x86_64_vpaes_ctr32le_msabi),
+       gcmi_aes_vpaes.ctr32le});
 #endif
   return k;
 }
@@ -380,6 +431,13 @@ TEST_P(AesAbiTest, PreservesRegistersAndMatchesDirectCall) {
                            " misalign=" + std::to_string(misalign);
         CheckedCall(k.abi, k.ctr32, args, what);
         EXPECT_EQ(ref, got) << what;
+        if (k.ctr32le != nullptr) {
+          std::fill(ref.begin(), ref.end(), 0);
+          std::fill(got.begin(), got.end(), 0);
+          k.ref_ctr32le(&ref_s, ref.data() + misalign, p, n, ctr);
+          CheckedCall(k.abi, k.ctr32le, args, what + " ctr32le");
+          EXPECT_EQ(ref, got) << what << " ctr32le";
+        }
       }
     }
   }

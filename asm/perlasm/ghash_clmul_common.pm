@@ -55,14 +55,13 @@ ___
 # Karatsuba products with the power of H at `hmem` (and its half-sum at
 # `kmem`), accumulated into xmm1 (lo), xmm2 (hi), xmm3 (mid). The first
 # block of a group also absorbs Y (xmm0) and starts the accumulators.
+# With bswap undef the block is taken as it is (POLYVAL, below).
 sub block {
     my ($first, $data, $hmem, $kmem, $tmp, $bswap) = @_;
     my ($t0, $t1, $t2) = @$tmp;
     my ($lo, $hi, $mid) = qw(xmm1 xmm2 xmm3);
-    my $s = <<___;
-    movdqu    $t0, $data
-    pshufb    $t0, $bswap
-___
+    my $s = "    movdqu    $t0, $data\n";
+    $s .= "    pshufb    $t0, $bswap\n" if defined $bswap;
     $s .= "    pxor      $t0, xmm0                 # Y ^ first block\n" if $first;
     $s .= <<___;
     pshufd    $t1, $t0, 0x4e
@@ -88,12 +87,29 @@ ___
     return $s;
 }
 
-# init(key, H, ptr): the body of an init function: H' = H*x^-1, then
-# H'^2..H'^8 and the Karatsuba half-sums, stored at key. Uses xmm0-xmm6,
-# ecx as the loop count and `ptr` as the store address.
+# init(key, H, ptr[, max]): the body of an init function: H' = H*x^-1,
+# then H'^2..H'^8 and the Karatsuba half-sums, stored at key. Uses
+# xmm0-xmm6, ecx as the loop count and `ptr` as the store address.
+#
+# With `max` (the name of a register holding max_blocks >= 1, public), the
+# body of init_for: only H'^1 .. H'^min(max_blocks, 8), which is all that
+# calls of at most max_blocks blocks read (the tail of n blocks starts at
+# H'^n); its labels are .Linit_for_*.
 sub init {
-    my ($key, $H, $ptr) = @_;
-    return <<___;
+    my ($key, $H, $ptr, $max) = @_;
+    my $count = "    mov       ecx, 7\n";
+    my $L = '.Linit';
+    if (defined $max) {
+        $L = '.Linit_for';
+        $count = <<___;
+    mov       ecx, 8
+    cmp       $max, 8
+    cmovb     ecx, @{[ $max =~ /^r(\d+)$/ ? "r$1d" : "e" . substr($max, 1) ]}   # min(max_blocks, 8)
+    dec       ecx                       # powers after H'^1
+    jz        .Linit_loop_done
+___
+    }
+    my $body = <<___;
     movdqu    xmm0, [$H]
     pshufb    xmm0, [.Lbswap_mask]      # H, reflected
     pshufd    xmm1, xmm0, 0xff
@@ -111,8 +127,7 @@ sub init {
     movdqa    [$key], xmm4
     movdqa    [$key + 128], xmm5
     mov       $ptr, $key
-    mov       ecx, 7
-.Linit_loop:                            # xmm0 = xmm0 * H', seven times
+$count.Linit_loop:                            # xmm0 = xmm0 * H', seven times
     pshufd    xmm3, xmm0, 0x4e
     pxor      xmm3, xmm0
     movdqa    xmm2, xmm0
@@ -128,7 +143,10 @@ sub init {
     movdqa    [$ptr + 128], xmm1
     dec       ecx
     jnz       .Linit_loop
+.Linit_loop_done:
 ___
+    $body =~ s/\.Linit_/${L}_/g;
+    return $body;
 }
 
 # blocks(r): the body of a blocks function, Xi = (...((Xi ^ X1) H ^ X2) H
@@ -137,10 +155,22 @@ ___
 # byte offset and address of the highest power used), bswap (the xmm
 # register for the byte-reversal mask) and T, two sets of three xmm
 # temporaries used by alternate blocks (they may be the same set).
+#
+# With r->{polyval} set, the same body without any byte reversal: POLYVAL
+# (RFC 8452) on a key init made from mulX_GHASH(ByteReverse(h)). The
+# kernel's reflected form is the byte reversal of a GCM block, which is a
+# POLYVAL block as it is (RFC 8452, appendix A; crypto/siv/polyval.c), so
+# the blocks and Xi (then S) are loaded and stored unswapped; everything
+# else is unchanged. Its labels are .Lpolyval_* instead of .Lblocks_*.
 sub blocks {
     my ($r) = @_;
     my ($Xi, $key, $in, $blocks, $off, $ptr, $bswap, $T) =
         @$r{qw(Xi key in blocks off ptr bswap T)};
+    my $L = '.Lblocks';
+    if ($r->{polyval}) {
+        $bswap = undef;
+        $L = '.Lpolyval';
+    }
     my $eight = '';
     for my $j (0 .. 7) {
         my $p = 8 - $j;    # block j is multiplied by H^(8-j)
@@ -149,12 +179,18 @@ sub blocks {
                         "[$key + " . (128 + 16 * ($p - 1)) . "]",
                         $T->[$j % 2], $bswap);
     }
-    my $pad = ' ' x (5 - length $bswap);
-    return <<___;
-    movdqa    $bswap, [.Lbswap_mask]
-    movdqu    xmm0, [$Xi]
-    pshufb    xmm0, $bswap$pad          # Y, reflected
-    cmp       $blocks, 8
+    my ($load, $store) = ('', '');
+    if (defined $bswap) {
+        my $pad = ' ' x (5 - length $bswap);
+        $load = "    movdqa    $bswap, [.Lbswap_mask]\n" .
+                "    movdqu    xmm0, [$Xi]\n" .
+                "    pshufb    xmm0, $bswap$pad          # Y, reflected\n";
+        $store = "    pshufb    xmm0, $bswap\n";
+    } else {
+        $load = "    movdqu    xmm0, [$Xi]               # S, as it is\n";
+    }
+    my $body = <<___;
+$load    cmp       $blocks, 8
     jb        .Lblocks_tail
 .Lblocks_loop8:
 $eight
@@ -185,9 +221,10 @@ $eight
 @{[ reduce('xmm1', 'xmm2', 'xmm3', 'xmm4') ]}
     movdqa    xmm0, xmm2
 .Lblocks_done:
-    pshufb    xmm0, $bswap
-    movdqu    [$Xi], xmm0
+$store    movdqu    [$Xi], xmm0
 ___
+    $body =~ s/\.Lblocks_/$L\_/g;
+    return $body;
 }
 
 1;

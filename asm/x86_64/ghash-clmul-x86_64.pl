@@ -58,14 +58,16 @@
 #
 # Register plan (System V names; the translator maps win64 arguments)
 # ===================================================================
-#   gcmi_ghash_x86_64_clmul_blocks(Xi = rdi, key = rsi, in = rdx, blocks = rcx)
+#   gcmi_ghash_x86_64_clmul_blocks(Xi = rdi, key = rsi, in = rdx, blocks = rcx),
+#   and gcmi_ghash_x86_64_clmul_polyval (the same, without the byte swaps)
 #     xmm0          Y, the running hash, reflected
 #     xmm1 xmm2 xmm3   lo, hi, mid accumulators of the current group
 #     xmm4-xmm9     per-block temporaries (two sets, alternating blocks, so
 #                   consecutive blocks do not share a register)
 #     xmm10         byte-reversal mask for PSHUFB
 #     rax, r8       tail: byte offset and address of the highest power used
-#   gcmi_ghash_x86_64_clmul_init(key = rdi, H = rsi)
+#   gcmi_ghash_x86_64_clmul_init(key = rdi, H = rsi), and _init_for (the
+#   same with max_blocks = rdx: only H'^1 .. H'^min(max_blocks, 8))
 #     xmm0 current power, xmm1-xmm3 product parts, xmm4 H'^1,
 #     xmm5 its Karatsuba half-sum, xmm6 reduction temporary; ecx, rax loop.
 # On win64 the translator saves and restores xmm6-xmm10 (blocks) or xmm6
@@ -99,6 +101,9 @@ $code .= <<___;
 .text
 .function gcmi_ghash_x86_64_clmul_init args=2 public=rdi,rsi,rcx,rax   # (struct ghash_key *key, const uint8_t H[16])
 @{[ perlasm::ghash_clmul_common::init('rdi', 'rsi', 'rax') ]}.endfunction
+
+.function gcmi_ghash_x86_64_clmul_init_for args=3 public=rdi,rsi,rdx,rcx,rax   # (struct ghash_key *key, const uint8_t H[16], size_t max_blocks)
+@{[ perlasm::ghash_clmul_common::init('rdi', 'rsi', 'rax', 'rdx') ]}.endfunction
 ___
 
 # blocks: Xi = (...((Xi ^ X1) H ^ X2) H ...) H over `blocks` blocks.
@@ -110,6 +115,14 @@ $code .= <<___;
 
 .function gcmi_ghash_x86_64_clmul_blocks args=4 public=rdi,rsi,rdx,rcx,r8,rax   # (uint8_t Xi[16], const struct ghash_key *key, const uint8_t *in, size_t blocks)
 @{[ perlasm::ghash_clmul_common::blocks(\%r) ]}.endfunction
+___
+
+# polyval: the same without the byte swaps, for AES-GCM-SIV (RFC 8452);
+# perlasm/ghash_clmul_common.pm's blocks() says why that is POLYVAL.
+$code .= <<___;
+
+.function gcmi_ghash_x86_64_clmul_polyval args=4 public=rdi,rsi,rdx,rcx,r8,rax   # (uint8_t S[16], const struct ghash_key *key, const uint8_t *in, size_t blocks)
+@{[ perlasm::ghash_clmul_common::blocks({ %r, polyval => 1 }) ]}.endfunction
 ___
 
 perlasm::driver::finish('x86_64', $code);

@@ -63,7 +63,8 @@
 # Register plan (System V names; the translator maps win64 arguments)
 # ===================================================================
 #   gcmi_ghash_x86_64_vpclmul_avx2_blocks(Xi = rdi, key = rsi, in = rdx,
-#                                    blocks = rcx)
+#                                    blocks = rcx), and
+#   gcmi_ghash_x86_64_vpclmul_avx2_polyval (the same without the swaps)
 #     ymm0        Y (upper lane zero); XORed into the first block of a
 #                 group, then zeroed so later XORs are no-ops
 #     ymm1 ymm2 ymm3   lo, mid, hi accumulators
@@ -169,10 +170,11 @@ ___
 # clear(list): zero the whole ymm registers of the list.
 sub clear { return join '', map { "    vpxor      xmm$_, xmm$_, xmm$_\n" } @_ }
 
-# init: H' = H*x^-1, then H'^2 .. H'^16.
-$code .= <<___;
+# init: H' = H*x^-1, then H'^2 .. H'^16. init_for (max_blocks in rdx,
+# at least 1): only H'^1 .. H'^min(max_blocks, 16), the entries that calls
+# of at most max_blocks blocks read (a run of n starts at entry 16 - n).
+my $init_fn = <<___;
 
-.text
 .function gcmi_ghash_x86_64_vpclmul_avx2_init args=2 public=rdi,rsi,rcx,rax   # (struct ghash_key *key, const uint8_t H[16])
     vmovdqu    xmm0, [rsi]
     vpshufb    xmm0, xmm0, [.Lbswap_mask]   # H, reflected
@@ -191,7 +193,7 @@ $code .= <<___;
     vmovdqu    [rdi + 496], xmm5
     lea        rax, [rdi + 224]
     mov        ecx, 15
-.Linit_loop:                                # xmm0 = xmm0 * H', fifteen times
+COUNT.Linit_loop:                                # xmm0 = xmm0 * H', fifteen times
 @{[ mul_acc(1, 'xmm0', 'xmm1', 'xmm5', 'xmm2', 'xmm3', 'xmm4', 'xmm6', 'xmm6') ]}
 @{[ fixup('xmm2', 'xmm3', 'xmm4') ]}
 @{[ reduce('xmm0', 'xmm2', 'xmm3', 'xmm4', 'xmm6') ]}
@@ -202,9 +204,22 @@ $code .= <<___;
     sub        rax, 16
     dec        ecx
     jnz        .Linit_loop
+.Linit_loop_done:
 @{[ clear(0 .. 6) ]}
 .endfunction
 ___
+(my $init_for_fn = $init_fn) =~ s/COUNT/    mov        ecx, 16
+    cmp        rdx, 16
+    cmovb      ecx, edx                     # min(max_blocks, 16)
+    dec        ecx                          # powers after H'^1
+    jz         .Linit_loop_done
+/;
+$init_fn =~ s/COUNT//;
+$init_for_fn =~ s/\.Linit_/.Linit_for_/g;
+$init_for_fn =~ s/(\.function gcmi_ghash_x86_64_vpclmul_avx2_init) args=2 public=rdi,rsi,/$1_for args=3 public=rdi,rsi,rdx,/
+    or die "init's .function line changed\n";
+$init_for_fn =~ s/const uint8_t H\[16\]\)/const uint8_t H[16], size_t max_blocks)/;
+$code .= "\n.text" . $init_fn . $init_for_fn;
 
 # blocks: Xi = (...((Xi ^ X1) H ^ X2) H ...) H over `blocks` blocks.
 my ($Xi, $key, $in, $blocks) = qw(rdi rsi rdx rcx);
@@ -226,7 +241,7 @@ for my $j (0 .. 7) {
                         'ymm1', 'ymm2', 'ymm3', 'ymm5', 'ymm6');
 }
 
-$code .= <<___;
+my $blocks_fn = <<___;
 
 .function gcmi_ghash_x86_64_vpclmul_avx2_blocks args=4 public=rdi,rsi,rdx,rcx,r8,rax   # (uint8_t Xi[16], const struct ghash_key *key, const uint8_t *in, size_t blocks)
     test       $blocks, $blocks
@@ -295,5 +310,22 @@ $sixteen
 .Lblocks_return:
 .endfunction
 ___
+$code .= $blocks_fn;
+
+# polyval: the blocks function without its byte swaps, for AES-GCM-SIV
+# (RFC 8452). This kernel's reflected form is the byte reversal of a GCM
+# block, which is a POLYVAL block as it is (RFC 8452, appendix A;
+# crypto/siv/polyval.c), so on a key init made from
+# mulX_GHASH(ByteReverse(h)) the same code without the mask load and
+# without every VPSHUFB by it computes POLYVAL with key h, S loaded and
+# stored as it is.
+(my $polyval_fn = $blocks_fn) =~ s/^ +vmovdqa +ymm7, \[\.Lbswap_mask\]\n//m
+    or die "the blocks function no longer loads its mask into ymm7\n";
+my $swaps = ($polyval_fn =~ s/^ +vpshufb +([xy])mm(\d+), \1mm\2, \1mm7\b.*\n//mg);
+die "the blocks function has no byte swaps by ymm7\n" unless $swaps;
+$polyval_fn =~ /[xy]mm7\b/ and die "ymm7 is still used after removing the swaps\n";
+$polyval_fn =~ s/\.Lblocks_/.Lpolyval_/g;
+$polyval_fn =~ s/gcmi_ghash_x86_64_vpclmul_avx2_blocks\b/gcmi_ghash_x86_64_vpclmul_avx2_polyval/;
+$code .= $polyval_fn;
 
 perlasm::driver::finish('x86_64', $code);

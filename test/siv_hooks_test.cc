@@ -1,0 +1,213 @@
+// test/siv_hooks_test.cc: the backends' AES-GCM-SIV hooks against their
+// contracts (crypto/aes/aes.h, crypto/ghash/ghash.h), for every usable
+// backend that has them, with references built from the hooks every
+// backend has:
+//   ctr32le         against encrypt_block on each counter block (the
+//                   little-endian first word stepping, wrapping mod 2^32),
+//                   run lengths around every kernel's batch, in place and
+//                   at odd alignments, and the key sizes;
+//   polyval_update  against update on byte-reversed blocks and a
+//                   byte-reversed S (RFC 8452, appendix A), on a key from
+//                   init, and RFC 8452's own POLYVAL example;
+//   init_for        a key from init_for(n) gives the same result as one
+//                   from init for every call of at most n blocks.
+// The backends without a hook are covered by the mode's fallbacks, which
+// test/siv_test.cc and the vector files run on every pair.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+extern "C" {
+#include "../crypto/dispatch/dispatch.h"
+}
+#include "test_util.h"
+
+using gcmtest::Bytes;
+using gcmtest::RandomBytes;
+
+namespace {
+
+std::vector<const aes_impl *> UsableAes() {
+  std::vector<const aes_impl *> out;
+  for (size_t i = 0; gcmi_dispatch_aes_at(i) != nullptr; i++) {
+    const aes_impl *a = gcmi_dispatch_aes_at(i);
+    if (a->usable()) out.push_back(a);
+  }
+  return out;
+}
+
+std::vector<const ghash_impl *> UsableGhash() {
+  std::vector<const ghash_impl *> out;
+  for (size_t i = 0; gcmi_dispatch_ghash_at(i) != nullptr; i++) {
+    const ghash_impl *g = gcmi_dispatch_ghash_at(i);
+    if (g->usable()) out.push_back(g);
+  }
+  return out;
+}
+
+// Room for a schedule or a GHASH key, 64-byte aligned.
+struct alignas(64) Sched {
+  aes_schedule s;
+};
+struct alignas(64) GKey {
+  ghash_key k;
+};
+
+class SivAesHook : public ::testing::TestWithParam<const aes_impl *> {};
+
+TEST_P(SivAesHook, Ctr32leMatchesEncryptBlock) {
+  const aes_impl *aes = GetParam();
+  if (aes->ctr32le == nullptr) GTEST_SKIP() << aes->name << " has no ctr32le";
+  std::mt19937_64 rng(32);
+  for (size_t key_len : {16, 24, 32}) {
+    Sched s;
+    const Bytes raw = RandomBytes(rng, key_len);
+    aes->set_encrypt_key(&s.s, raw.data(), key_len);
+    for (size_t blocks : {0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 64}) {
+      for (uint32_t start : {0u, 5u, 0xfffffffeu, 0xfffffff0u}) {
+        for (size_t align : {0, 3}) {
+          for (int inplace = 0; inplace < 2; inplace++) {
+            const size_t n = 16 * blocks;
+            Bytes ctr = RandomBytes(rng, 16);
+            store_le32(ctr.data(), start);
+            const Bytes in = RandomBytes(rng, n);
+            // Reference: one counter block at a time.
+            Bytes want(n);
+            uint8_t cb[16], ks[16];
+            std::memcpy(cb, ctr.data(), 16);
+            for (size_t i = 0; i < blocks; i++) {
+              store_le32(cb, start + static_cast<uint32_t>(i));
+              aes->encrypt_block(&s.s, ks, cb);
+              for (int j = 0; j < 16; j++) want[16 * i + j] = in[16 * i + j] ^ ks[j];
+            }
+            Bytes ibuf(n + 64, 0x11), obuf(n + 64, 0x22);
+            std::memcpy(ibuf.data() + align, in.data(), n);
+            uint8_t *dst = inplace ? ibuf.data() + align : obuf.data() + align;
+            aes->ctr32le(&s.s, dst, ibuf.data() + align, blocks, ctr.data());
+            const std::string what = std::string(aes->name) + " key " +
+                                     std::to_string(key_len) + " blocks " +
+                                     std::to_string(blocks) + " start " +
+                                     std::to_string(start);
+            ASSERT_EQ(0, n == 0 ? 0 : std::memcmp(dst, want.data(), n)) << what;
+            // Nothing written past the blocks.
+            const uint8_t fill = inplace ? 0x11 : 0x22;
+            for (size_t j = align + n; j < n + 64; j++) {
+              ASSERT_EQ(fill, (inplace ? ibuf : obuf)[j]) << what;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllUsable, SivAesHook, ::testing::ValuesIn(UsableAes()),
+                         [](const ::testing::TestParamInfo<const aes_impl *> &i) {
+                           return std::string(i.param->name);
+                         });
+
+class SivGhashHook : public ::testing::TestWithParam<const ghash_impl *> {};
+
+void Reverse(uint8_t *b) {
+  for (int i = 0; i < 8; i++) std::swap(b[i], b[15 - i]);
+}
+
+// The GHASH key for POLYVAL key h: mulX_GHASH(ByteReverse(h)), written
+// here without the library's helper.
+Bytes GhashKeyFor(const Bytes &h) {
+  Bytes v(h.rbegin(), h.rend());  // ByteReverse, as a big-endian number
+  const bool carry = v[15] & 1;
+  for (int i = 15; i > 0; i--) v[i] = static_cast<uint8_t>((v[i] >> 1) | (v[i - 1] << 7));
+  v[0] >>= 1;
+  if (carry) v[0] ^= 0xe1;
+  return v;
+}
+
+TEST_P(SivGhashHook, PolyvalUpdateIsUpdateOnReversedBlocks) {
+  const ghash_impl *g = GetParam();
+  if (g->polyval_update == nullptr) GTEST_SKIP() << g->name << " has no polyval_update";
+  std::mt19937_64 rng(8452);
+  for (int round = 0; round < 8; round++) {
+    const Bytes h = RandomBytes(rng, 16);
+    GKey key;
+    g->init(&key.k, GhashKeyFor(h).data());
+    for (size_t blocks : {0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 70}) {
+      for (size_t align : {0, 5}) {
+        const Bytes in = RandomBytes(rng, 16 * blocks);
+        const Bytes s0 = RandomBytes(rng, 16);
+        // Reference: update on the byte reversals.
+        Bytes rin = in, xi = s0;
+        for (size_t i = 0; i < blocks; i++) Reverse(rin.data() + 16 * i);
+        Reverse(xi.data());
+        g->update(xi.data(), &key.k, rin.data(), blocks);
+        Reverse(xi.data());
+        Bytes buf(16 * blocks + 16);
+        if (blocks) std::memcpy(buf.data() + align, in.data(), 16 * blocks);
+        Bytes s = s0;
+        g->polyval_update(s.data(), &key.k, buf.data() + align, blocks);
+        ASSERT_EQ(xi, s) << g->name << " blocks " << blocks;
+      }
+    }
+  }
+}
+
+// RFC 8452, appendix A: POLYVAL(H, X_1, X_2) for
+// H = 25629347589242761d31f826ba4b757b,
+// X_1 = 4f4f95668c83dfb6401762bb2d01a262,
+// X_2 = d1a24ddd2721d006bbe45f20d3c9f362
+// is f7a3b47b846119fae5b7866cf5e5b77e.
+TEST_P(SivGhashHook, Rfc8452PolyvalExample) {
+  const ghash_impl *g = GetParam();
+  const Bytes h = gcmtest::FromHex("25629347589242761d31f826ba4b757b");
+  const Bytes x = gcmtest::FromHex(
+      "4f4f95668c83dfb6401762bb2d01a262d1a24ddd2721d006bbe45f20d3c9f362");
+  const Bytes want = gcmtest::FromHex("f7a3b47b846119fae5b7866cf5e5b77e");
+  GKey key;
+  g->init(&key.k, GhashKeyFor(h).data());
+  Bytes s(16, 0);
+  if (g->polyval_update != nullptr) {
+    g->polyval_update(s.data(), &key.k, x.data(), 2);
+  } else {
+    Bytes rx = x;
+    Reverse(rx.data());
+    Reverse(rx.data() + 16);
+    g->update(s.data(), &key.k, rx.data(), 2);
+    Reverse(s.data());
+  }
+  EXPECT_EQ(want, s) << g->name;
+}
+
+TEST_P(SivGhashHook, InitForServesCallsUpToItsLimit) {
+  const ghash_impl *g = GetParam();
+  if (g->init_for == nullptr) GTEST_SKIP() << g->name << " has no init_for";
+  std::mt19937_64 rng(9);
+  for (size_t max : {1, 2, 3, 5, 8, 9, 15, 16, 17, 40}) {
+    const Bytes h = RandomBytes(rng, 16);
+    GKey full, part;
+    g->init(&full.k, h.data());
+    std::memset(&part, 0xa5, sizeof(part));  // what init_for leaves is garbage
+    g->init_for(&part.k, h.data(), max);
+    for (size_t blocks = 0; blocks <= max && blocks <= 40; blocks++) {
+      const Bytes in = RandomBytes(rng, 16 * blocks);
+      Bytes a = RandomBytes(rng, 16), b = a;
+      g->update(a.data(), &full.k, in.data(), blocks);
+      g->update(b.data(), &part.k, in.data(), blocks);
+      ASSERT_EQ(a, b) << g->name << " max " << max << " blocks " << blocks;
+      if (g->polyval_update != nullptr) {
+        Bytes c = RandomBytes(rng, 16), d = c;
+        g->polyval_update(c.data(), &full.k, in.data(), blocks);
+        g->polyval_update(d.data(), &part.k, in.data(), blocks);
+        ASSERT_EQ(c, d) << g->name << " polyval max " << max << " blocks " << blocks;
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllUsable, SivGhashHook, ::testing::ValuesIn(UsableGhash()),
+                         [](const ::testing::TestParamInfo<const ghash_impl *> &i) {
+                           return std::string(i.param->name);
+                         });
+
+}  // namespace
