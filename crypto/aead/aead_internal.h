@@ -25,6 +25,8 @@
 #include "../gcm/mode.h"
 #include "../gcm/placement.h"
 #include "../internal.h"
+#include "../siv/siv_mode.h"
+#include "../siv/siv_placement.h"
 
 /* The key inside a public gcm_key when it is initialised and in place,
  * else NULL (also for a memcpy copy at another alignment, which the
@@ -115,6 +117,23 @@ GCM_HIDDEN int gcmi_aead_open_checked(const struct gcm_key_st *ks, uint8_t *out,
                                  const uint8_t *in, size_t in_len,
                                  const uint8_t *tag, size_t tag_len,
                                  const uint8_t *aad, size_t aad_len);
+
+/* The internal key of a gcm_siv_key initialised and in place, else NULL
+ * (as aead_valid_key). */
+static inline const struct gcm_siv_key_st *aead_valid_siv_key(
+    const gcm_siv_key *k) {
+  return gcm_siv_key_placed(k);
+}
+
+/* gcm_siv_open after its checks have passed (a 16-byte tag): returns 1
+ * when the tag is right; else 0 with GCM_ERR_AUTH recorded and out
+ * (in_len bytes) zeroed. (gcm_siv_seal after its checks is the mode's
+ * gcm_siv_mode_seal.) */
+GCM_HIDDEN int gcmi_aead_siv_open_checked(const struct gcm_siv_key_st *ks,
+                                          uint8_t *out, const uint8_t *nonce,
+                                          const uint8_t *in, size_t in_len,
+                                          const uint8_t *tag,
+                                          const uint8_t *aad, size_t aad_len);
 
 /* AES-GCM-SIV for the BoringSSL shim's calls (compat.c), over messages in
  * pieces as its vectored calls give them (struct crypto_iovec_st and

@@ -19,8 +19,6 @@
 #include "../dispatch/backends.h"
 #include "../dispatch/dispatch.h"
 #include "../error.h"
-#include "../siv/siv_mode.h"
-#include "../siv/siv_placement.h"
 #include "aead_internal.h"
 
 _Static_assert(GCM_KEY_PLACE_ALIGN + sizeof(struct gcm_siv_key_st) <=
@@ -171,10 +169,10 @@ static int siv_checks(const gcm_siv_key *k, const struct gcm_siv_key_st **ks,
 
 /* The open itself: the mode decrypts and recomputes the tag, and here the
  * two tags are compared in constant time; a wrong one wipes the output. */
-static int siv_open_checked(const struct gcm_siv_key_st *ks, uint8_t *out,
-                            const uint8_t *nonce, const uint8_t *in,
-                            size_t in_len, const uint8_t *tag,
-                            const uint8_t *aad, size_t aad_len) {
+int gcmi_aead_siv_open_checked(const struct gcm_siv_key_st *ks, uint8_t *out,
+                               const uint8_t *nonce, const uint8_t *in,
+                               size_t in_len, const uint8_t *tag,
+                               const uint8_t *aad, size_t aad_len) {
   _Alignas(16) uint8_t received[16], expected[16];
   /* A copy: the tag is the counter, and the caller's may be anywhere. */
   memcpy(received, tag, 16);
@@ -216,7 +214,8 @@ static AEAD_NOINLINE int siv_open_moved(const gcm_siv_key *k, uint8_t *out,
     wipe_output(out, in_len, GCM_SIV_MAX_DATA_LEN);
     return gcmi_error_set(GCM_ERR_NOT_INITIALIZED);
   }
-  int ok = siv_open_checked(ks, out, nonce, in, in_len, tag, aad, aad_len);
+  int ok = gcmi_aead_siv_open_checked(ks, out, nonce, in, in_len, tag, aad,
+                                      aad_len);
   gcmi_secure_wipe(&tmp, sizeof(tmp));
   return ok;
 }
@@ -252,7 +251,8 @@ int gcm_siv_open(const gcm_siv_key *k, uint8_t *out, const uint8_t *nonce,
   if (GCM_UNLIKELY(ks == NULL)) {
     return siv_open_moved(k, out, nonce, in, in_len, tag, aad, aad_len);
   }
-  return siv_open_checked(ks, out, nonce, in, in_len, tag, aad, aad_len);
+  return gcmi_aead_siv_open_checked(ks, out, nonce, in, in_len, tag, aad,
+                                    aad_len);
 }
 
 /* ---- the BoringSSL shim's calls (aead_internal.h) ---------------------------- */
@@ -306,7 +306,8 @@ int gcmi_aead_siv_sealv(const gcm_siv_key *k, const CRYPTO_IOVEC *iov,
   } else {
     /* Hash the whole message, then encrypt it from the tag. */
     struct siv_message m;
-    gcm_siv_message_start(&m, ks, nonce);
+    gcm_siv_message_start(&m, ks, nonce,
+                          siv_polyval_blocks(aad_total(aad, n_aad), data_len));
     for (size_t i = 0; i < n_aad; i++) {
       gcm_siv_message_aad(&m, aad[i].in, aad[i].len);
     }
@@ -334,15 +335,16 @@ int gcmi_aead_siv_openv(const gcm_siv_key *k, const CRYPTO_IOVEC *iov,
   if (ks == NULL) return 0;
   int ok;
   if (n_aad <= 1 && (data_len == 0 || iov[0].len >= data_len)) {
-    ok = siv_open_checked(ks, data_len ? iov[0].out : NULL, nonce,
-                          data_len ? iov[0].in : NULL, data_len, tag,
-                          n_aad ? aad[0].in : NULL, n_aad ? aad[0].len : 0);
+    ok = gcmi_aead_siv_open_checked(
+        ks, data_len ? iov[0].out : NULL, nonce, data_len ? iov[0].in : NULL,
+        data_len, tag, n_aad ? aad[0].in : NULL, n_aad ? aad[0].len : 0);
   } else {
     /* Decrypt each piece from the received tag and hash its plaintext. */
     _Alignas(16) uint8_t received[16], expected[16];
     struct siv_message m;
     memcpy(received, tag, 16);
-    gcm_siv_message_start(&m, ks, nonce);
+    gcm_siv_message_start(&m, ks, nonce,
+                          siv_polyval_blocks(aad_total(aad, n_aad), data_len));
     for (size_t i = 0; i < n_aad; i++) {
       gcm_siv_message_aad(&m, aad[i].in, aad[i].len);
     }

@@ -45,6 +45,7 @@ void gcmi_polyval_start(struct polyval_feed *f, const struct ghash_impl *ghash,
                         const struct ghash_key *key) {
   f->ghash = ghash;
   f->key = key;
+  f->direct = ghash->polyval_update != NULL;
   f->blocks = 0;
   f->part_len = 0;
   memset(f->Xi, 0, sizeof(f->Xi));
@@ -52,15 +53,31 @@ void gcmi_polyval_start(struct polyval_feed *f, const struct ghash_impl *ghash,
 
 static void feed_flush(struct polyval_feed *f) {
   if (f->blocks == 0) return;
-  f->ghash->update(f->Xi, f->key, f->buf, f->blocks);
+  if (f->direct) {
+    f->ghash->polyval_update(f->Xi, f->key, f->buf, f->blocks);
+  } else {
+    f->ghash->update(f->Xi, f->key, f->buf, f->blocks);
+  }
   f->blocks = 0;
 }
 
-/* The next free block of the buffer, flushing it first when full. */
-static uint8_t *feed_slot(struct polyval_feed *f) {
+/* Appends one block to the buffer (byte-reversed unless direct), flushing
+ * it first when full. */
+static void feed_block(struct polyval_feed *f, const uint8_t in[16]) {
   if (f->blocks == POLYVAL_FEED_BLOCKS) feed_flush(f);
-  return f->buf + 16 * f->blocks++;
+  uint8_t *slot = f->buf + 16 * f->blocks++;
+  if (f->direct) {
+    memcpy(slot, in, 16);
+  } else {
+    block_reverse(slot, in);
+  }
 }
+
+/* Runs of at least this many whole blocks go to polyval_update straight
+ * from the caller's buffer; shorter ones are gathered in buf with their
+ * neighbours (the AAD's, the length block), so a short message costs one
+ * call. */
+#define POLYVAL_DIRECT_MIN 8
 
 void gcmi_polyval_absorb(struct polyval_feed *f, const uint8_t *in,
                          size_t len) {
@@ -72,10 +89,17 @@ void gcmi_polyval_absorb(struct polyval_feed *f, const uint8_t *in,
     in += take;
     len -= take;
     if (f->part_len < 16) return;
-    block_reverse(feed_slot(f), f->part);
+    feed_block(f, f->part);
     f->part_len = 0;
   }
-  for (; len >= 16; in += 16, len -= 16) block_reverse(feed_slot(f), in);
+  if (f->direct && len / 16 >= POLYVAL_DIRECT_MIN) {
+    size_t n = len / 16;
+    feed_flush(f);
+    f->ghash->polyval_update(f->Xi, f->key, in, n);
+    in += 16 * n;
+    len -= 16 * n;
+  }
+  for (; len >= 16; in += 16, len -= 16) feed_block(f, in);
   if (len > 0) {
     memcpy(f->part, in, len);
     f->part_len = len;
@@ -85,7 +109,7 @@ void gcmi_polyval_absorb(struct polyval_feed *f, const uint8_t *in,
 void gcmi_polyval_pad(struct polyval_feed *f) {
   if (f->part_len == 0) return;
   memset(f->part + f->part_len, 0, 16 - f->part_len);
-  block_reverse(feed_slot(f), f->part);
+  feed_block(f, f->part);
   f->part_len = 0;
 }
 
@@ -94,11 +118,15 @@ void gcmi_polyval_lengths(struct polyval_feed *f, uint64_t aad_len,
   uint8_t lengths[16];
   store_le64(lengths, aad_len * 8);
   store_le64(lengths + 8, data_len * 8);
-  block_reverse(feed_slot(f), lengths);
+  feed_block(f, lengths);
 }
 
 void gcmi_polyval_finish(struct polyval_feed *f, uint8_t s[16]) {
   feed_flush(f);
-  block_reverse(s, f->Xi);
+  if (f->direct) {
+    memcpy(s, f->Xi, 16);
+  } else {
+    block_reverse(s, f->Xi);
+  }
   gcmi_secure_wipe(f, sizeof(*f));
 }

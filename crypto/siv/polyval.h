@@ -11,7 +11,11 @@
  *                       ByteReverse(X_1), .., ByteReverse(X_n)))
  * So any GHASH backend computes POLYVAL: initialised with the key
  * mulX_GHASH(ByteReverse(H)) (polyval_ghash_key) and fed byte-reversed
- * blocks, its running value Xi is the byte reversal of S.
+ * blocks, its running value Xi is the byte reversal of S. A backend whose
+ * kernel works on byte-swapped blocks anyway (the carry-less multiply
+ * kernels swap every block into a register) offers polyval_update
+ * (ghash.h), the same kernel without the swaps, on the same key: then the
+ * blocks go to it as they are, straight from the caller's buffer.
  *
  * struct polyval_feed does the feeding: it byte-reverses blocks into a
  * buffer on the caller's stack and hands the backend a whole buffer at a
@@ -38,9 +42,12 @@
 struct polyval_feed {
   const struct ghash_impl *ghash;
   const struct ghash_key *key; /* initialised with polyval_ghash_key's H */
-  size_t blocks;               /* byte-reversed blocks waiting in buf */
+  int direct;                  /* 1: ghash->polyval_update, blocks as they
+                                * are; 0: update on byte-reversed blocks */
+  size_t blocks;               /* blocks waiting in buf */
   size_t part_len;             /* bytes of an unfinished block in part */
-  GCM_ALIGNED(16) uint8_t Xi[16]; /* GHASH's running value: ByteReverse(S) */
+  /* The running value: S (direct), or GHASH's ByteReverse(S). */
+  GCM_ALIGNED(16) uint8_t Xi[16];
   GCM_ALIGNED(16) uint8_t part[16];
   GCM_ALIGNED(16) uint8_t buf[POLYVAL_FEED_BLOCKS * 16];
 };

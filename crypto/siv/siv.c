@@ -16,12 +16,14 @@
  * Opening runs counter mode from the received tag, hashes the plaintext
  * it gets and recomputes T; the API layer compares and wipes.
  *
- * Here everything goes through the key's descriptors: encrypt_block for
- * the derivation, the tag and every block of key stream (the counter
- * steps in the first word, which the backends' ctr32 hooks, made for
- * GCM's big-endian last word, do not do), set_encrypt_key for K_enc, and
- * the GHASH backend for POLYVAL (crypto/siv/polyval.c). The backends'
- * key layouts are reached only through crypto/siv/siv_keys.h.
+ * Here everything goes through the key's descriptors: the AES backend's
+ * ctr32le hook (counter mode with the counter in the first word, as
+ * here) for the derivation (over zeros from LE32(0) || N) and the key
+ * stream, or, for a backend without one, encrypt_block on one counter
+ * block at a time; encrypt_block for the tag; set_encrypt_key for K_enc;
+ * and the GHASH backend for POLYVAL (crypto/siv/polyval.c, which uses its
+ * polyval_update hook when it has one). The backends' key layouts are
+ * reached only through crypto/siv/siv_keys.h.
  *
  * The steps are those of a message in pieces (struct siv_message,
  * crypto/siv/siv_mode.h), which the one-shot calls at the end run over a
@@ -41,6 +43,9 @@
 /* Key stream made per encrypt_block loop, then xored in one pass. */
 #define SIV_KS_BLOCKS POLYVAL_FEED_BLOCKS
 
+/* Input for key stream made on its own: counter mode over zeros. */
+static const uint8_t siv_zeros[6 * 16];
+
 void gcm_siv_mode_key_init(struct gcm_siv_key_st *k, const struct aes_impl *aes,
                            const struct ghash_impl *ghash, const uint8_t *key,
                            size_t key_len) {
@@ -56,28 +61,39 @@ void gcm_siv_mode_key_init(struct gcm_siv_key_st *k, const struct aes_impl *aes,
  * K_auth, precomputed into mk->hash. */
 static void derive_message_keys(const struct gcm_siv_key_st *k,
                                 const uint8_t nonce[12],
-                                struct siv_message_keys *mk) {
+                                struct siv_message_keys *mk,
+                                uint64_t polyval_blocks) {
   _Alignas(16) uint8_t in[16], b[16];
   /* K_auth, then K_enc: the first 8 bytes of each derived block. */
   _Alignas(16) uint8_t raw[16 + 32];
   const size_t n = 2 + k->key_len / 8; /* 4 blocks, or 6 for AES-256 */
 
   memcpy(in + 4, nonce, 12);
-  for (size_t i = 0; i < n; i++) {
-    store_le32(in, (uint32_t)i);
-    k->aes->encrypt_block(&k->kgk, b, in);
-    memcpy(raw + 8 * i, b, 8);
+  if (k->aes->ctr32le != NULL) {
+    /* The blocks LE32(0) || N .. LE32(n-1) || N are counter mode's from
+     * LE32(0) || N, over zeros. */
+    _Alignas(16) uint8_t blocks[6 * 16];
+    memset(in, 0, 4);
+    k->aes->ctr32le(siv_schedule(&k->kgk), blocks, siv_zeros, n, in);
+    for (size_t i = 0; i < n; i++) memcpy(raw + 8 * i, blocks + 16 * i, 8);
+    gcmi_secure_wipe(blocks, sizeof(blocks));
+  } else {
+    for (size_t i = 0; i < n; i++) {
+      store_le32(in, (uint32_t)i);
+      k->aes->encrypt_block(siv_schedule(&k->kgk), b, in);
+      memcpy(raw + 8 * i, b, 8);
+    }
   }
   siv_expand_enc(k->aes, mk, raw + 16, k->key_len);
   gcmi_polyval_ghash_key(b, raw);
-  siv_init_hash(k->ghash, mk, b);
+  siv_init_hash(k->ghash, mk, b, polyval_blocks);
   gcmi_secure_wipe(raw, sizeof(raw));
   secure_wipe_block(b);
 }
 
 void gcm_siv_message_start(struct siv_message *m,
                            const struct gcm_siv_key_st *k,
-                           const uint8_t nonce[12]) {
+                           const uint8_t nonce[12], uint64_t polyval_blocks) {
   m->k = k;
   memcpy(m->nonce, nonce, 12);
   m->hashing_data = 0;
@@ -85,8 +101,8 @@ void gcm_siv_message_start(struct siv_message *m,
   m->data_len = 0;
   m->next_block = 0;
   m->ks_left = 0;
-  derive_message_keys(k, nonce, &m->keys);
-  gcmi_polyval_start(&m->hash, k->ghash, &m->keys.hash);
+  derive_message_keys(k, nonce, &m->keys, polyval_blocks);
+  gcmi_polyval_start(&m->hash, k->ghash, siv_hash(&m->keys));
 }
 
 void gcm_siv_message_aad(struct siv_message *m, const uint8_t *aad,
@@ -118,7 +134,7 @@ void gcm_siv_message_tag(struct siv_message *m, uint8_t tag[16]) {
   gcmi_polyval_finish(&m->hash, s);
   xor_bytes(s, s, m->nonce, 12);
   s[15] &= 0x7f;
-  m->k->aes->encrypt_block(&m->keys.enc, tag, s);
+  m->k->aes->encrypt_block(siv_enc(&m->keys), tag, s);
   secure_wipe_block(s);
 }
 
@@ -129,21 +145,48 @@ void gcm_siv_message_crypt_from(struct siv_message *m, const uint8_t tag[16]) {
   m->ks_left = 0;
 }
 
-/* `blocks` blocks of key stream into ks, from the counter block's first
- * word plus m->next_block (a little-endian 32-bit counter, mod 2^32). */
-static void key_stream(struct siv_message *m, uint8_t *ks, size_t blocks) {
+/* Counter mode under K_enc: out = in ^ key stream for `blocks` whole
+ * blocks, from the counter block `cb` with `first` added to its first word
+ * (little-endian, mod 2^32). The AES backend's ctr32le when it has one;
+ * else one counter block at a time through encrypt_block, SIV_KS_BLOCKS
+ * blocks of key stream per pass over the data. */
+static void ctr_le(const struct aes_impl *aes,
+                   const struct siv_message_keys *mk, const uint8_t cb[16],
+                   uint32_t first, uint8_t *out, const uint8_t *in,
+                   size_t blocks) {
   _Alignas(16) uint8_t ctr[16];
-  const uint32_t c0 = load_le32(m->cb);
-  memcpy(ctr, m->cb, 16);
-  for (size_t i = 0; i < blocks; i++) {
-    store_le32(ctr, c0 + m->next_block++);
-    m->k->aes->encrypt_block(&m->keys.enc, ks + 16 * i, ctr);
+  memcpy(ctr, cb, 16);
+  store_le32(ctr, load_le32(cb) + first);
+  if (aes->ctr32le != NULL) {
+    aes->ctr32le(siv_enc(mk), out, in, blocks, ctr);
+    return;
   }
+  _Alignas(16) uint8_t ks[SIV_KS_BLOCKS * 16];
+  uint32_t c = load_le32(ctr);
+  while (blocks > 0) {
+    size_t n = blocks < SIV_KS_BLOCKS ? blocks : SIV_KS_BLOCKS;
+    for (size_t i = 0; i < n; i++) {
+      store_le32(ctr, c++);
+      aes->encrypt_block(siv_enc(mk), ks + 16 * i, ctr);
+    }
+    xor_bytes(out, in, ks, 16 * n);
+    out += 16 * n;
+    in += 16 * n;
+    blocks -= n;
+  }
+  gcmi_secure_wipe(ks, sizeof(ks));
+}
+
+/* out = in ^ key stream for `blocks` whole blocks from m->next_block,
+ * which advances. */
+static void crypt_blocks(struct siv_message *m, uint8_t *out,
+                         const uint8_t *in, size_t blocks) {
+  ctr_le(m->k->aes, &m->keys, m->cb, m->next_block, out, in, blocks);
+  m->next_block += (uint32_t)blocks;
 }
 
 void gcm_siv_message_crypt(struct siv_message *m, uint8_t *out,
                            const uint8_t *in, size_t len) {
-  _Alignas(16) uint8_t ks[SIV_KS_BLOCKS * 16];
   size_t done = 0;
   /* Key stream a previous call left over (its last block was partial). */
   if (m->ks_left > 0) {
@@ -151,31 +194,145 @@ void gcm_siv_message_crypt(struct siv_message *m, uint8_t *out,
     xor_bytes(out, in, m->ks + 16 - m->ks_left, done);
     m->ks_left -= done;
   }
-  while (done < len) {
-    size_t n = (len - done + 15) / 16;
-    if (n > SIV_KS_BLOCKS) n = SIV_KS_BLOCKS;
-    key_stream(m, ks, n);
-    size_t bytes = len - done < n * 16 ? len - done : n * 16;
-    xor_bytes(out + done, in + done, ks, bytes);
-    done += bytes;
-    if (bytes % 16 != 0) {
-      /* Keep the rest of the last block's key stream for the next call. */
-      m->ks_left = 16 - bytes % 16;
-      memcpy(m->ks, ks + (n - 1) * 16, 16);
-    }
+  const size_t whole = (len - done) / 16;
+  if (whole > 0) {
+    crypt_blocks(m, out + done, in + done, whole);
+    done += 16 * whole;
   }
-  gcmi_secure_wipe(ks, sizeof(ks));
+  if (done < len) {
+    /* A partial last block: a whole block of key stream, the rest of
+     * which the next call may use. */
+    crypt_blocks(m, m->ks, siv_zeros, 1);
+    xor_bytes(out + done, in + done, m->ks, len - done);
+    m->ks_left = 16 - (len - done);
+  }
 }
 
 void gcm_siv_message_wipe(struct siv_message *m) {
-  gcmi_secure_wipe(m, sizeof(*m));
+  siv_message_keys_wipe(&m->keys);
+  gcmi_secure_wipe(m, offsetof(struct siv_message, keys));
+}
+
+/* ---- short messages -----------------------------------------------------------
+ *
+ * A message of at most SIV_SHORT_MAX bytes with at most SIV_SHORT_AAD of
+ * AAD skips the steps above: its whole POLYVAL input (the AAD and the
+ * data, each zero-padded, and the length block) is laid out in one
+ * buffer and hashed in one call, and counter mode runs once, over the
+ * padded data in that buffer (so the partial last block needs no call of
+ * its own). The per-message work is then the key derivation, K_enc's
+ * expansion, the GHASH key for exactly those blocks, one hash, the tag and
+ * one counter-mode call. */
+#define SIV_SHORT_MAX 256
+#define SIV_SHORT_AAD 64
+
+struct siv_short {
+  struct siv_message_keys keys;
+  /* The POLYVAL input: AAD, data, length block. */
+  _Alignas(16) uint8_t hb[(SIV_SHORT_AAD / 16 + SIV_SHORT_MAX / 16 + 1) * 16];
+};
+
+/* Zero-pads the n bytes at p up to `blocks` whole blocks. */
+static void pad_copy(uint8_t *dst, const uint8_t *src, size_t n,
+                     size_t blocks) {
+  if (n > 0) memcpy(dst, src, n);
+  memset(dst + n, 0, 16 * blocks - n);
+}
+
+/* S = POLYVAL of the `blocks` blocks at hb (wiped when byte-reversed in
+ * place for a backend without polyval_update). */
+static void short_polyval(const struct ghash_impl *ghash,
+                          const struct siv_message_keys *mk, uint8_t *hb,
+                          size_t blocks, uint8_t s[16]) {
+  memset(s, 0, 16);
+  if (ghash->polyval_update != NULL) {
+    ghash->polyval_update(s, siv_hash(mk), hb, blocks);
+    return;
+  }
+  /* RFC 8452, appendix A: GHASH on the byte reversals. */
+  for (size_t i = 0; i < blocks; i++) {
+    uint8_t *b = hb + 16 * i;
+    uint64_t lo = load_le64(b), hi = load_le64(b + 8);
+    store_be64(b, hi);
+    store_be64(b + 8, lo);
+  }
+  ghash->update(s, siv_hash(mk), hb, blocks);
+  uint64_t lo = load_le64(s), hi = load_le64(s + 8);
+  store_be64(s, hi);
+  store_be64(s + 8, lo);
+}
+
+/* T from S (wiped): S xor the nonce, top bit cleared, encrypted. */
+static void short_tag(const struct gcm_siv_key_st *k,
+                      const struct siv_message_keys *mk, uint8_t s[16],
+                      const uint8_t nonce[12], uint8_t tag[16]) {
+  xor_bytes(s, s, nonce, 12);
+  s[15] &= 0x7f;
+  k->aes->encrypt_block(siv_enc(mk), tag, s);
+  secure_wipe_block(s);
+}
+
+static void seal_short(const struct gcm_siv_key_st *k, const uint8_t nonce[12],
+                       const uint8_t *in, size_t len, const uint8_t *aad,
+                       size_t aad_len, uint8_t *out, uint8_t tag[16]) {
+  struct siv_short w;
+  _Alignas(16) uint8_t s[16], cb[16];
+  const size_t a = (aad_len + 15) / 16, c = (len + 15) / 16;
+  uint8_t *data = w.hb + 16 * a;
+
+  derive_message_keys(k, nonce, &w.keys, a + c + 1);
+  pad_copy(w.hb, aad, aad_len, a);
+  pad_copy(data, in, len, c);
+  store_le64(data + 16 * c, (uint64_t)aad_len * 8);
+  store_le64(data + 16 * c + 8, (uint64_t)len * 8);
+  short_polyval(k->ghash, &w.keys, w.hb, a + c + 1, s);
+  short_tag(k, &w.keys, s, nonce, tag);
+  memcpy(cb, tag, 16);
+  cb[15] |= 0x80;
+  /* Over the padded copy (the byte reversal, if any, has scrambled it:
+   * copy the plaintext again). */
+  pad_copy(data, in, len, c);
+  ctr_le(k->aes, &w.keys, cb, 0, data, data, c);
+  if (len > 0) memcpy(out, data, len);
+  gcmi_secure_wipe(w.hb, sizeof(w.hb));
+  siv_message_keys_wipe(&w.keys);
+}
+
+static void open_short(const struct gcm_siv_key_st *k, const uint8_t nonce[12],
+                       const uint8_t *in, size_t len, const uint8_t *aad,
+                       size_t aad_len, const uint8_t tag[16], uint8_t *out,
+                       uint8_t expected[16]) {
+  struct siv_short w;
+  _Alignas(16) uint8_t s[16], cb[16];
+  const size_t a = (aad_len + 15) / 16, c = (len + 15) / 16;
+  uint8_t *data = w.hb + 16 * a;
+
+  derive_message_keys(k, nonce, &w.keys, a + c + 1);
+  memcpy(cb, tag, 16);
+  cb[15] |= 0x80;
+  pad_copy(data, in, len, c);
+  ctr_le(k->aes, &w.keys, cb, 0, data, data, c);
+  /* The plaintext, its padding zero again for the hash. */
+  if (len > 0) memcpy(out, data, len);
+  memset(data + len, 0, 16 * c - len);
+  pad_copy(w.hb, aad, aad_len, a);
+  store_le64(data + 16 * c, (uint64_t)aad_len * 8);
+  store_le64(data + 16 * c + 8, (uint64_t)len * 8);
+  short_polyval(k->ghash, &w.keys, w.hb, a + c + 1, s);
+  short_tag(k, &w.keys, s, nonce, expected);
+  gcmi_secure_wipe(w.hb, sizeof(w.hb));
+  siv_message_keys_wipe(&w.keys);
 }
 
 void gcm_siv_mode_seal(const struct gcm_siv_key_st *k, const uint8_t nonce[12],
                        const uint8_t *in, size_t len, const uint8_t *aad,
                        size_t aad_len, uint8_t *out, uint8_t tag[16]) {
+  if (len <= SIV_SHORT_MAX && aad_len <= SIV_SHORT_AAD) {
+    seal_short(k, nonce, in, len, aad, aad_len, out, tag);
+    return;
+  }
   struct siv_message m;
-  gcm_siv_message_start(&m, k, nonce);
+  gcm_siv_message_start(&m, k, nonce, siv_polyval_blocks(aad_len, len));
   gcm_siv_message_aad(&m, aad, aad_len);
   gcm_siv_message_hash_data(&m, in, len);
   gcm_siv_message_tag(&m, tag);
@@ -188,9 +345,13 @@ void gcm_siv_mode_open(const struct gcm_siv_key_st *k, const uint8_t nonce[12],
                        const uint8_t *in, size_t len, const uint8_t *aad,
                        size_t aad_len, const uint8_t tag[16], uint8_t *out,
                        uint8_t expected[16]) {
+  if (len <= SIV_SHORT_MAX && aad_len <= SIV_SHORT_AAD) {
+    open_short(k, nonce, in, len, aad, aad_len, tag, out, expected);
+    return;
+  }
   struct siv_message m;
   const size_t chunk = SIV_KS_BLOCKS * 16;
-  gcm_siv_message_start(&m, k, nonce);
+  gcm_siv_message_start(&m, k, nonce, siv_polyval_blocks(aad_len, len));
   gcm_siv_message_aad(&m, aad, aad_len);
   gcm_siv_message_crypt_from(&m, tag);
   /* Decrypt a chunk, then hash the plaintext just written (out == in

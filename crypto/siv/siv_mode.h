@@ -34,7 +34,7 @@ struct gcm_siv_key_st {
   const struct aes_impl *aes;
   const struct ghash_impl *ghash;
   /* The key-generating key, expanded by the AES backend. */
-  struct aes_schedule kgk;
+  struct siv_aes_room kgk;
 };
 
 /* Expands the key-generating key (16 or 32 bytes) with `aes` and records
@@ -86,9 +86,19 @@ struct siv_message {
   struct siv_message_keys keys;
 };
 
+/* The number of blocks POLYVAL reads for aad_len bytes of AAD and len of
+ * data: both padded, and the length block. */
+static inline uint64_t siv_polyval_blocks(uint64_t aad_len, uint64_t len) {
+  return (aad_len + 15) / 16 + (len + 15) / 16 + 1;
+}
+
+/* Starts a message whose AAD and data take `polyval_blocks` blocks of
+ * POLYVAL input (siv_polyval_blocks: calls of the GHASH backend never
+ * take more). */
 GCM_HIDDEN void gcm_siv_message_start(struct siv_message *m,
                                       const struct gcm_siv_key_st *k,
-                                      const uint8_t nonce[12]);
+                                      const uint8_t nonce[12],
+                                      uint64_t polyval_blocks);
 GCM_HIDDEN void gcm_siv_message_aad(struct siv_message *m, const uint8_t *aad,
                                     size_t len);
 GCM_HIDDEN void gcm_siv_message_hash_data(struct siv_message *m,
