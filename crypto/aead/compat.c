@@ -670,31 +670,42 @@ int EVP_AEAD_CTX_sealv(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iovec,
   return ok;
 }
 
+/* What a fast path checks that depends on the mode: the nonce length, the
+ * lengths against the mode's limits, and a key in place. */
+static int mode_fast_ok(const EVP_AEAD_CTX *ctx, size_t nonce_len,
+                        size_t data_len, size_t ad_len) {
+  if (ctx->aead->siv) {
+    return nonce_len == GCM_SIV_NONCE_LEN &&
+           length_within(data_len, GCM_SIV_MAX_DATA_LEN) &&
+           length_within(ad_len, GCM_SIV_MAX_AAD_LEN) &&
+           aead_valid_siv_key(ctx_siv_ckey(ctx)) != NULL;
+  }
+  return nonce_len != 0 && length_within(data_len, GCM_MAX_DATA_LEN) &&
+         length_within(ad_len, GCM_MAX_AAD_LEN) &&
+         aead_valid_key(ctx_ckey(ctx)) != NULL;
+}
+
 /* The common single-buffer seal in one test: everything seal_core and
- * gcm_seal would check (pointers, room, lengths, the key, and the overlap
- * rules for out's whole declared size), so the call can go straight to the
- * mode engine. Anything that fails it takes the ordinary path, which finds
- * and reports the problem. */
+ * gcm_seal (or gcm_siv_seal) would check (pointers, room, lengths, the
+ * key, and the overlap rules for out's whole declared size), so the call
+ * can go straight to the mode engine. Anything that fails it takes the
+ * ordinary path, which finds and reports the problem. */
 static int seal_fast_ok(const EVP_AEAD_CTX *ctx, const uint8_t *out,
                         const size_t *out_len, size_t max_out_len,
                         const uint8_t *nonce, size_t nonce_len,
                         const uint8_t *in, size_t in_len, const uint8_t *ad,
                         size_t ad_len) {
-  /* randnonce contexts draw their nonce in seal_core, and AES-GCM-SIV
-   * contexts go to aead_siv.c there: never here. */
+  /* randnonce contexts draw their nonce in seal_core: never here. */
   return ctx != NULL && ctx->aead != NULL &&
-         ctx->aead->rule != NONCE_RANDOM && !ctx->aead->siv &&
-         out_len != NULL && out != NULL &&
-         nonce != NULL && nonce_len != 0 && (in != NULL || in_len == 0) &&
+         ctx->aead->rule != NONCE_RANDOM && out_len != NULL && out != NULL &&
+         nonce != NULL && (in != NULL || in_len == 0) &&
          (ad != NULL || ad_len == 0) && max_out_len >= in_len &&
          max_out_len - in_len >= ctx->tag_len &&
-         length_within(in_len, GCM_MAX_DATA_LEN) &&
-         length_within(ad_len, GCM_MAX_AAD_LEN) &&
          aead_inplace_or_disjoint(out, in, in_len) &&
          !buffers_overlap(out + in_len, max_out_len - in_len, in, in_len) &&
          !buffers_overlap(out, max_out_len, ad, ad_len) &&
          !buffers_overlap(out, max_out_len, nonce, nonce_len) &&
-         aead_valid_key(ctx_ckey(ctx)) != NULL;
+         mode_fast_ok(ctx, nonce_len, in_len, ad_len);
 }
 
 /* The same for a single-buffer open (the tag is the last tag_len bytes of
@@ -704,22 +715,18 @@ static int open_fast_ok(const EVP_AEAD_CTX *ctx, const uint8_t *out,
                         const uint8_t *nonce, size_t nonce_len,
                         const uint8_t *in, size_t in_len, const uint8_t *ad,
                         size_t ad_len) {
-  /* randnonce contexts read their nonce off the tag in open_core, and
-   * AES-GCM-SIV contexts go to aead_siv.c there. */
+  /* randnonce contexts read their nonce off the tag in open_core. */
   if (ctx == NULL || ctx->aead == NULL || ctx->aead->rule == NONCE_RANDOM ||
-      ctx->aead->siv || out_len == NULL || out == NULL || in == NULL ||
-      in_len < ctx->tag_len) {
+      out_len == NULL || out == NULL || in == NULL || in_len < ctx->tag_len) {
     return 0;
   }
   const size_t plain = in_len - ctx->tag_len;
-  return nonce != NULL && nonce_len != 0 && (ad != NULL || ad_len == 0) &&
-         max_out_len >= plain && length_within(plain, GCM_MAX_DATA_LEN) &&
-         length_within(ad_len, GCM_MAX_AAD_LEN) &&
-         aead_inplace_or_disjoint(out, in, plain) &&
+  return nonce != NULL && (ad != NULL || ad_len == 0) &&
+         max_out_len >= plain && aead_inplace_or_disjoint(out, in, plain) &&
          !buffers_overlap(out, plain, in + plain, ctx->tag_len) &&
          !buffers_overlap(out, plain, ad, ad_len) &&
          !buffers_overlap(out, plain, nonce, nonce_len) &&
-         aead_valid_key(ctx_ckey(ctx)) != NULL;
+         mode_fast_ok(ctx, nonce_len, plain, ad_len);
 }
 
 int EVP_AEAD_CTX_seal(const EVP_AEAD_CTX *ctx, uint8_t *out, size_t *out_len,
@@ -730,8 +737,14 @@ int EVP_AEAD_CTX_seal(const EVP_AEAD_CTX *ctx, uint8_t *out, size_t *out_len,
   if (GCM_LIKELY(seal_fast_ok(ctx, out, out_len, max_out_len, nonce,
                               nonce_len, in, in_len, ad, ad_len)) &&
       check_seal_nonce(ctx, nonce, nonce_len)) {
-    gcmi_aead_seal_checked(aead_valid_key(ctx_ckey(ctx)), out, out + in_len,
-                      ctx->tag_len, nonce, nonce_len, in, in_len, ad, ad_len);
+    if (ctx->aead->siv) {
+      gcm_siv_mode_seal(aead_valid_siv_key(ctx_siv_ckey(ctx)), nonce, in,
+                        in_len, ad, ad_len, out, out + in_len);
+    } else {
+      gcmi_aead_seal_checked(aead_valid_key(ctx_ckey(ctx)), out, out + in_len,
+                             ctx->tag_len, nonce, nonce_len, in, in_len, ad,
+                             ad_len);
+    }
     *out_len = in_len + ctx->tag_len;
     return 1;
   }
@@ -827,8 +840,15 @@ int EVP_AEAD_CTX_open(const EVP_AEAD_CTX *ctx, uint8_t *out, size_t *out_len,
   if (GCM_LIKELY(open_fast_ok(ctx, out, out_len, max_out_len, nonce,
                               nonce_len, in, in_len, ad, ad_len))) {
     const size_t plain = in_len - ctx->tag_len;
-    if (gcmi_aead_open_checked(aead_valid_key(ctx_ckey(ctx)), out, nonce, nonce_len,
-                          in, plain, in + plain, ctx->tag_len, ad, ad_len)) {
+    const int opened =
+        ctx->aead->siv
+            ? gcmi_aead_siv_open_checked(aead_valid_siv_key(ctx_siv_ckey(ctx)),
+                                         out, nonce, in, plain, in + plain,
+                                         ad, ad_len)
+            : gcmi_aead_open_checked(aead_valid_key(ctx_ckey(ctx)), out, nonce,
+                                     nonce_len, in, plain, in + plain,
+                                     ctx->tag_len, ad, ad_len);
+    if (opened) {
       *out_len = plain;
       return 1;
     }
