@@ -22,11 +22,12 @@
  */
 #include "polyval.h"
 
-/* out = ByteReverse(in), for one 16-byte block (out may equal in). */
+#include "siv_block.h"
+
+/* out = ByteReverse(in), for one 16-byte block (out may equal in), with
+ * one 16-byte store (crypto/siv/siv_block.h). */
 static inline void block_reverse(uint8_t out[16], const uint8_t in[16]) {
-  uint64_t lo = load_le64(in), hi = load_le64(in + 8);
-  store_be64(out, hi);
-  store_be64(out + 8, lo);
+  block_store(out, siv_block_reverse(block_load(in)));
 }
 
 void gcmi_polyval_ghash_key(uint8_t out[16], const uint8_t h[16]) {
@@ -37,8 +38,7 @@ void gcmi_polyval_ghash_key(uint8_t out[16], const uint8_t h[16]) {
   uint64_t carry = 0 - (lo & 1);
   lo = (lo >> 1) | (hi << 63);
   hi = (hi >> 1) ^ (UINT64_C(0xe100000000000000) & carry);
-  store_be64(out, hi);
-  store_be64(out + 8, lo);
+  block_store(out, block_make(word_be64(hi), word_be64(lo)));
 }
 
 void gcmi_polyval_start(struct polyval_feed *f, const struct ghash_impl *ghash,

@@ -40,6 +40,8 @@
  */
 #include "siv_mode.h"
 
+#include "siv_block.h"
+
 /* Key stream made per encrypt_block loop, then xored in one pass. */
 #define SIV_KS_BLOCKS POLYVAL_FEED_BLOCKS
 
@@ -58,37 +60,41 @@ void gcm_siv_mode_key_init(struct gcm_siv_key_st *k, const struct aes_impl *aes,
 
 /* The per-nonce keys (RFC 8452, section 4): K_enc expanded into mk->enc,
  * and the GHASH key that makes the GHASH backend compute POLYVAL under
- * K_auth, precomputed into mk->hash. */
+ * K_auth, precomputed into mk->hash. Every block a kernel loads is
+ * written whole (crypto/siv/siv_block.h). */
 static void derive_message_keys(const struct gcm_siv_key_st *k,
                                 const uint8_t nonce[12],
                                 struct siv_message_keys *mk,
                                 uint64_t polyval_blocks) {
-  _Alignas(16) uint8_t in[16], b[16];
-  /* K_auth, then K_enc: the first 8 bytes of each derived block. */
-  _Alignas(16) uint8_t raw[16 + 32];
+  _Alignas(16) uint8_t in[16], h[16];
+  /* B_0 .. B_{n-1}; then K_auth, and K_enc: their first 8 bytes. */
+  _Alignas(16) uint8_t b[6 * 16], auth[16], enc[32];
   const size_t n = 2 + k->key_len / 8; /* 4 blocks, or 6 for AES-256 */
+  const gcm_block first = siv_block_derivation(nonce);
 
-  memcpy(in + 4, nonce, 12);
   if (k->aes->ctr32le != NULL) {
     /* The blocks LE32(0) || N .. LE32(n-1) || N are counter mode's from
      * LE32(0) || N, over zeros. */
-    _Alignas(16) uint8_t blocks[6 * 16];
-    memset(in, 0, 4);
-    k->aes->ctr32le(siv_schedule(&k->kgk), blocks, siv_zeros, n, in);
-    for (size_t i = 0; i < n; i++) memcpy(raw + 8 * i, blocks + 16 * i, 8);
-    gcmi_secure_wipe(blocks, sizeof(blocks));
+    block_store(in, first);
+    k->aes->ctr32le(siv_schedule(&k->kgk), b, siv_zeros, n, in);
   } else {
     for (size_t i = 0; i < n; i++) {
-      store_le32(in, (uint32_t)i);
-      k->aes->encrypt_block(siv_schedule(&k->kgk), b, in);
-      memcpy(raw + 8 * i, b, 8);
+      block_store(in, siv_block_set_le32(first, (uint32_t)i));
+      k->aes->encrypt_block(siv_schedule(&k->kgk), b + 16 * i, in);
     }
   }
-  siv_expand_enc(k->aes, mk, raw + 16, k->key_len);
-  gcmi_polyval_ghash_key(b, raw);
-  siv_init_hash(k->ghash, mk, b, polyval_blocks);
-  gcmi_secure_wipe(raw, sizeof(raw));
-  secure_wipe_block(b);
+  for (size_t i = 0; i < n; i += 2) {
+    gcm_block half = block_make(block_lo(block_load(b + 16 * i)),
+                                block_lo(block_load(b + 16 * i + 16)));
+    block_store(i == 0 ? auth : enc + 8 * (i - 2), half);
+  }
+  siv_expand_enc(k->aes, mk, enc, k->key_len);
+  gcmi_polyval_ghash_key(h, auth);
+  siv_init_hash(k->ghash, mk, h, polyval_blocks);
+  gcmi_secure_wipe(b, sizeof(b));
+  gcmi_secure_wipe(enc, sizeof(enc));
+  secure_wipe_block(auth);
+  secure_wipe_block(h);
 }
 
 void gcm_siv_message_start(struct siv_message *m,
@@ -132,15 +138,14 @@ void gcm_siv_message_tag(struct siv_message *m, uint8_t tag[16]) {
   gcmi_polyval_pad(&m->hash);
   gcmi_polyval_lengths(&m->hash, m->aad_len, m->data_len);
   gcmi_polyval_finish(&m->hash, s);
-  xor_bytes(s, s, m->nonce, 12);
-  s[15] &= 0x7f;
+  block_store(s, siv_block_clear_top(
+                     block_xor(block_load(s), siv_block_nonce(m->nonce))));
   m->k->aes->encrypt_block(siv_enc(&m->keys), tag, s);
   secure_wipe_block(s);
 }
 
 void gcm_siv_message_crypt_from(struct siv_message *m, const uint8_t tag[16]) {
-  memcpy(m->cb, tag, 16);
-  m->cb[15] |= 0x80;
+  block_store(m->cb, siv_block_set_top(block_load(tag)));
   m->next_block = 0;
   m->ks_left = 0;
 }
@@ -155,18 +160,18 @@ static void ctr_le(const struct aes_impl *aes,
                    uint32_t first, uint8_t *out, const uint8_t *in,
                    size_t blocks) {
   _Alignas(16) uint8_t ctr[16];
-  memcpy(ctr, cb, 16);
-  store_le32(ctr, load_le32(cb) + first);
+  const gcm_block c0 = block_load(cb);
+  uint32_t c = siv_block_le32(c0) + first;
   if (aes->ctr32le != NULL) {
+    block_store(ctr, siv_block_set_le32(c0, c));
     aes->ctr32le(siv_enc(mk), out, in, blocks, ctr);
     return;
   }
   _Alignas(16) uint8_t ks[SIV_KS_BLOCKS * 16];
-  uint32_t c = load_le32(ctr);
   while (blocks > 0) {
     size_t n = blocks < SIV_KS_BLOCKS ? blocks : SIV_KS_BLOCKS;
     for (size_t i = 0; i < n; i++) {
-      store_le32(ctr, c++);
+      block_store(ctr, siv_block_set_le32(c0, c++));
       aes->encrypt_block(siv_enc(mk), ks + 16 * i, ctr);
     }
     xor_bytes(out, in, ks, 16 * n);
@@ -232,42 +237,31 @@ struct siv_short {
   _Alignas(16) uint8_t hb[(SIV_SHORT_AAD / 16 + SIV_SHORT_MAX / 16 + 1) * 16];
 };
 
-/* Zero-pads the n bytes at p up to `blocks` whole blocks. */
-static void pad_copy(uint8_t *dst, const uint8_t *src, size_t n,
-                     size_t blocks) {
-  if (n > 0) memcpy(dst, src, n);
-  memset(dst + n, 0, 16 * blocks - n);
-}
-
-/* S = POLYVAL of the `blocks` blocks at hb (wiped when byte-reversed in
- * place for a backend without polyval_update). */
-static void short_polyval(const struct ghash_impl *ghash,
-                          const struct siv_message_keys *mk, uint8_t *hb,
-                          size_t blocks, uint8_t s[16]) {
-  memset(s, 0, 16);
+/* S = POLYVAL of the `blocks` blocks at hb; a backend without
+ * polyval_update gets them byte-reversed in place (RFC 8452, appendix A),
+ * which leaves hb scrambled: returns 1 then. */
+static int short_polyval(const struct ghash_impl *ghash,
+                         const struct siv_message_keys *mk, uint8_t *hb,
+                         size_t blocks, uint8_t s[16]) {
+  block_store(s, block_make(0, 0));
   if (ghash->polyval_update != NULL) {
     ghash->polyval_update(s, siv_hash(mk), hb, blocks);
-    return;
+    return 0;
   }
-  /* RFC 8452, appendix A: GHASH on the byte reversals. */
   for (size_t i = 0; i < blocks; i++) {
-    uint8_t *b = hb + 16 * i;
-    uint64_t lo = load_le64(b), hi = load_le64(b + 8);
-    store_be64(b, hi);
-    store_be64(b + 8, lo);
+    block_store(hb + 16 * i, siv_block_reverse(block_load(hb + 16 * i)));
   }
   ghash->update(s, siv_hash(mk), hb, blocks);
-  uint64_t lo = load_le64(s), hi = load_le64(s + 8);
-  store_be64(s, hi);
-  store_be64(s + 8, lo);
+  block_store(s, siv_block_reverse(block_load(s)));
+  return 1;
 }
 
 /* T from S (wiped): S xor the nonce, top bit cleared, encrypted. */
 static void short_tag(const struct gcm_siv_key_st *k,
                       const struct siv_message_keys *mk, uint8_t s[16],
                       const uint8_t nonce[12], uint8_t tag[16]) {
-  xor_bytes(s, s, nonce, 12);
-  s[15] &= 0x7f;
+  block_store(s, siv_block_clear_top(
+                     block_xor(block_load(s), siv_block_nonce(nonce))));
   k->aes->encrypt_block(siv_enc(mk), tag, s);
   secure_wipe_block(s);
 }
@@ -281,20 +275,18 @@ static void seal_short(const struct gcm_siv_key_st *k, const uint8_t nonce[12],
   uint8_t *data = w.hb + 16 * a;
 
   derive_message_keys(k, nonce, &w.keys, a + c + 1);
-  pad_copy(w.hb, aad, aad_len, a);
-  pad_copy(data, in, len, c);
-  store_le64(data + 16 * c, (uint64_t)aad_len * 8);
-  store_le64(data + 16 * c + 8, (uint64_t)len * 8);
-  short_polyval(k->ghash, &w.keys, w.hb, a + c + 1, s);
+  siv_put_padded(w.hb, aad, aad_len);
+  siv_put_padded(data, in, len);
+  block_store(data + 16 * c, siv_block_lengths(aad_len, len));
+  if (short_polyval(k->ghash, &w.keys, w.hb, a + c + 1, s)) {
+    siv_put_padded(data, in, len); /* reversed for the hash: again */
+  }
   short_tag(k, &w.keys, s, nonce, tag);
-  memcpy(cb, tag, 16);
-  cb[15] |= 0x80;
-  /* Over the padded copy (the byte reversal, if any, has scrambled it:
-   * copy the plaintext again). */
-  pad_copy(data, in, len, c);
+  block_store(cb, siv_block_set_top(block_load(tag)));
+  /* Counter mode over the padded copy: one call, partial block included. */
   ctr_le(k->aes, &w.keys, cb, 0, data, data, c);
   if (len > 0) memcpy(out, data, len);
-  gcmi_secure_wipe(w.hb, sizeof(w.hb));
+  gcmi_secure_wipe(w.hb, 16 * (a + c + 1));
   siv_message_keys_wipe(&w.keys);
 }
 
@@ -308,19 +300,21 @@ static void open_short(const struct gcm_siv_key_st *k, const uint8_t nonce[12],
   uint8_t *data = w.hb + 16 * a;
 
   derive_message_keys(k, nonce, &w.keys, a + c + 1);
-  memcpy(cb, tag, 16);
-  cb[15] |= 0x80;
-  pad_copy(data, in, len, c);
+  block_store(cb, siv_block_set_top(block_load(tag)));
+  siv_put_padded(data, in, len);
   ctr_le(k->aes, &w.keys, cb, 0, data, data, c);
-  /* The plaintext, its padding zero again for the hash. */
   if (len > 0) memcpy(out, data, len);
-  memset(data + len, 0, 16 * c - len);
-  pad_copy(w.hb, aad, aad_len, a);
-  store_le64(data + 16 * c, (uint64_t)aad_len * 8);
-  store_le64(data + 16 * c + 8, (uint64_t)len * 8);
+  if (len % 16 != 0) {
+    /* The plaintext's last block, its padding zero again for the hash. */
+    uint8_t *last = data + 16 * (c - 1);
+    block_store(last, block_and(block_load(last),
+                                block_prefix_mask(len % 16)));
+  }
+  siv_put_padded(w.hb, aad, aad_len);
+  block_store(data + 16 * c, siv_block_lengths(aad_len, len));
   short_polyval(k->ghash, &w.keys, w.hb, a + c + 1, s);
   short_tag(k, &w.keys, s, nonce, expected);
-  gcmi_secure_wipe(w.hb, sizeof(w.hb));
+  gcmi_secure_wipe(w.hb, 16 * (a + c + 1));
   siv_message_keys_wipe(&w.keys);
 }
 
