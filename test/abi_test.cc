@@ -116,12 +116,19 @@ void gcmi_ghash_x86_64_ssse3_blocks_msabi(void);
 void gcmi_aes_gcm_x86_64_vaes_avx512_seal_msabi(void);
 void gcmi_aes_gcm_x86_64_vaes_avx512_open_msabi(void);
 void gcmi_aes_gcm_x86_64_vaes_avx512_seal_lagged_msabi(void);
+void gcmi_aes_gcm_x86_64_vaes_avx512_siv_open_msabi(void);
+void gcmi_aes_gcm_x86_64_vaes_avx512_siv_ctr32le_msabi(void);
+void gcmi_aes_gcm_x86_64_vaes_avx512_siv_polyval_msabi(void);
+void gcmi_aes_gcm_x86_64_vaes_avx512_siv_hash_init_msabi(void);
 void gcmi_aes_gcm_x86_64_vaes_avx2_seal_msabi(void);
 void gcmi_aes_gcm_x86_64_vaes_avx2_open_msabi(void);
 void gcmi_aes_gcm_x86_64_vaes_avx2_seal_lagged_msabi(void);
+void gcmi_aes_gcm_x86_64_vaes_avx2_siv_open_msabi(void);
+void gcmi_aes_gcm_x86_64_vaes_avx2_siv_ctr32le_msabi(void);
 void gcmi_aes_gcm_x86_64_aesni_avx_seal_msabi(void);
 void gcmi_aes_gcm_x86_64_aesni_avx_open_msabi(void);
 void gcmi_aes_gcm_x86_64_aesni_avx_seal_lagged_msabi(void);
+void gcmi_aes_gcm_x86_64_aesni_avx_siv_open_msabi(void);
 void gcmi_ghash_x86_64_vpclmul_avx2_init_msabi(void);
 void gcmi_ghash_x86_64_vpclmul_avx2_blocks_msabi(void);
 void gcmi_ghash_x86_64_vpclmul_avx2_polyval_msabi(void);
@@ -458,7 +465,18 @@ struct FusedKernels {
   const void *open;
   const fused_impl *ref;  // the descriptor, for the key set-up and results
   const void *seal_lagged;  // the lagged seal, or null when there is none
+  // The AES-GCM-SIV functions as built (null where the kernel has none);
+  // the descriptor's are the reference.
+  const void *siv_open = nullptr;
+  const void *siv_ctr32le = nullptr;
+  const void *siv_polyval = nullptr;
+  const void *siv_hash_init = nullptr;
 };
+
+template <typename F>
+const void *Fn(F *f) {
+  return reinterpret_cast<const void *>(f);
+}
 
 std::vector<FusedKernels> FusedKernelList() {
   std::vector<FusedKernels> k;
@@ -466,7 +484,11 @@ std::vector<FusedKernels> FusedKernelList() {
                reinterpret_cast<const void *>(gcmi_fused_vaes_avx512.seal),
                reinterpret_cast<const void *>(gcmi_fused_vaes_avx512.open),
                &gcmi_fused_vaes_avx512,
-               reinterpret_cast<const void *>(gcmi_fused_vaes_avx512.seal_lagged)});
+               reinterpret_cast<const void *>(gcmi_fused_vaes_avx512.seal_lagged),
+               Fn(gcmi_fused_vaes_avx512.siv_open),
+               Fn(gcmi_fused_vaes_avx512.siv_ctr32le),
+               Fn(gcmi_fused_vaes_avx512.siv_polyval),
+               Fn(gcmi_fused_vaes_avx512.siv_hash_init)});
 #if defined(LIBGCM_ABI_TEST_MSABI)
   k.push_back(
       {"vaes_avx512_msabi", Abi::kWin64,
@@ -474,13 +496,19 @@ std::vector<FusedKernels> FusedKernelList() {
        reinterpret_cast<const void *>(&gcmi_aes_gcm_x86_64_vaes_avx512_open_msabi),
        &gcmi_fused_vaes_avx512,
        reinterpret_cast<const void *>(
-           &gcmi_aes_gcm_x86_64_vaes_avx512_seal_lagged_msabi)});
+           &gcmi_aes_gcm_x86_64_vaes_avx512_seal_lagged_msabi),
+       Fn(&gcmi_aes_gcm_x86_64_vaes_avx512_siv_open_msabi),
+       Fn(&gcmi_aes_gcm_x86_64_vaes_avx512_siv_ctr32le_msabi),
+       Fn(&gcmi_aes_gcm_x86_64_vaes_avx512_siv_polyval_msabi),
+       Fn(&gcmi_aes_gcm_x86_64_vaes_avx512_siv_hash_init_msabi)});
 #endif
   k.push_back({"vaes_avx2", kNativeAbi,
                reinterpret_cast<const void *>(gcmi_fused_vaes_avx2.seal),
                reinterpret_cast<const void *>(gcmi_fused_vaes_avx2.open),
                &gcmi_fused_vaes_avx2,
-               reinterpret_cast<const void *>(gcmi_fused_vaes_avx2.seal_lagged)});
+               reinterpret_cast<const void *>(gcmi_fused_vaes_avx2.seal_lagged),
+               Fn(gcmi_fused_vaes_avx2.siv_open),
+               Fn(gcmi_fused_vaes_avx2.siv_ctr32le)});
 #if defined(LIBGCM_ABI_TEST_MSABI)
   k.push_back(
       {"vaes_avx2_msabi", Abi::kWin64,
@@ -488,13 +516,16 @@ std::vector<FusedKernels> FusedKernelList() {
        reinterpret_cast<const void *>(&gcmi_aes_gcm_x86_64_vaes_avx2_open_msabi),
        &gcmi_fused_vaes_avx2,
        reinterpret_cast<const void *>(
-           &gcmi_aes_gcm_x86_64_vaes_avx2_seal_lagged_msabi)});
+           &gcmi_aes_gcm_x86_64_vaes_avx2_seal_lagged_msabi),
+       Fn(&gcmi_aes_gcm_x86_64_vaes_avx2_siv_open_msabi),
+       Fn(&gcmi_aes_gcm_x86_64_vaes_avx2_siv_ctr32le_msabi)});
 #endif
   k.push_back({"aesni_avx", kNativeAbi,
                reinterpret_cast<const void *>(gcmi_fused_aesni_avx.seal),
                reinterpret_cast<const void *>(gcmi_fused_aesni_avx.open),
                &gcmi_fused_aesni_avx,
-               reinterpret_cast<const void *>(gcmi_fused_aesni_avx.seal_lagged)});
+               reinterpret_cast<const void *>(gcmi_fused_aesni_avx.seal_lagged),
+               Fn(gcmi_fused_aesni_avx.siv_open)});
 #if defined(LIBGCM_ABI_TEST_MSABI)
   k.push_back(
       {"aesni_avx_msabi", Abi::kWin64,
@@ -502,7 +533,8 @@ std::vector<FusedKernels> FusedKernelList() {
        reinterpret_cast<const void *>(&gcmi_aes_gcm_x86_64_aesni_avx_open_msabi),
        &gcmi_fused_aesni_avx,
        reinterpret_cast<const void *>(
-           &gcmi_aes_gcm_x86_64_aesni_avx_seal_lagged_msabi)});
+           &gcmi_aes_gcm_x86_64_aesni_avx_seal_lagged_msabi),
+       Fn(&gcmi_aes_gcm_x86_64_aesni_avx_siv_open_msabi)});
 #endif
   return k;
 }
@@ -552,6 +584,58 @@ TEST_P(FusedAbiTest, PreservesRegistersAndMatchesDirectCall) {
         CheckedCall(k.abi, seal ? k.seal : k.open, args, what);
         EXPECT_EQ(ref, got) << what;
         EXPECT_EQ(0, memcmp(ref_xi, got_xi, 16)) << what;
+      }
+    }
+    // The AES-GCM-SIV functions on the same keys (the byte order does not
+    // matter to the calling convention): siv_open like open, counter mode
+    // and POLYVAL alone through every loop and tail, and the powers of H.
+    const fused_impl &d = *k.ref;
+    for (size_t n : {1, 2, 7, 8, 9, 15, 16, 17, 23, 24, 40}) {
+      const uint8_t *p = in.data() + 1;
+      const std::string what = std::string(k.name) + " key_len=" +
+                               std::to_string(key_len) +
+                               " n=" + std::to_string(n);
+      if (k.siv_open != nullptr) {
+        std::vector<uint8_t> ref(16 * n + 1), got(16 * n + 1);
+        uint8_t ref_s[16], got_s[16];
+        memcpy(ref_s, xi0, 16);
+        memcpy(got_s, xi0, 16);
+        d.siv_open(&keys, ref.data() + 1, p, n, ctr, ref_s);
+        uint64_t args[6] = {Arg(&keys), Arg(got.data() + 1), Arg(p), n,
+                            Arg(ctr), Arg(got_s)};
+        CheckedCall(k.abi, k.siv_open, args, what + " siv_open");
+        EXPECT_EQ(ref, got) << what << " siv_open";
+        EXPECT_EQ(0, memcmp(ref_s, got_s, 16)) << what << " siv_open";
+      }
+      if (k.siv_ctr32le != nullptr) {
+        std::vector<uint8_t> ref(16 * n + 1), got(16 * n + 1);
+        d.siv_ctr32le(&s, ref.data() + 1, p, n, ctr);
+        uint64_t args[6] = {Arg(&s), Arg(got.data() + 1), Arg(p), n, Arg(ctr),
+                            0};
+        CheckedCall(k.abi, k.siv_ctr32le, args, what + " siv_ctr32le");
+        EXPECT_EQ(ref, got) << what << " siv_ctr32le";
+      }
+      if (k.siv_polyval != nullptr) {
+        uint8_t ref_s[16], got_s[16];
+        memcpy(ref_s, xi0, 16);
+        memcpy(got_s, xi0, 16);
+        d.siv_polyval(ref_s, &g, p, n);
+        uint64_t args[6] = {Arg(got_s), Arg(&g), Arg(p), n, 0, 0};
+        CheckedCall(k.abi, k.siv_polyval, args, what + " siv_polyval");
+        EXPECT_EQ(0, memcmp(ref_s, got_s, 16)) << what << " siv_polyval";
+      }
+    }
+    if (k.siv_hash_init != nullptr) {
+      for (size_t max : {1, 4, 5, 8, 9, 17}) {
+        ghash_key ref_g, got_g;
+        memset(&ref_g, 0, sizeof(ref_g));
+        memset(&got_g, 0, sizeof(got_g));
+        d.siv_hash_init(&ref_g, H, max);
+        uint64_t args[6] = {Arg(&got_g), Arg(H), max, 0, 0, 0};
+        const std::string what = std::string(k.name) + " siv_hash_init " +
+                                 std::to_string(max);
+        CheckedCall(k.abi, k.siv_hash_init, args, what);
+        EXPECT_EQ(0, memcmp(&ref_g, &got_g, sizeof(got_g))) << what;
       }
     }
     // The lagged seal: one group and several, with and without a pending

@@ -59,7 +59,7 @@
 #
 # ctr32le (AES-GCM-SIV's counter mode, RFC 8452: a little-endian 32-bit
 # counter in bytes 0..3) is the same function with one constant changed
-# (perlasm/ctr32le.pm): its PSHUFB mask exchanges dwords 0 and 3 instead
+# (perlasm/siv_copy.pm): its PSHUFB mask exchanges dwords 0 and 3 instead
 # of reversing bytes 12..15, which puts the counter, already
 # little-endian, in dword 3 where PADDD steps it, and the same mask puts
 # it back.
@@ -114,7 +114,7 @@ use lib "$FindBin::Bin/..";
 use perlasm::driver;
 use perlasm::layout;    # $ROUNDS and the other C structure offsets
 use perlasm::aesni_common;
-use perlasm::ctr32le;
+use perlasm::siv_copy;
 
 my $code = perlasm::aesni_common::rodata(9);
 
@@ -195,6 +195,6 @@ $code .= <<___;
 .Lctr_return:
 .endfunction
 ___
-$code .= perlasm::ctr32le::copy($code, 'gcmi_aes_x86_64_aesni_ctr32');
+$code .= perlasm::siv_copy::ctr32le($code, 'gcmi_aes_x86_64_aesni_ctr32');
 
 perlasm::driver::finish('x86_64', $code);

@@ -41,6 +41,7 @@
 #define AESNI_AVX_KERNEL(op) gcmi_aes_gcm_x86_64_aesni_avx_##op
 GCM_HIDDEN fused_crypt_fn AESNI_AVX_KERNEL(seal);
 GCM_HIDDEN fused_crypt_fn AESNI_AVX_KERNEL(open);
+GCM_HIDDEN fused_crypt_fn AESNI_AVX_KERNEL(siv_open);
 GCM_HIDDEN fused_lagged_fn AESNI_AVX_KERNEL(seal_lagged);
 #define AESNI_AVX_BUILT 1
 #else
@@ -75,4 +76,5 @@ const struct fused_impl gcmi_fused_aesni_avx = {
     .open = AESNI_AVX_KERNEL(open),
     .seal_lagged = AESNI_AVX_KERNEL(seal_lagged),
     .lag_blocks = 8,
+    .siv_open = AESNI_AVX_KERNEL(siv_open),
 };

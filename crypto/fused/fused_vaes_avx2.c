@@ -44,6 +44,8 @@
 #define VAES_AVX2_KERNEL(op) gcmi_aes_gcm_x86_64_vaes_avx2_##op
 GCM_HIDDEN fused_crypt_fn VAES_AVX2_KERNEL(seal);
 GCM_HIDDEN fused_crypt_fn VAES_AVX2_KERNEL(open);
+GCM_HIDDEN fused_crypt_fn VAES_AVX2_KERNEL(siv_open);
+GCM_HIDDEN aes_ctr32_fn VAES_AVX2_KERNEL(siv_ctr32le);
 GCM_HIDDEN fused_lagged_fn VAES_AVX2_KERNEL(seal_lagged);
 #define VAES_AVX2_BUILT 1
 #else
@@ -81,4 +83,6 @@ const struct fused_impl gcmi_fused_vaes_avx2 = {
     .open = VAES_AVX2_KERNEL(open),
     .seal_lagged = VAES_AVX2_KERNEL(seal_lagged),
     .lag_blocks = 16,
+    .siv_open = VAES_AVX2_KERNEL(siv_open),
+    .siv_ctr32le = VAES_AVX2_KERNEL(siv_ctr32le),
 };

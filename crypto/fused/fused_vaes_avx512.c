@@ -56,6 +56,10 @@
 #define VAES_AVX512_KERNEL(op) gcmi_aes_gcm_x86_64_vaes_avx512_##op
 GCM_HIDDEN fused_crypt_fn VAES_AVX512_KERNEL(seal);
 GCM_HIDDEN fused_crypt_fn VAES_AVX512_KERNEL(open);
+GCM_HIDDEN fused_crypt_fn VAES_AVX512_KERNEL(siv_open);
+GCM_HIDDEN aes_ctr32_fn VAES_AVX512_KERNEL(siv_ctr32le);
+GCM_HIDDEN ghash_update_fn VAES_AVX512_KERNEL(siv_polyval);
+GCM_HIDDEN ghash_init_for_fn VAES_AVX512_KERNEL(siv_hash_init);
 GCM_HIDDEN fused_lagged_fn VAES_AVX512_KERNEL(seal_lagged);
 #define VAES_AVX512_BUILT 1
 #else
@@ -98,4 +102,8 @@ const struct fused_impl gcmi_fused_vaes_avx512 = {
     .seal_lagged = VAES_AVX512_KERNEL(seal_lagged),
     .lag_blocks = 16,
     .preferred = vaes_avx512_preferred,
+    .siv_open = VAES_AVX512_KERNEL(siv_open),
+    .siv_ctr32le = VAES_AVX512_KERNEL(siv_ctr32le),
+    .siv_polyval = VAES_AVX512_KERNEL(siv_polyval),
+    .siv_hash_init = VAES_AVX512_KERNEL(siv_hash_init),
 };
