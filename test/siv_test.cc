@@ -2,12 +2,16 @@
 //
 //   SpecCases/SivKnownAnswer  RFC 8452's published examples (section 8 and
 //                             appendix C, counter wrap included) on every
-//                             usable pair, so they run without the external
-//                             files (test/vectors_test.cc runs those);
-//   AllPairs/SivPairs         every usable pair against the default pair on
-//                             random messages of every length up to 272
-//                             bytes and a few long ones, AAD alike, seal
-//                             and open, in place and out of place;
+//                             usable pair, alone and with each fused kernel
+//                             that has AES-GCM-SIV functions, so they run
+//                             without the external files
+//                             (test/vectors_test.cc runs those);
+//   AllPairs/SivPairs         every such choice against the portable pair
+//                             (ct, ct64, no fused kernel) on random
+//                             messages of every length up to 272 bytes and
+//                             longer ones around the fused kernels' batches
+//                             and the counter's wrap, AAD alike, seal and
+//                             open, in place and out of place;
 //   SivNonceReuse             what the mode promises when a nonce repeats:
 //                             equal messages give equal outputs, and any
 //                             difference in AAD or plaintext gives a
@@ -30,32 +34,28 @@ using gcmtest::RandomBytes;
 
 namespace {
 
-struct Pair {
-  std::string aes, ghash;
-};
+using Pair = gcmtest::Triple;
 
-std::vector<Pair> Pairs() {
-  std::vector<Pair> out;
-  for (const auto &p : gcmtest::UsableBackendPairs())
-    out.push_back({p.first, p.second});
-  return out;
-}
+std::vector<Pair> Pairs() { return gcmtest::UsableSivTriples(); }
 
 std::string PairTestName(const ::testing::TestParamInfo<Pair> &info) {
-  return info.param.aes + "_" + info.param.ghash;
+  return gcmtest::TripleName(info.param);
 }
 
-// A key on the pair (nullptr halves: the defaults), checked.
+// A key on the choice (nullptr: the defaults), checked.
 void InitKey(gcm_siv_key *k, const Bytes &raw, const char *aes,
-             const char *ghash) {
-  ASSERT_EQ(1, gcm_siv_key_init_with_backends(k, raw.data(), raw.size(), aes,
-                                              ghash))
+             const char *ghash, const char *fused = nullptr) {
+  ASSERT_EQ(1, gcm_siv_key_init_with_fused(k, raw.data(), raw.size(), aes,
+                                           ghash, fused))
       << gcm_last_error_message();
   if (aes != nullptr) {
     ASSERT_STREQ(aes, gcm_siv_key_aes_backend(k));
   }
   if (ghash != nullptr) {
     ASSERT_STREQ(ghash, gcm_siv_key_ghash_backend(k));
+  }
+  if (fused != nullptr) {
+    ASSERT_STREQ(fused, gcm_siv_key_fused_backend(k));
   }
 }
 
@@ -127,7 +127,7 @@ TEST_P(SivKnownAnswer, Rfc8452Examples) {
                 aad = FromHex(kat.aad), pt = FromHex(kat.pt),
                 ct = FromHex(kat.ct), tag = FromHex(kat.tag);
     gcm_siv_key k;
-    InitKey(&k, key, p.aes.c_str(), p.ghash.c_str());
+    InitKey(&k, key, p.aes.c_str(), p.ghash.c_str(), p.fused.c_str());
     Sealed s = Seal(&k, nonce, aad, pt);
     EXPECT_EQ(ct, s.ct) << kat.ct;
     EXPECT_EQ(tag, Bytes(s.tag, s.tag + 16)) << kat.tag;
@@ -144,11 +144,11 @@ TEST_P(SivKnownAnswer, Rfc8452Examples) {
 INSTANTIATE_TEST_SUITE_P(SpecCases, SivKnownAnswer, ::testing::ValuesIn(Pairs()),
                          PairTestName);
 
-// ---- every pair against the default ------------------------------------------
+// ---- every choice against the portable pair -----------------------------------
 
 class SivPairs : public ::testing::TestWithParam<Pair> {};
 
-// Seals with the pair and with the default key; both must agree, and the
+// Seals with the choice and with the portable key; both must agree, and the
 // pair opens the result, out of place and in place.
 void Agree(const gcm_siv_key *k, const gcm_siv_key *ref, const Bytes &nonce,
            const Bytes &aad, const Bytes &pt, const std::string &what) {
@@ -171,16 +171,20 @@ void Agree(const gcm_siv_key *k, const gcm_siv_key *ref, const Bytes &nonce,
   ASSERT_EQ(pt, buf) << what;
 }
 
-TEST_P(SivPairs, AgreeWithTheDefaultPair) {
+TEST_P(SivPairs, AgreeWithThePortablePair) {
   std::mt19937_64 rng(8452);
   for (size_t key_len : {16, 32}) {
     const Bytes raw = RandomBytes(rng, key_len);
     gcm_siv_key k, ref;
-    InitKey(&k, raw, GetParam().aes.c_str(), GetParam().ghash.c_str());
-    InitKey(&ref, raw, nullptr, nullptr);
+    InitKey(&k, raw, GetParam().aes.c_str(), GetParam().ghash.c_str(),
+            GetParam().fused.c_str());
+    InitKey(&ref, raw, "ct", "ct64", "none");
     std::vector<size_t> lengths;
     for (size_t n = 0; n <= 272; n++) lengths.push_back(n);
-    for (size_t n : {511, 512, 513, 1024 + 15, 4096 + 16 * 7 + 3})
+    // Past the short path, around the fused kernels' batches of 8 and 16
+    // blocks and their tails, and long.
+    for (size_t n : {16 * 17, 16 * 24 + 1, 16 * 31 + 5, 16 * 32, 16 * 33 + 15,
+                     511, 512, 513, 1024 + 15, 4096 + 16 * 7 + 3})
       lengths.push_back(n);
     for (size_t len : lengths) {
       const Bytes nonce = RandomBytes(rng, 12);
@@ -460,6 +464,50 @@ TEST(SivNotInitialized, ZeroedGarbageAndCleanedKeys) {
   EXPECT_EQ(0, gcm_siv_seal(&k, buf, tag, 16, nonce, 12, buf, 16, nullptr, 0));
   EXPECT_EQ(GCM_ERR_NOT_INITIALIZED, gcm_last_error());
   gcm_siv_key_cleanup(nullptr);
+}
+
+// ---- the fused kernel --------------------------------------------------------
+
+// The default is the kernel a gcm_key on the pair gets when that kernel has
+// AES-GCM-SIV functions, else none; "none" is none; a named kernel must
+// have them, exist and fit the pair, and a refused name leaves the key
+// zeroed.
+TEST(SivFusedChoice, DefaultNoneAndNamed) {
+  const uint8_t raw[16] = {1, 2, 3};
+  gcm_siv_key k;
+  gcm_key gk;
+  ASSERT_EQ(1, gcm_key_init(&gk, raw, 16));
+  const std::string gcm_fused = gcm_key_fused_backend(&gk);
+  gcm_key_cleanup(&gk);
+  bool has_siv = false;
+  for (const auto &t : gcmtest::UsableSivTriples())
+    has_siv = has_siv || t.fused == gcm_fused;
+  ASSERT_EQ(1, gcm_siv_key_init(&k, raw, 16));
+  EXPECT_EQ(has_siv ? gcm_fused : std::string("none"),
+            gcm_siv_key_fused_backend(&k));
+  ASSERT_EQ(1, gcm_siv_key_init_with_fused(&k, raw, 16, nullptr, nullptr,
+                                           "none"));
+  EXPECT_STREQ("none", gcm_siv_key_fused_backend(&k));
+
+  // "c", the portable fused loop, runs everywhere and has none.
+  EXPECT_EQ(0, gcm_siv_key_init_with_fused(&k, raw, 16, nullptr, nullptr,
+                                           "c"));
+  EXPECT_EQ(GCM_ERR_BACKEND_UNUSABLE, gcm_last_error());
+  EXPECT_NE(nullptr, std::strstr(gcm_last_error_message(), "AES-GCM-SIV"));
+  EXPECT_EQ(nullptr, gcm_siv_key_aes_backend(&k));
+  EXPECT_EQ(nullptr, gcm_siv_key_fused_backend(&k));
+  EXPECT_EQ(0, gcm_siv_key_init_with_fused(&k, raw, 16, nullptr, nullptr,
+                                           "no-such-kernel"));
+  EXPECT_EQ(GCM_ERR_BACKEND_UNKNOWN, gcm_last_error());
+  // A kernel on another pair.
+  for (const auto &t : gcmtest::UsableSivTriples()) {
+    if (t.fused == "none") continue;
+    EXPECT_EQ(0, gcm_siv_key_init_with_fused(&k, raw, 16, "ct", "ct64",
+                                             t.fused.c_str()))
+        << t.fused;
+    EXPECT_EQ(GCM_ERR_BACKEND_UNUSABLE, gcm_last_error()) << t.fused;
+  }
+  EXPECT_EQ(nullptr, gcm_siv_key_fused_backend(nullptr));
 }
 
 // ---- any address ----------------------------------------------------------------

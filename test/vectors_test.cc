@@ -1,8 +1,9 @@
 // test/vectors_test.cc: runs every test-vector file (vectors/README.md)
 // against every usable (AES, GHASH) backend pair: the AES-GCM files once
 // through the two passes and once through each usable fused kernel that
-// fits the pair, the AES-GCM-SIV files (RFC 8452) through gcm_siv_* and
-// once more, on the default pair, through the BoringSSL-compatible
+// fits the pair, the AES-GCM-SIV files (RFC 8452) through gcm_siv_* the
+// same way (the fused kernels with AES-GCM-SIV functions) and once more,
+// on the default pair, through the BoringSSL-compatible
 // EVP_aead_aes_*_gcm_siv (EVP_AEAD_CTX_seal / open).
 //
 // One GoogleTest test per (file, backend pair) iterates all the file's cases,
@@ -149,11 +150,11 @@ std::vector<Param> AllParams() {
   const auto aes = UsableBackends(GCM_BACKEND_AES);
   const auto ghash = UsableBackends(GCM_BACKEND_GHASH);
   const auto triples = gcmtest::UsableBackendTriples();
-  // File-major, so consecutive tests reuse the cached file. AES-GCM-SIV
-  // has no fused kernels to choose: its files run once per pair.
+  const auto siv_triples = gcmtest::UsableSivTriples();
+  // File-major, so consecutive tests reuse the cached file. The
+  // AES-GCM-SIV files run on the fused kernels with AES-GCM-SIV functions.
   for (const auto &f : kFiles)
-    for (const auto &t : triples) {
-      if (f.mode == Mode::kGcmSiv && t.fused != "none") continue;
+    for (const auto &t : f.mode == Mode::kGcmSiv ? siv_triples : triples) {
       const bool preferred = t.aes == aes.front() && t.ghash == ghash.front();
       const bool cross = (t.aes != aes.front() && t.ghash != ghash.front()) ||
                          (t.fused != "none" && !preferred);
@@ -303,13 +304,14 @@ class SivAead : public Aead {
   explicit SivAead(const Param &p) : p_(p) {}
   ~SivAead() override { gcm_siv_key_cleanup(&key_); }
   bool Init(const Bytes &key) override {
-    return gcm_siv_key_init_with_backends(&key_, key.data(), key.size(),
-                                          p_.aes.c_str(),
-                                          p_.ghash.c_str()) == 1;
+    return gcm_siv_key_init_with_fused(&key_, key.data(), key.size(),
+                                       p_.aes.c_str(), p_.ghash.c_str(),
+                                       p_.fused.c_str()) == 1;
   }
   std::string Backends() override {
     if (std::strcmp(gcm_siv_key_aes_backend(&key_), p_.aes.c_str()) != 0 ||
-        std::strcmp(gcm_siv_key_ghash_backend(&key_), p_.ghash.c_str()) != 0)
+        std::strcmp(gcm_siv_key_ghash_backend(&key_), p_.ghash.c_str()) != 0 ||
+        std::strcmp(gcm_siv_key_fused_backend(&key_), p_.fused.c_str()) != 0)
       return "key uses the wrong backends";
     return "";
   }

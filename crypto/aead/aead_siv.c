@@ -33,7 +33,7 @@ _Static_assert(_Alignof(struct gcm_siv_key_st) <= GCM_KEY_PLACE_ALIGN,
 
 static int siv_key_init(gcm_siv_key *k, const uint8_t *key, size_t key_len,
                         const char *aes_backend, const char *ghash_backend,
-                        const char *api) {
+                        const char *fused_backend, const char *api) {
   if (k == NULL) return gcmi_error_set(GCM_ERR_NULL_POINTER);
   gcmi_secure_wipe(k, sizeof(*k));
   if (key == NULL) return gcmi_error_set(GCM_ERR_NULL_POINTER);
@@ -48,8 +48,24 @@ static int siv_key_init(gcm_siv_key *k, const uint8_t *key, size_t key_len,
   if (!gcmi_dispatch_choose(aes_backend, ghash_backend, &aes, &ghash, &why)) {
     return gcmi_backend_choice_error(&why, api);
   }
+  /* The fused kernel as a gcm_key on the pair would get it; one without
+   * AES-GCM-SIV functions leaves the key on the backends' hooks, unless
+   * the caller named it. */
+  const struct fused_impl *fused;
+  if (!gcmi_dispatch_choose_fused(fused_backend, aes, ghash, &fused, &why)) {
+    return gcmi_backend_choice_error(&why, api);
+  }
+  if (fused != NULL && !gcm_siv_fused_fits(fused, aes, ghash)) {
+    if (fused_backend != NULL) {
+      return gcmi_error_setf(GCM_ERR_BACKEND_UNUSABLE,
+                             "%s: fused kernel '%s' has no AES-GCM-SIV "
+                             "functions",
+                             api, fused->name);
+    }
+    fused = NULL;
+  }
   struct gcm_siv_key_st *ks = gcm_siv_key_place(k);
-  gcm_siv_mode_key_init(ks, aes, ghash, key, key_len);
+  gcm_siv_mode_key_init(ks, aes, ghash, fused, key, key_len);
   /* Last: the placement byte is what makes the key initialised. */
   gcm_siv_key_bytes(k)[0] = (unsigned char)((const unsigned char *)(void *)ks -
                                             gcm_siv_key_bytes(k));
@@ -57,14 +73,22 @@ static int siv_key_init(gcm_siv_key *k, const uint8_t *key, size_t key_len,
 }
 
 int gcm_siv_key_init(gcm_siv_key *k, const uint8_t *key, size_t key_len) {
-  return siv_key_init(k, key, key_len, NULL, NULL, "gcm_siv_key_init");
+  return siv_key_init(k, key, key_len, NULL, NULL, NULL, "gcm_siv_key_init");
 }
 
 int gcm_siv_key_init_with_backends(gcm_siv_key *k, const uint8_t *key,
                                    size_t key_len, const char *aes_backend,
                                    const char *ghash_backend) {
-  return siv_key_init(k, key, key_len, aes_backend, ghash_backend,
+  return siv_key_init(k, key, key_len, aes_backend, ghash_backend, NULL,
                       "gcm_siv_key_init_with_backends");
+}
+
+int gcm_siv_key_init_with_fused(gcm_siv_key *k, const uint8_t *key,
+                                size_t key_len, const char *aes_backend,
+                                const char *ghash_backend,
+                                const char *fused_backend) {
+  return siv_key_init(k, key, key_len, aes_backend, ghash_backend,
+                      fused_backend, "gcm_siv_key_init_with_fused");
 }
 
 void gcm_siv_key_cleanup(gcm_siv_key *k) {
@@ -89,12 +113,14 @@ static const struct gcm_siv_key_st *siv_key_lend(const gcm_siv_key *k,
 /* The backends of a key in place or moved (read as bytes from the moved
  * struct, which is misaligned); 0 when not initialised. */
 static int siv_key_backends(const gcm_siv_key *k, const struct aes_impl **aes,
-                            const struct ghash_impl **ghash) {
+                            const struct ghash_impl **ghash,
+                            const struct fused_impl **fused) {
   if (k == NULL) return 0;
   const struct gcm_siv_key_st *ks = gcm_siv_key_placed(k);
   if (ks != NULL) {
     *aes = ks->aes;
     *ghash = ks->ghash;
+    *fused = ks->fused;
     return 1;
   }
   size_t off = gcm_siv_key_moved(k);
@@ -105,19 +131,30 @@ static int siv_key_backends(const gcm_siv_key *k, const struct aes_impl **aes,
   if (magic != GCM_SIV_KEY_MAGIC) return 0;
   memcpy(aes, b + offsetof(struct gcm_siv_key_st, aes), sizeof(*aes));
   memcpy(ghash, b + offsetof(struct gcm_siv_key_st, ghash), sizeof(*ghash));
+  memcpy(fused, b + offsetof(struct gcm_siv_key_st, fused), sizeof(*fused));
   return 1;
 }
 
 const char *gcm_siv_key_aes_backend(const gcm_siv_key *k) {
   const struct aes_impl *aes;
   const struct ghash_impl *ghash;
-  return siv_key_backends(k, &aes, &ghash) ? aes->name : NULL;
+  const struct fused_impl *fused;
+  return siv_key_backends(k, &aes, &ghash, &fused) ? aes->name : NULL;
 }
 
 const char *gcm_siv_key_ghash_backend(const gcm_siv_key *k) {
   const struct aes_impl *aes;
   const struct ghash_impl *ghash;
-  return siv_key_backends(k, &aes, &ghash) ? ghash->name : NULL;
+  const struct fused_impl *fused;
+  return siv_key_backends(k, &aes, &ghash, &fused) ? ghash->name : NULL;
+}
+
+const char *gcm_siv_key_fused_backend(const gcm_siv_key *k) {
+  const struct aes_impl *aes;
+  const struct ghash_impl *ghash;
+  const struct fused_impl *fused;
+  if (!siv_key_backends(k, &aes, &ghash, &fused)) return NULL;
+  return fused != NULL ? fused->name : "none";
 }
 
 /* ---- seal and open --------------------------------------------------------- */

@@ -42,10 +42,17 @@ void gcmi_polyval_ghash_key(uint8_t out[16], const uint8_t h[16]) {
 }
 
 void gcmi_polyval_start(struct polyval_feed *f, const struct ghash_impl *ghash,
-                        const struct ghash_key *key) {
-  f->ghash = ghash;
+                        const struct ghash_key *key, ghash_update_fn *wide) {
+  f->direct = 1;
+  if (wide != NULL) {
+    f->fn = wide;
+  } else if (ghash->polyval_update != NULL) {
+    f->fn = ghash->polyval_update;
+  } else {
+    f->fn = ghash->update;
+    f->direct = 0;
+  }
   f->key = key;
-  f->direct = ghash->polyval_update != NULL;
   f->blocks = 0;
   f->part_len = 0;
   memset(f->Xi, 0, sizeof(f->Xi));
@@ -53,11 +60,7 @@ void gcmi_polyval_start(struct polyval_feed *f, const struct ghash_impl *ghash,
 
 static void feed_flush(struct polyval_feed *f) {
   if (f->blocks == 0) return;
-  if (f->direct) {
-    f->ghash->polyval_update(f->Xi, f->key, f->buf, f->blocks);
-  } else {
-    f->ghash->update(f->Xi, f->key, f->buf, f->blocks);
-  }
+  f->fn(f->Xi, f->key, f->buf, f->blocks);
   f->blocks = 0;
 }
 
@@ -95,7 +98,7 @@ void gcmi_polyval_absorb(struct polyval_feed *f, const uint8_t *in,
   if (f->direct && len / 16 >= POLYVAL_DIRECT_MIN) {
     size_t n = len / 16;
     feed_flush(f);
-    f->ghash->polyval_update(f->Xi, f->key, in, n);
+    f->fn(f->Xi, f->key, in, n);
     in += 16 * n;
     len -= 16 * n;
   }
@@ -119,6 +122,11 @@ void gcmi_polyval_lengths(struct polyval_feed *f, uint64_t aad_len,
   store_le64(lengths, aad_len * 8);
   store_le64(lengths + 8, data_len * 8);
   feed_block(f, lengths);
+}
+
+uint8_t *gcmi_polyval_running(struct polyval_feed *f) {
+  feed_flush(f);
+  return f->Xi;
 }
 
 void gcmi_polyval_finish(struct polyval_feed *f, uint8_t s[16]) {

@@ -40,10 +40,10 @@
 #define POLYVAL_FEED_BLOCKS 32
 
 struct polyval_feed {
-  const struct ghash_impl *ghash;
+  ghash_update_fn *fn;         /* polyval_update (direct), or update */
   const struct ghash_key *key; /* initialised with polyval_ghash_key's H */
-  int direct;                  /* 1: ghash->polyval_update, blocks as they
-                                * are; 0: update on byte-reversed blocks */
+  int direct;                  /* 1: fn takes the blocks as they are;
+                                * 0: fn is GHASH, on byte-reversed blocks */
   size_t blocks;               /* blocks waiting in buf */
   size_t part_len;             /* bytes of an unfinished block in part */
   /* The running value: S (direct), or GHASH's ByteReverse(S). */
@@ -57,10 +57,14 @@ struct polyval_feed {
  * reversal. */
 GCM_HIDDEN void gcmi_polyval_ghash_key(uint8_t out[16], const uint8_t h[16]);
 
-/* Starts a POLYVAL computation (S = 0) on a GHASH backend and its key. */
+/* Starts a POLYVAL computation (S = 0) on a GHASH backend and its key:
+ * with `wide` when it is not NULL (a fused kernel's siv_polyval, the
+ * backend's polyval_update in wider registers), else with the backend's
+ * polyval_update, else with its update on byte-reversed blocks. */
 GCM_HIDDEN void gcmi_polyval_start(struct polyval_feed *f,
                                    const struct ghash_impl *ghash,
-                                   const struct ghash_key *key);
+                                   const struct ghash_key *key,
+                                   ghash_update_fn *wide);
 
 /* Absorbs len bytes, continuing the bytes absorbed since the last pad. */
 GCM_HIDDEN void gcmi_polyval_absorb(struct polyval_feed *f, const uint8_t *in,
@@ -74,6 +78,12 @@ GCM_HIDDEN void gcmi_polyval_pad(struct polyval_feed *f);
  * each a little-endian 64-bit number (after the last segment's pad). */
 GCM_HIDDEN void gcmi_polyval_lengths(struct polyval_feed *f, uint64_t aad_len,
                                      uint64_t data_len);
+
+/* Hashes the blocks waiting in the feed and returns its running value,
+ * S in RFC 8452's order, for a kernel that continues the hash in place
+ * (fused.h's siv_open). Only for a direct feed (polyval_update) on a
+ * block boundary (after gcmi_polyval_pad); absorbing may resume after. */
+GCM_HIDDEN uint8_t *gcmi_polyval_running(struct polyval_feed *f);
 
 /* Writes S, the POLYVAL value (RFC 8452 order), and wipes the feed. */
 GCM_HIDDEN void gcmi_polyval_finish(struct polyval_feed *f, uint8_t s[16]);

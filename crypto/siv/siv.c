@@ -49,13 +49,43 @@
 static const uint8_t siv_zeros[6 * 16];
 
 void gcm_siv_mode_key_init(struct gcm_siv_key_st *k, const struct aes_impl *aes,
-                           const struct ghash_impl *ghash, const uint8_t *key,
+                           const struct ghash_impl *ghash,
+                           const struct fused_impl *fused, const uint8_t *key,
                            size_t key_len) {
   k->aes = aes;
   k->ghash = ghash;
+  k->fused = fused;
   k->key_len = (uint32_t)key_len;
   siv_expand_kgk(aes, &k->kgk, key, key_len);
   k->magic = GCM_SIV_KEY_MAGIC;
+}
+
+/* Messages of at least this many blocks of POLYVAL input are hashed with
+ * the fused kernel's functions, on a key from its siv_hash_init; shorter
+ * ones with the GHASH backend's, whose key for a few blocks is quicker to
+ * make and whose entry is shorter. */
+#define SIV_WIDE_HASH_MIN_BLOCKS 17
+
+/* The fused kernel's siv_hash_init when a message of polyval_blocks
+ * blocks is hashed with the fused kernel's functions, else NULL: then
+ * with the GHASH backend's. */
+static ghash_init_for_fn *siv_wide_hash(const struct gcm_siv_key_st *k,
+                                        uint64_t polyval_blocks) {
+  if (k->fused == NULL || polyval_blocks < SIV_WIDE_HASH_MIN_BLOCKS) {
+    return NULL;
+  }
+  return k->fused->siv_hash_init;
+}
+
+/* The matching POLYVAL function: the fused kernel's siv_polyval for such
+ * a message, else NULL (the GHASH backend's polyval_update). A key made
+ * by siv_hash_init is always hashed by siv_polyval (fused.h). */
+static ghash_update_fn *siv_wide_polyval(const struct gcm_siv_key_st *k,
+                                         uint64_t polyval_blocks) {
+  if (k->fused == NULL || polyval_blocks < SIV_WIDE_HASH_MIN_BLOCKS) {
+    return NULL;
+  }
+  return k->fused->siv_polyval;
 }
 
 /* The per-nonce keys (RFC 8452, section 4): K_enc expanded into mk->enc,
@@ -90,7 +120,8 @@ static void derive_message_keys(const struct gcm_siv_key_st *k,
   }
   siv_expand_enc(k->aes, mk, enc, k->key_len);
   gcmi_polyval_ghash_key(h, auth);
-  siv_init_hash(k->ghash, mk, h, polyval_blocks);
+  siv_init_hash(k->ghash, siv_wide_hash(k, polyval_blocks), mk, h,
+                polyval_blocks);
   gcmi_secure_wipe(b, sizeof(b));
   gcmi_secure_wipe(enc, sizeof(enc));
   secure_wipe_block(auth);
@@ -108,7 +139,8 @@ void gcm_siv_message_start(struct siv_message *m,
   m->next_block = 0;
   m->ks_left = 0;
   derive_message_keys(k, nonce, &m->keys, polyval_blocks);
-  gcmi_polyval_start(&m->hash, k->ghash, siv_hash(&m->keys));
+  gcmi_polyval_start(&m->hash, k->ghash, siv_hash(&m->keys),
+                     siv_wide_polyval(k, polyval_blocks));
 }
 
 void gcm_siv_message_aad(struct siv_message *m, const uint8_t *aad,
@@ -150,21 +182,34 @@ void gcm_siv_message_crypt_from(struct siv_message *m, const uint8_t tag[16]) {
   m->ks_left = 0;
 }
 
+/* Runs of at least this many blocks go to the fused kernel's functions
+ * (siv_ctr32le, siv_open) rather than the backends' hooks: below it their
+ * longer entry (every round key broadcast, the powers of H loaded) costs
+ * more than their wider registers save. */
+#define SIV_WIDE_MIN_BLOCKS 16
+
 /* Counter mode under K_enc: out = in ^ key stream for `blocks` whole
  * blocks, from the counter block `cb` with `first` added to its first word
- * (little-endian, mod 2^32). The AES backend's ctr32le when it has one;
- * else one counter block at a time through encrypt_block, SIV_KS_BLOCKS
- * blocks of key stream per pass over the data. */
-static void ctr_le(const struct aes_impl *aes,
+ * (little-endian, mod 2^32). The fused kernel's siv_ctr32le for a long
+ * run, the AES backend's ctr32le when it has one; else one counter block
+ * at a time through encrypt_block, SIV_KS_BLOCKS blocks of key stream per
+ * pass over the data. */
+static void ctr_le(const struct gcm_siv_key_st *k,
                    const struct siv_message_keys *mk, const uint8_t cb[16],
                    uint32_t first, uint8_t *out, const uint8_t *in,
                    size_t blocks) {
+  const struct aes_impl *aes = k->aes;
   _Alignas(16) uint8_t ctr[16];
   const gcm_block c0 = block_load(cb);
   uint32_t c = siv_block_le32(c0) + first;
   if (aes->ctr32le != NULL) {
+    aes_ctr32_fn *fn = aes->ctr32le;
+    if (k->fused != NULL && k->fused->siv_ctr32le != NULL &&
+        blocks >= SIV_WIDE_MIN_BLOCKS) {
+      fn = k->fused->siv_ctr32le;
+    }
     block_store(ctr, siv_block_set_le32(c0, c));
-    aes->ctr32le(siv_enc(mk), out, in, blocks, ctr);
+    fn(siv_enc(mk), out, in, blocks, ctr);
     return;
   }
   _Alignas(16) uint8_t ks[SIV_KS_BLOCKS * 16];
@@ -186,7 +231,7 @@ static void ctr_le(const struct aes_impl *aes,
  * which advances. */
 static void crypt_blocks(struct siv_message *m, uint8_t *out,
                          const uint8_t *in, size_t blocks) {
-  ctr_le(m->k->aes, &m->keys, m->cb, m->next_block, out, in, blocks);
+  ctr_le(m->k, &m->keys, m->cb, m->next_block, out, in, blocks);
   m->next_block += (uint32_t)blocks;
 }
 
@@ -240,10 +285,16 @@ struct siv_short {
 /* S = POLYVAL of the `blocks` blocks at hb; a backend without
  * polyval_update gets them byte-reversed in place (RFC 8452, appendix A),
  * which leaves hb scrambled: returns 1 then. */
-static int short_polyval(const struct ghash_impl *ghash,
+static int short_polyval(const struct gcm_siv_key_st *k,
                          const struct siv_message_keys *mk, uint8_t *hb,
                          size_t blocks, uint8_t s[16]) {
+  const struct ghash_impl *ghash = k->ghash;
+  ghash_update_fn *wide = siv_wide_polyval(k, blocks);
   block_store(s, block_make(0, 0));
+  if (wide != NULL) {
+    wide(s, siv_hash(mk), hb, blocks);
+    return 0;
+  }
   if (ghash->polyval_update != NULL) {
     ghash->polyval_update(s, siv_hash(mk), hb, blocks);
     return 0;
@@ -278,13 +329,13 @@ static void seal_short(const struct gcm_siv_key_st *k, const uint8_t nonce[12],
   siv_put_padded(w.hb, aad, aad_len);
   siv_put_padded(data, in, len);
   block_store(data + 16 * c, siv_block_lengths(aad_len, len));
-  if (short_polyval(k->ghash, &w.keys, w.hb, a + c + 1, s)) {
+  if (short_polyval(k, &w.keys, w.hb, a + c + 1, s)) {
     siv_put_padded(data, in, len); /* reversed for the hash: again */
   }
   short_tag(k, &w.keys, s, nonce, tag);
   block_store(cb, siv_block_set_top(block_load(tag)));
   /* Counter mode over the padded copy: one call, partial block included. */
-  ctr_le(k->aes, &w.keys, cb, 0, data, data, c);
+  ctr_le(k, &w.keys, cb, 0, data, data, c);
   if (len > 0) memcpy(out, data, len);
   gcmi_secure_wipe(w.hb, 16 * (a + c + 1));
   siv_message_keys_wipe(&w.keys);
@@ -302,7 +353,7 @@ static void open_short(const struct gcm_siv_key_st *k, const uint8_t nonce[12],
   derive_message_keys(k, nonce, &w.keys, a + c + 1);
   block_store(cb, siv_block_set_top(block_load(tag)));
   siv_put_padded(data, in, len);
-  ctr_le(k->aes, &w.keys, cb, 0, data, data, c);
+  ctr_le(k, &w.keys, cb, 0, data, data, c);
   if (len > 0) memcpy(out, data, len);
   if (len % 16 != 0) {
     /* The plaintext's last block, its padding zero again for the hash. */
@@ -312,7 +363,7 @@ static void open_short(const struct gcm_siv_key_st *k, const uint8_t nonce[12],
   }
   siv_put_padded(w.hb, aad, aad_len);
   block_store(data + 16 * c, siv_block_lengths(aad_len, len));
-  short_polyval(k->ghash, &w.keys, w.hb, a + c + 1, s);
+  short_polyval(k, &w.keys, w.hb, a + c + 1, s);
   short_tag(k, &w.keys, s, nonce, expected);
   gcmi_secure_wipe(w.hb, 16 * (a + c + 1));
   siv_message_keys_wipe(&w.keys);
@@ -345,12 +396,26 @@ void gcm_siv_mode_open(const struct gcm_siv_key_st *k, const uint8_t nonce[12],
   }
   struct siv_message m;
   const size_t chunk = SIV_KS_BLOCKS * 16;
+  size_t off = 0;
   gcm_siv_message_start(&m, k, nonce, siv_polyval_blocks(aad_len, len));
   gcm_siv_message_aad(&m, aad, aad_len);
   gcm_siv_message_crypt_from(&m, tag);
+  if (k->fused != NULL && len / 16 >= SIV_WIDE_MIN_BLOCKS) {
+    /* The whole blocks in one fused pass: decrypted, and the plaintext
+     * hashed as it is written, continuing S from the padded AAD. */
+    const size_t whole = len / 16;
+    const struct fused_keys fk = {k->aes, siv_enc(&m.keys), k->ghash,
+                                  siv_hash(&m.keys), NULL};
+    end_aad(&m);
+    k->fused->siv_open(&fk, out, in, whole, m.cb,
+                       gcmi_polyval_running(&m.hash));
+    m.next_block = (uint32_t)whole;
+    m.data_len = 16 * (uint64_t)whole;
+    off = 16 * whole;
+  }
   /* Decrypt a chunk, then hash the plaintext just written (out == in
    * works: each chunk is read before it is overwritten). */
-  for (size_t off = 0; off < len; off += chunk) {
+  for (; off < len; off += chunk) {
     size_t n = len - off < chunk ? len - off : chunk;
     gcm_siv_message_crypt(&m, out + off, in + off, n);
     gcm_siv_message_hash_data(&m, out + off, n);

@@ -72,13 +72,17 @@ static inline void siv_expand_enc(const struct aes_impl *aes,
 /* Precomputes the GHASH backend's key for GHASH key `h` (16 bytes, GCM
  * order), which crypto/siv/polyval.c derives from the POLYVAL key, for
  * calls of at most max_blocks blocks (the message's whole POLYVAL input:
- * a backend with init_for then computes only the powers those read). */
+ * a backend with init_for then computes only the powers those read);
+ * with `wide` (a fused kernel's siv_hash_init) when it is not NULL. */
 static inline void siv_init_hash(const struct ghash_impl *ghash,
+                                 ghash_init_for_fn *wide,
                                  struct siv_message_keys *mk,
                                  const uint8_t h[16], uint64_t max_blocks) {
-  if (ghash->init_for != NULL) {
-    ghash->init_for(&mk->hash, h,
-                    max_blocks < SIZE_MAX ? (size_t)max_blocks : SIZE_MAX);
+  const size_t max = max_blocks < SIZE_MAX ? (size_t)max_blocks : SIZE_MAX;
+  if (wide != NULL) {
+    wide(&mk->hash, h, max);
+  } else if (ghash->init_for != NULL) {
+    ghash->init_for(&mk->hash, h, max);
   } else {
     ghash->init(&mk->hash, h);
   }

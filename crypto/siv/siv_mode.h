@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "../aes/aes.h"
+#include "../fused/fused.h"
 #include "../ghash/ghash.h"
 #include "../internal.h"
 #include "polyval.h"
@@ -33,15 +34,32 @@ struct gcm_siv_key_st {
   uint32_t key_len; /* 16 or 32 */
   const struct aes_impl *aes;
   const struct ghash_impl *ghash;
+  /* A fused kernel of the pair with AES-GCM-SIV functions (fused.h's
+   * siv_open, and siv_ctr32le and siv_polyval if it has them), or NULL:
+   * the two backends' ctr32le and polyval_update hooks only. */
+  const struct fused_impl *fused;
   /* The key-generating key, expanded by the AES backend. */
   struct siv_aes_room kgk;
 };
 
+/* 1 when a key on the pair (aes, ghash) can use fused kernel f: f has
+ * AES-GCM-SIV's open, and the pair has the hooks the rest of the mode
+ * goes through beside it (ctr32le, polyval_update), whose key layouts
+ * f's functions read. */
+static inline int gcm_siv_fused_fits(const struct fused_impl *f,
+                                     const struct aes_impl *aes,
+                                     const struct ghash_impl *ghash) {
+  return f != NULL && f->siv_open != NULL && f->init == NULL &&
+         (f->siv_hash_init == NULL || f->siv_polyval != NULL) &&
+         aes->ctr32le != NULL && ghash->polyval_update != NULL;
+}
+
 /* Expands the key-generating key (16 or 32 bytes) with `aes` and records
- * the pair. */
+ * the pair and the fused kernel (NULL, or one that gcm_siv_fused_fits). */
 GCM_HIDDEN void gcm_siv_mode_key_init(struct gcm_siv_key_st *k,
                                       const struct aes_impl *aes,
                                       const struct ghash_impl *ghash,
+                                      const struct fused_impl *fused,
                                       const uint8_t *key, size_t key_len);
 
 /* Seals: writes len bytes of ciphertext to out (out == in allowed) and the

@@ -457,9 +457,10 @@ GCM_EXPORT int gcm_default_fused_backend(const char **fused_name);
 
 /* An expanded AES-GCM-SIV key: the key-generating key's AES schedule and
  * the backends chosen for it. Treat the contents as opaque; copy and
- * clean up as for gcm_key. */
+ * clean up as for gcm_key. (Its size leaves room for the largest AES
+ * schedule any backend keeps.) */
 typedef struct gcm_siv_key {
-  GCM_ALIGNAS(64) unsigned char opaque[2112];
+  GCM_ALIGNAS(64) unsigned char opaque[2304];
 } gcm_siv_key;
 
 /* Expands `key` (16 or 32 bytes) with the default backends, chosen exactly
@@ -481,12 +482,34 @@ GCM_EXPORT int gcm_siv_key_init_with_backends(gcm_siv_key *k,
                                               const char *aes_backend,
                                               const char *ghash_backend);
 
+/* Like gcm_siv_key_init_with_backends, and also chooses the fused kernel
+ * whose AES-GCM-SIV functions the key uses: the fused kernels of
+ * gcm_key_init_with_fused that have them (GCM_BACKEND_FUSED; on x86_64
+ * "vaes_avx512", "vaes_avx2" and "aesni_avx") decrypt and hash in one
+ * pass when opening, and some also run counter mode and POLYVAL in wider
+ * registers. A key without one goes through its two backends alone; both
+ * give identical results, only speed differs.
+ *
+ * `fused_backend` as for gcm_key_init_with_fused: NULL is the default
+ * (LIBGCM_FUSED if set, else the kernel a gcm_key on the pair would get;
+ * none when that kernel has no AES-GCM-SIV functions), "none" the
+ * backends alone, and a name that kernel, which must exist
+ * (GCM_ERR_BACKEND_UNKNOWN), run on this CPU, fit the pair and have
+ * AES-GCM-SIV functions (else GCM_ERR_BACKEND_UNUSABLE). */
+GCM_EXPORT int gcm_siv_key_init_with_fused(gcm_siv_key *k, const uint8_t *key,
+                                           size_t key_len,
+                                           const char *aes_backend,
+                                           const char *ghash_backend,
+                                           const char *fused_backend);
+
 /* Wipes the key. `k` may be NULL or already cleaned. */
 GCM_EXPORT void gcm_siv_key_cleanup(gcm_siv_key *k);
 
-/* The names of the backends `k` uses, or NULL if `k` is not initialised. */
+/* The names of the backends `k` uses, or NULL if `k` is not initialised;
+ * the fused kernel's is "none" when it uses none. */
 GCM_EXPORT const char *gcm_siv_key_aes_backend(const gcm_siv_key *k);
 GCM_EXPORT const char *gcm_siv_key_ghash_backend(const gcm_siv_key *k);
+GCM_EXPORT const char *gcm_siv_key_fused_backend(const gcm_siv_key *k);
 
 /* Encrypts `in_len` bytes of `in` into `out` (room for in_len bytes) and
  * writes the 16-byte tag to `tag`, authenticating `aad` as well. tag_len
