@@ -1,5 +1,6 @@
-// fuzz/fuzz_siv.cc: AES-GCM-SIV (gcm_siv_*) on every backend pair against
-// the portable pair.
+// fuzz/fuzz_siv.cc: AES-GCM-SIV (gcm_siv_*) on every backend pair, alone
+// and with each fused kernel that has AES-GCM-SIV functions, against the
+// portable pair.
 //
 // Input:
 //   u8  flags: bit 0 the key size (0: 16 bytes, 1: 32), bit 7 in place
@@ -12,7 +13,7 @@
 //
 // The reference is the portable pair (AES "ct" with the GHASH backend the
 // dispatcher lists first among "ct64" and "ct32"), which shares no
-// assembly with the others. Every usable pair must seal the message to the
+// assembly with the others. Every usable choice must seal the message to the
 // reference's ciphertext and tag, open its own output to the plaintext,
 // and refuse the output with one bit flipped (in the tag, the ciphertext
 // or the AAD) with GCM_ERR_AUTH and an all-zero output.
@@ -54,6 +55,14 @@ const Pair &PortablePair() {
   return portable;
 }
 
+// Every usable pair with no fused kernel, and with each usable fused
+// kernel that an AES-GCM-SIV key on the pair takes (test/test_util.h).
+const std::vector<gcmtest::Triple> &SivChoices() {
+  static const std::vector<gcmtest::Triple> choices =
+      gcmtest::UsableSivTriples();
+  return choices;
+}
+
 void DumpSiv(const SivMessage &m) {
   DumpHex("key", m.key);
   DumpHex("nonce", m.nonce);
@@ -86,9 +95,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // The reference.
   const Pair &ref = PortablePair();
   gcm_siv_key rk;
-  FUZZ_CHECK(gcm_siv_key_init_with_backends(&rk, m.key.data(), m.key.size(),
-                                            ref.aes.c_str(),
-                                            ref.ghash.c_str()) == 1,
+  FUZZ_CHECK(gcm_siv_key_init_with_fused(&rk, m.key.data(), m.key.size(),
+                                         ref.aes.c_str(), ref.ghash.c_str(),
+                                         "none") == 1,
              DumpSiv(m), "key init failed for the portable pair");
   Bytes ref_ct;
   uint8_t ref_tag[16];
@@ -96,30 +105,31 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
              "the portable pair failed to seal");
   gcm_siv_key_cleanup(&rk);
 
-  for (const Pair &p : UsablePairs()) {
+  for (const gcmtest::Triple &p : SivChoices()) {
     gcm_siv_key k;
-    FUZZ_CHECK(gcm_siv_key_init_with_backends(&k, m.key.data(), m.key.size(),
-                                              p.aes.c_str(),
-                                              p.ghash.c_str()) == 1,
-               DumpSiv(m), "key init failed for usable pair %s/%s",
-               p.aes.c_str(), p.ghash.c_str());
+    FUZZ_CHECK(gcm_siv_key_init_with_fused(&k, m.key.data(), m.key.size(),
+                                           p.aes.c_str(), p.ghash.c_str(),
+                                           p.fused.c_str()) == 1,
+               DumpSiv(m), "key init failed for usable choice %s/%s/%s",
+               p.aes.c_str(), p.ghash.c_str(), p.fused.c_str());
     Bytes ct;
     uint8_t tag[16];
     FUZZ_CHECK(Seal(&k, m, &ct, tag) == 1, DumpSiv(m),
-               "%s/%s failed to seal", p.aes.c_str(), p.ghash.c_str());
+               "%s/%s/%s failed to seal", p.aes.c_str(), p.ghash.c_str(),
+               p.fused.c_str());
     FUZZ_CHECK(ct == ref_ct && Equal(tag, ref_tag, 16),
                (DumpSiv(m), DumpHex("ct", ct), DumpHex("ref ct", ref_ct),
                 DumpHex("tag", tag, 16), DumpHex("ref tag", ref_tag, 16)),
-               "%s/%s and the portable pair %s/%s seal differently",
-               p.aes.c_str(), p.ghash.c_str(), ref.aes.c_str(),
-               ref.ghash.c_str());
+               "%s/%s/%s and the portable pair %s/%s seal differently",
+               p.aes.c_str(), p.ghash.c_str(), p.fused.c_str(),
+               ref.aes.c_str(), ref.ghash.c_str());
 
     Bytes back;
     int ok = Open(&k, m, m.aad, ct, tag, &back);
     FUZZ_CHECK(ok == 1 && back == m.pt,
                (DumpSiv(m), DumpHex("ct", ct), DumpHex("opened", back)),
-               "%s/%s cannot open its own output (ok=%d)", p.aes.c_str(),
-               p.ghash.c_str(), ok);
+               "%s/%s/%s cannot open its own output (ok=%d)", p.aes.c_str(),
+               p.ghash.c_str(), p.fused.c_str(), ok);
 
     // One flipped bit, in the tag, the ciphertext or the AAD.
     const size_t bits = 8 * (16 + ct.size() + m.aad.size());
@@ -138,8 +148,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ok = Open(&k, m, bad_aad, bad_ct, bad_tag, &back);
     FUZZ_CHECK(ok == 0 && gcm_last_error() == GCM_ERR_AUTH && AllZero(back),
                (DumpSiv(m), DumpHex("ct", ct), DumpHex("opened", back)),
-               "%s/%s: open of a message with bit %zu flipped gave ok=%d, "
-               "error %s", p.aes.c_str(), p.ghash.c_str(), bit, ok,
+               "%s/%s/%s: open of a message with bit %zu flipped gave ok=%d, "
+               "error %s", p.aes.c_str(), p.ghash.c_str(), p.fused.c_str(),
+               bit, ok,
                gcm_error_string(gcm_last_error()));
     gcm_siv_key_cleanup(&k);
   }
