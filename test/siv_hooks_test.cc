@@ -10,7 +10,17 @@
 //                   byte-reversed S (RFC 8452, appendix A), on a key from
 //                   init, and RFC 8452's own POLYVAL example;
 //   init_for        a key from init_for(n) gives the same result as one
-//                   from init for every call of at most n blocks.
+//                   from init for every call of at most n blocks;
+// and the fused kernels' AES-GCM-SIV functions (crypto/fused/fused.h)
+// against their pair's hooks:
+//   siv_ctr32le     against the AES backend's ctr32le, every run length
+//                   around the batches, counters wrapping at every place
+//                   in a batch, in place and at odd alignments;
+//   siv_polyval     against the GHASH backend's polyval_update, on a key
+//                   from init and on keys from siv_hash_init(n) for calls
+//                   of up to n blocks (which checks siv_hash_init);
+//   siv_open        against ctr32le followed by polyval_update of the
+//                   output, the same runs and counters.
 // The backends without a hook are covered by the mode's fallbacks, which
 // test/siv_test.cc and the vector files run on every pair.
 #include <gtest/gtest.h>
@@ -207,6 +217,111 @@ TEST_P(SivGhashHook, InitForServesCallsUpToItsLimit) {
 
 INSTANTIATE_TEST_SUITE_P(AllUsable, SivGhashHook, ::testing::ValuesIn(UsableGhash()),
                          [](const ::testing::TestParamInfo<const ghash_impl *> &i) {
+                           return std::string(i.param->name);
+                         });
+
+// ---- the fused kernels' AES-GCM-SIV functions ---------------------------------
+
+std::vector<const fused_impl *> UsableSivFused() {
+  std::vector<const fused_impl *> out;
+  for (size_t i = 0; gcmi_dispatch_fused_at(i) != nullptr; i++) {
+    const fused_impl *f = gcmi_dispatch_fused_at(i);
+    if (f->usable() && f->siv_open != nullptr) out.push_back(f);
+  }
+  return out;
+}
+
+class SivFusedHook : public ::testing::TestWithParam<const fused_impl *> {};
+
+// Run lengths around the batches of 8 and 16 blocks and their tails.
+std::vector<size_t> RunLengths() {
+  std::vector<size_t> n;
+  for (size_t i = 1; i <= 40; i++) n.push_back(i);
+  for (size_t i : {47, 48, 49, 64, 100, 257}) n.push_back(i);
+  return n;
+}
+
+TEST_P(SivFusedHook, Ctr32leAndOpenMatchThePairsHooks) {
+  const fused_impl *f = GetParam();
+  std::mt19937_64 rng(5);
+  for (size_t key_len : {16, 32}) {
+    Sched s;
+    GKey g;
+    const Bytes raw = RandomBytes(rng, key_len);
+    f->aes->set_encrypt_key(&s.s, raw.data(), key_len);
+    f->ghash->init(&g.k, GhashKeyFor(RandomBytes(rng, 16)).data());
+    const fused_keys keys = {f->aes, &s.s, f->ghash, &g.k, nullptr};
+    for (size_t blocks : RunLengths()) {
+      // The counter wraps inside the run at a different place each time.
+      const uint32_t start = 0u - static_cast<uint32_t>(blocks % 19);
+      for (int inplace = 0; inplace < 2; inplace++) {
+        const size_t n = 16 * blocks, align = inplace ? 0 : 7;
+        Bytes ctr = RandomBytes(rng, 16);
+        store_le32(ctr.data(), start);
+        const Bytes in = RandomBytes(rng, n), s0 = RandomBytes(rng, 16);
+        Bytes want(n);
+        f->aes->ctr32le(&s.s, want.data(), in.data(), blocks, ctr.data());
+        Bytes want_s = s0;
+        f->ghash->polyval_update(want_s.data(), &g.k, want.data(), blocks);
+        const std::string what = std::string(f->name) + " key " +
+                                 std::to_string(key_len) + " blocks " +
+                                 std::to_string(blocks) +
+                                 (inplace ? " in place" : "");
+        Bytes ibuf(n + 32, 0x11), obuf(n + 32, 0x22);
+        std::memcpy(ibuf.data() + align, in.data(), n);
+        uint8_t *dst = inplace ? ibuf.data() + align : obuf.data() + align;
+        Bytes got_s = s0;
+        f->siv_open(&keys, dst, ibuf.data() + align, blocks, ctr.data(),
+                    got_s.data());
+        ASSERT_EQ(0, std::memcmp(dst, want.data(), n)) << what << " siv_open";
+        ASSERT_EQ(want_s, got_s) << what << " siv_open's S";
+        if (f->siv_ctr32le != nullptr) {
+          std::memcpy(ibuf.data() + align, in.data(), n);
+          f->siv_ctr32le(&s.s, dst, ibuf.data() + align, blocks, ctr.data());
+          ASSERT_EQ(0, std::memcmp(dst, want.data(), n)) << what << " siv_ctr32le";
+        }
+        const uint8_t fill = inplace ? 0x11 : 0x22;
+        for (size_t j = align + n; j < n + 32; j++) {
+          ASSERT_EQ(fill, (inplace ? ibuf : obuf)[j]) << what << " wrote past";
+        }
+      }
+    }
+  }
+}
+
+TEST_P(SivFusedHook, PolyvalAndHashInitMatchThePairsHooks) {
+  const fused_impl *f = GetParam();
+  if (f->siv_polyval == nullptr) GTEST_SKIP() << f->name << " has no siv_polyval";
+  std::mt19937_64 rng(6);
+  const Bytes h = GhashKeyFor(RandomBytes(rng, 16));
+  GKey full;
+  f->ghash->init(&full.k, h.data());
+  for (size_t max : {1, 3, 4, 5, 8, 9, 16, 17, 300}) {
+    GKey part;
+    std::memset(&part, 0xa5, sizeof(part));
+    if (f->siv_hash_init != nullptr) {
+      f->siv_hash_init(&part.k, h.data(), max);
+    } else {
+      part = full;
+    }
+    std::vector<size_t> runs = RunLengths();
+    runs.push_back(0);
+    for (size_t blocks : runs) {
+      if (blocks > max) continue;
+      const Bytes in = RandomBytes(rng, 16 * blocks + 5);
+      Bytes want = RandomBytes(rng, 16), got = want, again = want;
+      f->ghash->polyval_update(want.data(), &full.k, in.data() + 5, blocks);
+      f->siv_polyval(got.data(), &part.k, in.data() + 5, blocks);
+      ASSERT_EQ(want, got) << f->name << " max " << max << " blocks " << blocks;
+      f->siv_polyval(again.data(), &full.k, in.data() + 5, blocks);
+      ASSERT_EQ(want, again) << f->name << " (init's key) blocks " << blocks;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllUsable, SivFusedHook,
+                         ::testing::ValuesIn(UsableSivFused()),
+                         [](const ::testing::TestParamInfo<const fused_impl *> &i) {
                            return std::string(i.param->name);
                          });
 

@@ -39,8 +39,9 @@
  * therefore secret and exercised as such), the ciphertext given to open,
  * and the backend choice.
  *
- * AES-GCM-SIV (gcm_siv_*, RFC 8452) runs on the same pair with the same
- * marks: the raw key before gcm_siv_key_init_with_backends (so the
+ * AES-GCM-SIV (gcm_siv_*, RFC 8452) runs on the same pair and fused
+ * kernel (when that kernel has AES-GCM-SIV functions; "none" always)
+ * with the same marks: the raw key before gcm_siv_key_init_with_fused (so the
  * per-message keys derived from it are secret), the plaintext, the AAD
  * and the tag given to open (which is also the initial counter).
  *
@@ -261,16 +262,29 @@ static int siv_open_op(const void *k, uint8_t *out, const uint8_t *nonce,
 static const struct one_shot_ops gcm_ops = {gcm_seal_op, gcm_open_op};
 static const struct one_shot_ops siv_ops = {siv_seal_op, siv_open_op};
 
-/* An AES-GCM-SIV key on the pair, from a secret raw key, like init_key. */
+/* 1 when an AES-GCM-SIV key takes the pair and fused kernel (a kernel
+ * without AES-GCM-SIV functions is refused). */
+static int siv_takes_choice(void) {
+  gcm_siv_key k;
+  const uint8_t raw[16] = {0};
+  int ok = gcm_siv_key_init_with_fused(&k, raw, sizeof(raw), g_aes, g_ghash,
+                                       g_fused);
+  gcm_siv_key_cleanup(&k);
+  return ok;
+}
+
+/* An AES-GCM-SIV key on the pair and fused kernel, from a secret raw key,
+ * like init_key. */
 static int init_siv_key(gcm_siv_key *k, size_t key_len) {
   uint8_t raw[32];
   fill(raw, key_len);
   SECRET(raw, key_len);
-  int ok = gcm_siv_key_init_with_backends(k, raw, key_len, g_aes, g_ghash);
+  int ok = gcm_siv_key_init_with_fused(k, raw, key_len, g_aes, g_ghash,
+                                       g_fused);
   memset(raw, 0, sizeof(raw));
   if (!ok) {
-    fprintf(stderr, "ct_check: gcm_siv_key_init_with_backends(%s, %s): %s\n",
-            g_aes, g_ghash, gcm_last_error_message());
+    fprintf(stderr, "ct_check: gcm_siv_key_init_with_fused(%s, %s, %s): %s\n",
+            g_aes, g_ghash, g_fused, gcm_last_error_message());
     return 0;
   }
   if (secret_bytes(k, sizeof(*k)) == 0) {
@@ -522,13 +536,15 @@ static int run_pair(void) {
   streaming(&k, 520, 13, 12, chunks_e, sizeof(chunks_e) / sizeof(size_t));
   gcm_key_cleanup(&k);
 
-  /* AES-GCM-SIV (RFC 8452) on the same pair, once (it has no fused
-   * kernels): both key sizes, every length with the AAD lengths rotating,
-   * and the mode's only nonce and tag sizes. The key-generating key, the
+  /* AES-GCM-SIV (RFC 8452) on the same pair and fused kernel when the
+   * kernel has AES-GCM-SIV functions: both key sizes, every length with
+   * the AAD lengths rotating (up to 1000 bytes: the fused kernels' open
+   * and their wide counter mode and POLYVAL run from 16 blocks), and the
+   * mode's only nonce and tag sizes. The key-generating key, the
    * plaintext, the AAD and the tag given to open are secret, so the
    * per-nonce keys, POLYVAL and the key stream (whose counter starts from
    * the tag) are too. */
-  if (!fused_named) {
+  if (!fused_named || siv_takes_choice()) {
     for (size_t i = 0; i < 2; i++) {
       gcm_siv_key sk;
       if (!init_siv_key(&sk, i == 0 ? 16 : 32)) return EXIT_CHECK_FAILED;
