@@ -170,11 +170,10 @@ ___
 # clear(list): zero the whole ymm registers of the list.
 sub clear { return join '', map { "    vpxor      xmm$_, xmm$_, xmm$_\n" } @_ }
 
-# init: H' = H*x^-1, then H'^2 .. H'^16. init_for (max_blocks in rdx,
-# at least 1): only H'^1 .. H'^min(max_blocks, 16), the entries that calls
-# of at most max_blocks blocks read (a run of n starts at entry 16 - n).
-my $init_fn = <<___;
+# init: H' = H*x^-1, then H'^2 .. H'^16.
+$code .= <<___;
 
+.text
 .function gcmi_ghash_x86_64_vpclmul_avx2_init args=2 public=rdi,rsi,rcx,rax   # (struct ghash_key *key, const uint8_t H[16])
     vmovdqu    xmm0, [rsi]
     vpshufb    xmm0, xmm0, [.Lbswap_mask]   # H, reflected
@@ -193,7 +192,7 @@ my $init_fn = <<___;
     vmovdqu    [rdi + 496], xmm5
     lea        rax, [rdi + 224]
     mov        ecx, 15
-COUNT.Linit_loop:                                # xmm0 = xmm0 * H', fifteen times
+.Linit_loop:                                # xmm0 = xmm0 * H', fifteen times
 @{[ mul_acc(1, 'xmm0', 'xmm1', 'xmm5', 'xmm2', 'xmm3', 'xmm4', 'xmm6', 'xmm6') ]}
 @{[ fixup('xmm2', 'xmm3', 'xmm4') ]}
 @{[ reduce('xmm0', 'xmm2', 'xmm3', 'xmm4', 'xmm6') ]}
@@ -204,22 +203,80 @@ COUNT.Linit_loop:                                # xmm0 = xmm0 * H', fifteen tim
     sub        rax, 16
     dec        ecx
     jnz        .Linit_loop
-.Linit_loop_done:
 @{[ clear(0 .. 6) ]}
 .endfunction
 ___
-(my $init_for_fn = $init_fn) =~ s/COUNT/    mov        ecx, 16
-    cmp        rdx, 16
-    cmovb      ecx, edx                     # min(max_blocks, 16)
-    dec        ecx                          # powers after H'^1
-    jz         .Linit_loop_done
-/;
-$init_fn =~ s/COUNT//;
-$init_for_fn =~ s/\.Linit_/.Linit_for_/g;
-$init_for_fn =~ s/(\.function gcmi_ghash_x86_64_vpclmul_avx2_init) args=2 public=rdi,rsi,/$1_for args=3 public=rdi,rsi,rdx,/
-    or die "init's .function line changed\n";
-$init_for_fn =~ s/const uint8_t H\[16\]\)/const uint8_t H[16], size_t max_blocks)/;
-$code .= "\n.text" . $init_fn . $init_for_fn;
+
+# init_for (AES-GCM-SIV, which makes a key per message; max_blocks in rdx,
+# at least 1, public): only the powers that calls of at most max_blocks
+# blocks read, H'^1 .. H'^n for n = 4, 8 or 16 (a run of n blocks starts
+# at entry 16 - n), and in four rounds of multiplies rather than init's
+# fifteen in a row: H'^2 = H'*H'; (H'^3, H'^4) = (H', H'^2)*H'^2 in the two
+# lanes of a ymm; (H'^5, H'^6) and (H'^7, H'^8) = (H'^1..H'^4)*H'^4;
+# H'^9 .. H'^16 = (H'^1..H'^8)*H'^8. Each product is schoolbook (four
+# VPCLMULQDQ) and reduced lane by lane; each power goes to its entry with
+# its half sum, as init stores them. The arithmetic is init's: the same
+# field, the same H', the same reduction.
+sub mul_lanes {
+    my ($dst, $a, $b, $t, $u, $v) = @_;    # ymm names; dst = a*b per lane
+    (my $dx, my $tx, my $ux, my $vx) = map { (my $x = $_) =~ s/^ymm/xmm/; $x } $dst, $t, $u, $v;
+    return <<___;
+    vpclmulqdq $t, $a, $b, 0x00               # lo
+    vpclmulqdq $u, $a, $b, 0x01
+    vpclmulqdq $v, $a, $b, 0x10
+    vpxor      $u, $u, $v                     # mid
+    vpclmulqdq $dst, $a, $b, 0x11             # hi
+    vpclmulqdq $v, $t, ymm15, 0x10            # phase 1: lo.q0 * 0xC2<<56
+    vpshufd    $t, $t, 0x4e
+    vpxor      $u, $u, $t
+    vpxor      $u, $u, $v
+    vpclmulqdq $v, $u, ymm15, 0x10            # phase 2: mid.q0 * 0xC2<<56
+    vpshufd    $u, $u, 0x4e
+    vpxor      $dst, $dst, $u
+    vpxor      $dst, $dst, $v
+___
+}
+# store_pair(reg, a): reg holds (H'^a, H'^(a+1)); each to its entry (16 - a
+# and 15 - a) with its half sum. Clobbers ymm14.
+sub store_pair {
+    my ($r, $a) = @_;
+    (my $x = $r) =~ s/^ymm/xmm/;
+    my ($e0, $e1) = (16 * (16 - $a), 16 * (15 - $a));
+    return <<___;
+    vpshufd    ymm14, $r, 0x4e
+    vpxor      ymm14, ymm14, $r               # half sums
+    vmovdqu    [rdi + $e0], $x
+    vextracti128 [rdi + $e1], $r, 1
+    vmovdqu    [rdi + @{[ 256 + $e0 ]}], xmm14
+    vextracti128 [rdi + @{[ 256 + $e1 ]}], ymm14, 1
+___
+}
+$code .= <<___;
+
+.function gcmi_ghash_x86_64_vpclmul_avx2_init_for args=3 public=rdi,rsi,rdx   # (struct ghash_key *key, const uint8_t H[16], size_t max_blocks)
+    vmovdqu    xmm0, [rsi]
+    vpshufb    xmm0, xmm0, [.Lbswap_mask]   # H, reflected
+    vpshufd    xmm1, xmm0, 0xff
+    vpsrad     xmm1, xmm1, 31               # all ones iff x^0 of H is set
+    vpand      xmm1, xmm1, [.Lpoly]
+    vpsrlq     xmm2, xmm0, 63
+    vpslldq    xmm2, xmm2, 8                # bit 63 carries into bit 64
+    vpsllq     xmm0, xmm0, 1
+    vpor       xmm0, xmm0, xmm2
+    vpxor      xmm0, xmm0, xmm1             # H' = H * x^-1 mod P
+    vbroadcasti128 ymm15, [.Lpoly]
+@{[ mul_lanes('ymm1', 'ymm0', 'ymm0', 'ymm2', 'ymm3', 'ymm4') ]}    vinserti128 ymm5, ymm0, xmm1, 1        # (H', H'^2)
+    vinserti128 ymm6, ymm1, xmm1, 1        # (H'^2, H'^2)
+@{[ mul_lanes('ymm7', 'ymm5', 'ymm6', 'ymm2', 'ymm3', 'ymm4') ]}@{[ store_pair('ymm5', 1) ]}@{[ store_pair('ymm7', 3) ]}    cmp        rdx, 4
+    jbe        .Linit_for_done
+    vpermq     ymm6, ymm7, 0xee             # (H'^4, H'^4)
+@{[ mul_lanes('ymm8', 'ymm5', 'ymm6', 'ymm2', 'ymm3', 'ymm4') ]}@{[ mul_lanes('ymm9', 'ymm7', 'ymm6', 'ymm10', 'ymm11', 'ymm12') ]}@{[ store_pair('ymm8', 5) ]}@{[ store_pair('ymm9', 7) ]}    cmp        rdx, 8
+    jbe        .Linit_for_done
+    vpermq     ymm6, ymm9, 0xee             # (H'^8, H'^8)
+@{[ mul_lanes('ymm0', 'ymm5', 'ymm6', 'ymm2', 'ymm3', 'ymm4') ]}@{[ mul_lanes('ymm1', 'ymm7', 'ymm6', 'ymm10', 'ymm11', 'ymm12') ]}@{[ store_pair('ymm0', 9) ]}@{[ store_pair('ymm1', 11) ]}@{[ mul_lanes('ymm0', 'ymm8', 'ymm6', 'ymm2', 'ymm3', 'ymm4') ]}@{[ mul_lanes('ymm1', 'ymm9', 'ymm6', 'ymm10', 'ymm11', 'ymm12') ]}@{[ store_pair('ymm0', 13) ]}@{[ store_pair('ymm1', 15) ]}.Linit_for_done:
+@{[ clear(0 .. 15) ]}
+.endfunction
+___
 
 # blocks: Xi = (...((Xi ^ X1) H ^ X2) H ...) H over `blocks` blocks.
 my ($Xi, $key, $in, $blocks) = qw(rdi rsi rdx rcx);
