@@ -87,29 +87,12 @@ ___
     return $s;
 }
 
-# init(key, H, ptr[, max]): the body of an init function: H' = H*x^-1,
-# then H'^2..H'^8 and the Karatsuba half-sums, stored at key. Uses
-# xmm0-xmm6, ecx as the loop count and `ptr` as the store address.
-#
-# With `max` (the name of a register holding max_blocks >= 1, public), the
-# body of init_for: only H'^1 .. H'^min(max_blocks, 8), which is all that
-# calls of at most max_blocks blocks read (the tail of n blocks starts at
-# H'^n); its labels are .Linit_for_*.
+# init(key, H, ptr): the body of an init function: H' = H*x^-1, then
+# H'^2..H'^8 and the Karatsuba half-sums, stored at key. Uses xmm0-xmm6,
+# ecx as the loop count and `ptr` as the store address.
 sub init {
-    my ($key, $H, $ptr, $max) = @_;
-    my $count = "    mov       ecx, 7\n";
-    my $L = '.Linit';
-    if (defined $max) {
-        $L = '.Linit_for';
-        $count = <<___;
-    mov       ecx, 8
-    cmp       $max, 8
-    cmovb     ecx, @{[ $max =~ /^r(\d+)$/ ? "r$1d" : "e" . substr($max, 1) ]}   # min(max_blocks, 8)
-    dec       ecx                       # powers after H'^1
-    jz        .Linit_loop_done
-___
-    }
-    my $body = <<___;
+    my ($key, $H, $ptr) = @_;
+    return <<___;
     movdqu    xmm0, [$H]
     pshufb    xmm0, [.Lbswap_mask]      # H, reflected
     pshufd    xmm1, xmm0, 0xff
@@ -127,7 +110,8 @@ ___
     movdqa    [$key], xmm4
     movdqa    [$key + 128], xmm5
     mov       $ptr, $key
-$count.Linit_loop:                            # xmm0 = xmm0 * H', seven times
+    mov       ecx, 7
+.Linit_loop:                            # xmm0 = xmm0 * H', seven times
     pshufd    xmm3, xmm0, 0x4e
     pxor      xmm3, xmm0
     movdqa    xmm2, xmm0
@@ -143,10 +127,7 @@ $count.Linit_loop:                            # xmm0 = xmm0 * H', seven times
     movdqa    [$ptr + 128], xmm1
     dec       ecx
     jnz       .Linit_loop
-.Linit_loop_done:
 ___
-    $body =~ s/\.Linit_/${L}_/g;
-    return $body;
 }
 
 # blocks(r): the body of a blocks function, Xi = (...((Xi ^ X1) H ^ X2) H
