@@ -18,6 +18,10 @@
  * aesni schedule and the powers of H from the clmul GHASH key, both read
  * through struct fused_keys (fused.h asserts its offsets).
  *
+ * AES-GCM-SIV (fused.h's siv_open): seal's text in RFC 8452's byte order
+ * (asm/perlasm/siv_copy.pm), decrypting and hashing the plaintext in one
+ * pass.
+ *
  * Constant time: AES rounds, carry-less multiplies, XORs and constant
  * shuffles only; branches and addresses depend on the block count and the
  * key length alone.

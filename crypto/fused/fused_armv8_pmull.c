@@ -20,6 +20,10 @@
  * armv8 schedule and the powers of H from the pmull GHASH key, both read
  * through struct fused_keys (fused.h asserts its offsets).
  *
+ * AES-GCM-SIV (fused.h's siv_open): seal's text in RFC 8452's byte order
+ * (asm/perlasm/siv_copy.pm), decrypting and hashing the plaintext in one
+ * pass.
+ *
  * Constant time: AESE/AESMC, PMULL/PMULL2, EOR, EXT, REV64 and lane
  * inserts only; branches and addresses depend on the block count and the
  * key length alone.

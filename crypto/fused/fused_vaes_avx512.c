@@ -26,6 +26,13 @@
  * fused_keys (fused.h asserts its offsets). The dispatcher lists it first,
  * so a key on that pair gets it wherever it runs, and vaes_avx2 elsewhere.
  *
+ * AES-GCM-SIV (fused.h's siv_* hooks) has four functions here, made from
+ * the same pieces in RFC 8452's byte order (asm/perlasm/siv_copy.pm):
+ * siv_open (seal's text: decrypt, and POLYVAL of the plaintext),
+ * siv_ctr32le and siv_polyval (counter mode and POLYVAL alone, sixteen
+ * blocks per iteration) and siv_hash_init (H'^1 .. H'^16 in four rounds
+ * of multiplies, written where the others read them).
+ *
  * Constant time: AES rounds, carry-less multiplies, XORs and constant
  * shuffles only; branches, addresses and the tail's masks depend on the
  * block count and the key length alone.

@@ -22,15 +22,24 @@
  * stream, or, for a backend without one, encrypt_block on one counter
  * block at a time; encrypt_block for the tag; set_encrypt_key for K_enc;
  * and the GHASH backend for POLYVAL (crypto/siv/polyval.c, which uses its
- * polyval_update hook when it has one). The backends' key layouts are
- * reached only through crypto/siv/siv_keys.h.
+ * polyval_update hook when it has one), on a key from its init_for hook
+ * (only the powers of H this message's POLYVAL input reads). A key with a
+ * fused kernel (crypto/fused/fused.h's AES-GCM-SIV functions) runs long
+ * runs through it: counter mode and POLYVAL in its wider registers, from
+ * SIV_WIDE_MIN_BLOCKS and SIV_WIDE_HASH_MIN_BLOCKS, and the whole blocks
+ * of an open in one pass that decrypts and hashes. The backends' key
+ * layouts are reached only through crypto/siv/siv_keys.h.
  *
  * The steps are those of a message in pieces (struct siv_message,
  * crypto/siv/siv_mode.h), which the one-shot calls at the end run over a
- * single buffer. Opening decrypts and hashes in chunks of
+ * single buffer; a short message (SIV_SHORT_MAX) takes the short path
+ * below, one hash call and one counter-mode call over a padded copy.
+ * Without a fused kernel, opening decrypts and hashes in chunks of
  * POLYVAL_FEED_BLOCKS blocks, so each chunk of plaintext is hashed while
  * it is still in the cache. Sealing cannot interleave: the counter starts
  * from the tag, which needs the hash of all of the plaintext first.
+ * Every block a kernel loads is written with one 16-byte store
+ * (crypto/siv/siv_block.h).
  *
  * Constant time: the lengths decide every branch, loop and position; the
  * key, the derived keys, the data, S and the key stream only flow through
