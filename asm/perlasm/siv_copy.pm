@@ -30,7 +30,26 @@
 #     `fn` hashes its output (GCM's seal) gives AES-GCM-SIV's open:
 #     decrypt, and POLYVAL of the plaintext.
 #
-# Both rename the function and every label it defines (suffix "_le" or
+#   The aarch64 kernels keep the counter in a general-purpose register in
+#   host order, loaded from ctr[12..15] and byte-reversed (REV) once, and
+#   write REV(w11 + i) as word 3 of each counter block: inserted into a
+#   copy of the block (armv8's ctr32, perlasm/armv8_aes_common.pm) or
+#   stored into counter blocks on the stack (the fused kernel,
+#   perlasm/aes_gcm_armv8.pm). They reverse each block they hash with
+#   REV64, which leaves the reflected form with its halves swapped (the
+#   key holds the powers swapped to match), and the running hash with
+#   REV64 and EXT #8 on entry and exit.
+#   a64_ctr32le(code, fn, new): AES-GCM-SIV's counter mode from such a
+#     ctr32: the counter loaded from ctr[0..3], never reversed, and put in
+#     word 0 (little-endian on these machines, as RFC 8452's counter is).
+#   a64_polyval(code, fn, new): POLYVAL from a GHASH function: the running
+#     hash's REV64 and EXT pairs dropped, and each block's REV64 made an
+#     EXT #8 (a POLYVAL block is the reflected form itself: swapping its
+#     halves gives what REV64 gave the GCM block).
+#   a64_siv_open(code, fn, new): both, on a fused kernel's seal (the
+#     vector GHASH; the EOR3 kernel's scalar GHASH is not converted).
+#
+# All rename the function and every label it defines (suffix "_le" or
 # "_siv"), and die when the function or what they change is missing.
 package perlasm::siv_copy;
 
@@ -72,6 +91,50 @@ sub polyval_form {
     $f =~ s/\.Lctr_swap\b/.Lctr_swap_le/g;
     die "siv_copy: $fn still shuffles with the mask\n" if $f =~ /vpshufb.*,\s*$mask/;
     return "\n$f";
+}
+
+sub a64_counter_le {
+    my ($f, $fn) = @_;
+    $f =~ s/^(\s*)ldr(\s+)w11, \[x4, 12\]/$1ldr$2w11, [x4]/m
+        or die "siv_copy: $fn does not load the counter from ctr + 12\n";
+    $f =~ s/^\s*rev\s+w11, w11\n//m
+        or die "siv_copy: $fn does not reverse the counter\n";
+    my $made = ($f =~ s/^\s*rev\s+w12, w12\n//mg);
+    $made += ($f =~ s/^(\s*)rev(\s+)w12, w11\b/$1mov$2w12, w11/mg);
+    my $put = ($f =~ s/(mov\s+v\d+)\.s\[3\], w12/$1.s[0], w12/g);
+    $put += ($f =~ s{(str\s+w12, \[sp, )(\d+)\]}{
+        die "siv_copy: $fn stores the counter at sp + $2\n" if $2 % 16 != 12;
+        $1 . ($2 - 12) . "]"
+    }ge);
+    die "siv_copy: $fn: $made counter words made, $put put in place\n"
+        if !$made || $made != $put;
+    die "siv_copy: $fn still reverses a counter\n" if $f =~ /^\s*rev\s+w1[12],/m;
+    return $f;
+}
+
+sub a64_unreverse {
+    my ($f, $fn) = @_;
+    my $pairs = ($f =~ s/^\s*rev64\s+(v\d+)\.16b, \1\.16b[ \t]*(?:#[^\n]*)?\n\s*ext\s+\1\.16b, \1\.16b, \1\.16b, 8[ \t]*(?:#[^\n]*)?\n//mg);
+    my $blocks = ($f =~ s/^(\s*)rev64(\s+)(v\d+)\.16b, \3\.16b/$1ext$2$3.16b, $3.16b, $3.16b, 8/mg);
+    die "siv_copy: $fn: no running hash reversed ($pairs) or no block ($blocks)\n"
+        if !$pairs || !$blocks;
+    return $f;
+}
+
+sub a64_ctr32le {
+    my ($code, $fn, $new) = @_;
+    return "\n" . a64_counter_le(extract($code, $fn, $new, '_le'), $fn);
+}
+
+sub a64_polyval {
+    my ($code, $fn, $new) = @_;
+    return "\n" . a64_unreverse(extract($code, $fn, $new, '_siv'), $fn);
+}
+
+sub a64_siv_open {
+    my ($code, $fn, $new) = @_;
+    my $f = extract($code, $fn, $new, '_siv');
+    return "\n" . a64_unreverse(a64_counter_le($f, $fn), $fn);
 }
 
 1;

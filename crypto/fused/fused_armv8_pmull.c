@@ -46,6 +46,7 @@
 #define ARMV8_PMULL_KERNEL(op) gcmi_aes_gcm_aarch64_armv8_pmull_##op
 GCM_HIDDEN fused_crypt_fn ARMV8_PMULL_KERNEL(seal);
 GCM_HIDDEN fused_crypt_fn ARMV8_PMULL_KERNEL(open);
+GCM_HIDDEN fused_crypt_fn ARMV8_PMULL_KERNEL(siv_open);
 #define ARMV8_PMULL_BUILT 1
 #else
 #define ARMV8_PMULL_KERNEL(op) NULL
@@ -70,4 +71,5 @@ const struct fused_impl gcmi_fused_armv8_pmull = {
     .init = NULL,
     .seal = ARMV8_PMULL_KERNEL(seal),
     .open = ARMV8_PMULL_KERNEL(open),
+    .siv_open = ARMV8_PMULL_KERNEL(siv_open),
 };
