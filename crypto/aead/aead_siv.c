@@ -17,6 +17,7 @@
 #include <openssl/aead.h>
 
 #include "../dispatch/backends.h"
+#include "../dispatch/backend_env.h"
 #include "../dispatch/dispatch.h"
 #include "../error.h"
 #include "aead_internal.h"
@@ -30,6 +31,26 @@ _Static_assert(_Alignof(struct gcm_siv_key_st) <= GCM_KEY_PLACE_ALIGN,
                "at");
 
 /* ---- keys ---------------------------------------------------------------- */
+
+/* The fused kernel an AES-GCM-SIV key on (aes, ghash) gets by default: the
+ * first of the dispatcher's list that a gcm_key on the pair could get
+ * automatically (usable, constant-time, not named_only, preferred here)
+ * and that has AES-GCM-SIV functions; NULL when none has. (A gcm_key's
+ * own choice may be a kernel without them, e.g. armv8_pmull_eor3 ahead of
+ * armv8_pmull.) */
+static const struct fused_impl *siv_default_fused(const struct aes_impl *aes,
+                                                  const struct ghash_impl *ghash) {
+  const struct fused_impl *f;
+  for (size_t i = 0; (f = gcmi_dispatch_fused_at(i)) != NULL; i++) {
+    if (!f->named_only && f->constant_time &&
+        gcmi_dispatch_fused_fits(f, aes, ghash) &&
+        gcm_siv_fused_fits(f, aes, ghash) && f->usable() &&
+        (f->preferred == NULL || f->preferred())) {
+      return f;
+    }
+  }
+  return NULL;
+}
 
 static int siv_key_init(gcm_siv_key *k, const uint8_t *key, size_t key_len,
                         const char *aes_backend, const char *ghash_backend,
@@ -48,11 +69,16 @@ static int siv_key_init(gcm_siv_key *k, const uint8_t *key, size_t key_len,
   if (!gcmi_dispatch_choose(aes_backend, ghash_backend, &aes, &ghash, &why)) {
     return gcmi_backend_choice_error(&why, api);
   }
-  /* The fused kernel as a gcm_key on the pair would get it; one without
-   * AES-GCM-SIV functions leaves the key on the backends' hooks, unless
-   * the caller named it. */
+  /* The fused kernel: by default the first with AES-GCM-SIV functions
+   * that a gcm_key on the pair could get; else as a gcm_key chooses it
+   * (the name given or LIBGCM_FUSED's), where one without AES-GCM-SIV
+   * functions leaves the key on the backends' hooks, unless the caller
+   * named it. */
   const struct fused_impl *fused;
-  if (!gcmi_dispatch_choose_fused(fused_backend, aes, ghash, &fused, &why)) {
+  if (fused_backend == NULL && !gcmi_backend_env()->fused.set) {
+    fused = siv_default_fused(aes, ghash);
+  } else if (!gcmi_dispatch_choose_fused(fused_backend, aes, ghash, &fused,
+                                         &why)) {
     return gcmi_backend_choice_error(&why, api);
   }
   if (fused != NULL && !gcm_siv_fused_fits(fused, aes, ghash)) {

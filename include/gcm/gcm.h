@@ -492,8 +492,9 @@ GCM_EXPORT int gcm_siv_key_init_with_backends(gcm_siv_key *k,
  * give identical results, only speed differs.
  *
  * `fused_backend` as for gcm_key_init_with_fused: NULL is the default
- * (LIBGCM_FUSED if set, else the kernel a gcm_key on the pair would get;
- * none when that kernel has no AES-GCM-SIV functions), "none" the
+ * (LIBGCM_FUSED if set, none when that kernel has no AES-GCM-SIV
+ * functions; else the first kernel, in the list's order, that a gcm_key
+ * on the pair could get by default and that has them), "none" the
  * backends alone, and a name that kernel, which must exist
  * (GCM_ERR_BACKEND_UNKNOWN), run on this CPU, fit the pair and have
  * AES-GCM-SIV functions (else GCM_ERR_BACKEND_UNUSABLE). */
