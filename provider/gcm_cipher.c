@@ -60,8 +60,6 @@
 #define TLS_TAG_LEN EVP_GCM_TLS_TAG_LEN             /* 16 */
 
 /* Cipher-context parameters that say which libgcm backends the key uses. */
-#define PARAM_AES_BACKEND "libgcm-aes-backend"
-#define PARAM_GHASH_BACKEND "libgcm-ghash-backend"
 
 /* An expanded key shared by a context and its duplicates, with the raw key
  * it came from: EVP callers (openssl speed -aead, and programs that pass
@@ -117,16 +115,11 @@ struct gcm_ctx {
 
 /* ---- helpers -------------------------------------------------------------- */
 
-static void wipe(void *p, size_t n) {
-  volatile uint8_t *v = p;
-  while (n--) *v++ = 0;
-}
-
 static void key_release(struct shared_key *sk) {
   if (sk == NULL) return;
   if (atomic_fetch_sub(&sk->refs, 1) == 1) {
     gcm_key_cleanup(key_of(sk));
-    wipe(sk->raw, sizeof(sk->raw));
+    libgcm_wipe(sk->raw, sizeof(sk->raw));
     free(sk);
   }
 }
@@ -151,14 +144,14 @@ static int iv_reserve(struct gcm_ctx *c, size_t n) {
     LIBGCM_ERR(c->pc, LIBGCM_R_OUT_OF_MEMORY, "a %zu-byte IV", n);
     return 0;
   }
-  wipe(c->iv_inline, sizeof(c->iv_inline));
+  libgcm_wipe(c->iv_inline, sizeof(c->iv_inline));
   c->iv = p;
   return 1;
 }
 
 static void iv_release(struct gcm_ctx *c) {
   if (c->iv != c->iv_inline) {
-    wipe(c->iv, MAX_IV_LEN);
+    libgcm_wipe(c->iv, MAX_IV_LEN);
     free(c->iv);
   }
   c->iv = c->iv_inline;
@@ -287,7 +280,7 @@ static void ctx_free(void *vctx) {
   gcm_stream_cleanup(&c->stream);
   key_release(c->key);
   iv_release(c);
-  wipe(c, sizeof(*c));
+  libgcm_wipe(c, sizeof(*c));
   free(c);
 }
 
@@ -392,7 +385,7 @@ static int tls_record(struct gcm_ctx *c, uint8_t *out, size_t *outl,
     } else {
       LIBGCM_ERR(c->pc, LIBGCM_R_OPERATION_FAILED, "%s",
                  gcm_last_error_message());
-      wipe(out, inl);
+      libgcm_wipe(out, inl);
     }
   } else {
     memcpy(nonce, c->iv, TLS_FIXED_IV_LEN);
@@ -414,11 +407,11 @@ static int tls_record(struct gcm_ctx *c, uint8_t *out, size_t *outl,
         LIBGCM_ERR(c->pc, LIBGCM_R_OPERATION_FAILED, "%s",
                    gcm_last_error_message());
       }
-      wipe(out, inl);
+      libgcm_wipe(out, inl);
     }
-    wipe(tag, sizeof(tag));
+    libgcm_wipe(tag, sizeof(tag));
   }
-  wipe(nonce, sizeof(nonce));
+  libgcm_wipe(nonce, sizeof(nonce));
   stream_drop(c, IV_FINISHED);
   return ok;
 }
@@ -830,26 +823,8 @@ static int ctx_set_params(void *vctx, const OSSL_PARAM params[]) {
 /* ---- dispatch tables ------------------------------------------------------------- */
 
 #define LIBGCM_CIPHER_FUNCTIONS(bits)                                          \
-  const OSSL_DISPATCH libgcm_aes##bits##gcm_functions[] = {                    \
-      {OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))aes##bits##_newctx},           \
-      {OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))ctx_free},                    \
-      {OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))ctx_dup},                      \
-      {OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))ctx_einit},              \
-      {OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))ctx_dinit},              \
-      {OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))ctx_update},                   \
-      {OSSL_FUNC_CIPHER_FINAL, (void (*)(void))ctx_final},                     \
-      {OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))ctx_cipher},                   \
-      {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))aes##bits##_get_params},   \
-      {OSSL_FUNC_CIPHER_GETTABLE_PARAMS,                                       \
-       (void (*)(void))libgcm_aead_gettable_params},                           \
-      {OSSL_FUNC_CIPHER_GET_CTX_PARAMS, (void (*)(void))ctx_get_params},       \
-      {OSSL_FUNC_CIPHER_SET_CTX_PARAMS, (void (*)(void))ctx_set_params},       \
-      {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS,                                   \
-       (void (*)(void))ctx_gettable_params},                                   \
-      {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS,                                   \
-       (void (*)(void))ctx_settable_params},                                   \
-      {0, NULL},                                                               \
-  }
+  LIBGCM_AEAD_DISPATCH(libgcm_aes##bits##gcm_functions, aes##bits##_newctx, \
+                       aes##bits##_get_params)
 
 LIBGCM_CIPHER_FUNCTIONS(128);
 LIBGCM_CIPHER_FUNCTIONS(192);

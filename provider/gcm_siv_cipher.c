@@ -55,8 +55,6 @@
 #define EVP_CIPH_GCM_SIV_MODE 0x10005
 #endif
 
-#define PARAM_AES_BACKEND "libgcm-aes-backend"
-#define PARAM_GHASH_BACKEND "libgcm-ghash-backend"
 
 struct siv_ctx {
   gcm_siv_key key; /* first: the context is 64-byte aligned (ctx_new) */
@@ -75,21 +73,16 @@ struct siv_ctx {
   uint8_t speed;     /* OSSL_CIPHER_PARAM_SPEED: data updates may repeat */
 };
 
-static void wipe(void *p, size_t n) {
-  volatile uint8_t *v = p;
-  while (n--) *v++ = 0;
-}
-
 /* Drops the message in progress: the AAD buffered, the tag and the
  * verdict. The key and IV stay. */
 static void message_reset(struct siv_ctx *c) {
-  if (c->aad != NULL) wipe(c->aad, c->aad_len);
+  if (c->aad != NULL) libgcm_wipe(c->aad, c->aad_len);
   c->aad_len = 0;
   c->have_tag = 0;
   c->tag_ready = 0;
   c->data_done = 0;
   c->verdict = 0;
-  wipe(c->tag, sizeof(c->tag));
+  libgcm_wipe(c->tag, sizeof(c->tag));
 }
 
 static void *ctx_new(void *provctx, size_t keylen) {
@@ -109,10 +102,10 @@ static void ctx_free(void *vctx) {
   if (c == NULL) return;
   gcm_siv_key_cleanup(&c->key);
   if (c->aad != NULL) {
-    wipe(c->aad, c->aad_cap);
+    libgcm_wipe(c->aad, c->aad_cap);
     free(c->aad);
   }
-  wipe(c, sizeof(*c));
+  libgcm_wipe(c, sizeof(*c));
   free(c);
 }
 
@@ -209,7 +202,7 @@ static int add_aad(struct siv_ctx *c, const uint8_t *in, size_t inl) {
     }
     if (c->aad != NULL) {
       memcpy(p, c->aad, c->aad_len);
-      wipe(c->aad, c->aad_cap);
+      libgcm_wipe(c->aad, c->aad_cap);
       free(c->aad);
     }
     c->aad = p;
@@ -423,27 +416,9 @@ static int ctx_set_params(void *vctx, const OSSL_PARAM params[]) {
 
 /* ---- dispatch tables ------------------------------------------------------- */
 
-#define LIBGCM_SIV_FUNCTIONS(bits)                                             \
-  const OSSL_DISPATCH libgcm_aes##bits##gcmsiv_functions[] = {                 \
-      {OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))aes##bits##_newctx},           \
-      {OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))ctx_free},                    \
-      {OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))ctx_dup},                      \
-      {OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))ctx_einit},              \
-      {OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))ctx_dinit},              \
-      {OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))ctx_update},                   \
-      {OSSL_FUNC_CIPHER_FINAL, (void (*)(void))ctx_final},                     \
-      {OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))ctx_cipher},                   \
-      {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))aes##bits##_get_params},   \
-      {OSSL_FUNC_CIPHER_GETTABLE_PARAMS,                                       \
-       (void (*)(void))libgcm_aead_gettable_params},                           \
-      {OSSL_FUNC_CIPHER_GET_CTX_PARAMS, (void (*)(void))ctx_get_params},       \
-      {OSSL_FUNC_CIPHER_SET_CTX_PARAMS, (void (*)(void))ctx_set_params},       \
-      {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS,                                   \
-       (void (*)(void))ctx_gettable_params},                                   \
-      {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS,                                   \
-       (void (*)(void))ctx_settable_params},                                   \
-      {0, NULL},                                                               \
-  }
+#define LIBGCM_SIV_FUNCTIONS(bits)                                          \
+  LIBGCM_AEAD_DISPATCH(libgcm_aes##bits##gcmsiv_functions, aes##bits##_newctx, \
+                       aes##bits##_get_params)
 
 LIBGCM_SIV_FUNCTIONS(128);
 LIBGCM_SIV_FUNCTIONS(256);

@@ -90,9 +90,13 @@ ___
 # init(key, H, ptr): the body of an init function: H' = H*x^-1, then
 # H'^2..H'^8 and the Karatsuba half-sums, stored at key. Uses xmm0-xmm6,
 # ecx as the loop count and `ptr` as the store address.
-sub init {
-    my ($key, $H, $ptr) = @_;
-    return <<___;
+# h_prime(H[, vex]): xmm0 = H' = H * x^-1 mod P, reflected, from the 16
+# bytes at H; xmm1 and xmm2 are clobbered. With vex, in the VEX encoding
+# (three operands), for the kernels that use it (vpclmul_avx2, and the
+# AES-GCM-SIV powers of vaes_avx512).
+sub h_prime {
+    my ($H, $vex) = @_;
+    return <<___ unless $vex;
     movdqu    xmm0, [$H]
     pshufb    xmm0, [.Lbswap_mask]      # H, reflected
     pshufd    xmm1, xmm0, 0xff
@@ -104,6 +108,24 @@ sub init {
     pslldq    xmm2, 8                   #   bit 127 leaves
     por       xmm0, xmm2
     pxor      xmm0, xmm1                # H' = H * x^-1 mod P
+___
+    return <<___;
+    vmovdqu    xmm0, [$H]
+    vpshufb    xmm0, xmm0, [.Lbswap_mask]   # H, reflected
+    vpshufd    xmm1, xmm0, 0xff
+    vpsrad     xmm1, xmm1, 31               # all ones iff x^0 of H is set
+    vpand      xmm1, xmm1, [.Lpoly]
+    vpsrlq     xmm2, xmm0, 63
+    vpslldq    xmm2, xmm2, 8                # bit 63 carries into bit 64
+    vpsllq     xmm0, xmm0, 1
+    vpor       xmm0, xmm0, xmm2
+    vpxor      xmm0, xmm0, xmm1             # H' = H * x^-1 mod P
+___
+}
+
+sub init {
+    my ($key, $H, $ptr) = @_;
+    return h_prime($H) . <<___;
     movdqa    xmm4, xmm0
     pshufd    xmm5, xmm0, 0x4e
     pxor      xmm5, xmm0                # both halves: h0 ^ h1

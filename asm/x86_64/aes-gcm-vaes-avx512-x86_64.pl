@@ -137,6 +137,7 @@ use warnings;
 use FindBin;
 use lib "$FindBin::Bin/..";
 use perlasm::driver;
+use perlasm::ghash_clmul_common;                # h_prime
 use perlasm::fused_driver_x86_64 qw(spread);    # seal, seal_lagged, open; the stitching
 use perlasm::layout;                             # $ROUNDS (the AES-GCM-SIV functions)
 use perlasm::siv_copy;                           # the AES-GCM-SIV functions' byte order
@@ -604,17 +605,7 @@ ___
 $siv .= <<___;
 
 .function gcmi_aes_gcm_x86_64_vaes_avx512_siv_hash_init args=3 public=rdi,rsi,rdx   # (struct ghash_key *key, const uint8_t H[16], size_t max_blocks)
-    vmovdqu    xmm0, [rsi]
-    vpshufb    xmm0, xmm0, [.Lbswap_mask]   # H, reflected
-    vpshufd    xmm1, xmm0, 0xff
-    vpsrad     xmm1, xmm1, 31               # all ones iff x^0 of H is set
-    vpand      xmm1, xmm1, [.Lpoly]
-    vpsrlq     xmm2, xmm0, 63
-    vpslldq    xmm2, xmm2, 8                # bit 63 carries into bit 64
-    vpsllq     xmm0, xmm0, 1
-    vpor       xmm0, xmm0, xmm2
-    vpxor      xmm0, xmm0, xmm1             # H' = H * x^-1 mod P
-@{[ mul_lanes('xmm1', 'xmm0', 'xmm0', 'xmm2', 'xmm3', 'xmm4') ]}    vinserti128 ymm5, ymm0, xmm1, 1        # (H', H'^2)
+@{[ perlasm::ghash_clmul_common::h_prime('rsi', 1) ]}@{[ mul_lanes('xmm1', 'xmm0', 'xmm0', 'xmm2', 'xmm3', 'xmm4') ]}    vinserti128 ymm5, ymm0, xmm1, 1        # (H', H'^2)
     vinserti128 ymm6, ymm1, xmm1, 1        # (H'^2, H'^2)
 @{[ mul_lanes('ymm7', 'ymm5', 'ymm6', 'ymm2', 'ymm3', 'ymm4') ]}    vinserti64x4 zmm5, zmm5, ymm7, 1       # H'^1 .. H'^4
     vshufi64x2 zmm6, zmm5, zmm5, 0x1b       # lanes reversed: entries 12..15

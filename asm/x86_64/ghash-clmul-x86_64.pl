@@ -133,18 +133,7 @@ ___
 $code .= <<___;
 
 .function gcmi_ghash_x86_64_clmul_init_for args=3 public=rdi,rsi,rdx   # (struct ghash_key *key, const uint8_t H[16], size_t max_blocks)
-    movdqu    xmm0, [rsi]
-    pshufb    xmm0, [.Lbswap_mask]      # H, reflected
-    pshufd    xmm1, xmm0, 0xff
-    psrad     xmm1, 31                  # all ones iff bit 127 (x^0 of H) is set
-    pand      xmm1, [.Lpoly]
-    movdqa    xmm2, xmm0
-    psllq     xmm0, 1                   # 128-bit shift left by one:
-    psrlq     xmm2, 63                  #   bit 63 carries into bit 64,
-    pslldq    xmm2, 8                   #   bit 127 leaves
-    por       xmm0, xmm2
-    pxor      xmm0, xmm1                # H' = H * x^-1 mod P
-    pshufd    xmm5, xmm0, 0x4e
+@{[ perlasm::ghash_clmul_common::h_prime('rsi') ]}    pshufd    xmm5, xmm0, 0x4e
     pxor      xmm5, xmm0
     movdqa    [rdi], xmm0               # H'^1
     movdqa    [rdi + 128], xmm5

@@ -94,6 +94,7 @@ use warnings;
 use FindBin;
 use lib "$FindBin::Bin/..";
 use perlasm::driver;
+use perlasm::ghash_clmul_common;                # h_prime
 
 my $code = <<___;
 .rodata
@@ -175,17 +176,7 @@ $code .= <<___;
 
 .text
 .function gcmi_ghash_x86_64_vpclmul_avx2_init args=2 public=rdi,rsi,rcx,rax   # (struct ghash_key *key, const uint8_t H[16])
-    vmovdqu    xmm0, [rsi]
-    vpshufb    xmm0, xmm0, [.Lbswap_mask]   # H, reflected
-    vpshufd    xmm1, xmm0, 0xff
-    vpsrad     xmm1, xmm1, 31               # all ones iff x^0 of H is set
-    vpand      xmm1, xmm1, [.Lpoly]
-    vpsrlq     xmm2, xmm0, 63
-    vpslldq    xmm2, xmm2, 8                # bit 63 carries into bit 64
-    vpsllq     xmm0, xmm0, 1
-    vpor       xmm0, xmm0, xmm2
-    vpxor      xmm0, xmm0, xmm1             # H' = H * x^-1 mod P
-    vmovdqa    xmm1, xmm0
+@{[ perlasm::ghash_clmul_common::h_prime('rsi', 1) ]}    vmovdqa    xmm1, xmm0
     vpshufd    xmm5, xmm0, 0x4e
     vpxor      xmm5, xmm5, xmm0             # H' half sum, both qwords
     vmovdqu    [rdi + 240], xmm0            # entry 15: H'^1
@@ -254,17 +245,7 @@ ___
 $code .= <<___;
 
 .function gcmi_ghash_x86_64_vpclmul_avx2_init_for args=3 public=rdi,rsi,rdx   # (struct ghash_key *key, const uint8_t H[16], size_t max_blocks)
-    vmovdqu    xmm0, [rsi]
-    vpshufb    xmm0, xmm0, [.Lbswap_mask]   # H, reflected
-    vpshufd    xmm1, xmm0, 0xff
-    vpsrad     xmm1, xmm1, 31               # all ones iff x^0 of H is set
-    vpand      xmm1, xmm1, [.Lpoly]
-    vpsrlq     xmm2, xmm0, 63
-    vpslldq    xmm2, xmm2, 8                # bit 63 carries into bit 64
-    vpsllq     xmm0, xmm0, 1
-    vpor       xmm0, xmm0, xmm2
-    vpxor      xmm0, xmm0, xmm1             # H' = H * x^-1 mod P
-    vbroadcasti128 ymm15, [.Lpoly]
+@{[ perlasm::ghash_clmul_common::h_prime('rsi', 1) ]}    vbroadcasti128 ymm15, [.Lpoly]
 @{[ mul_lanes('ymm1', 'ymm0', 'ymm0', 'ymm2', 'ymm3', 'ymm4') ]}    vinserti128 ymm5, ymm0, xmm1, 1        # (H', H'^2)
     vinserti128 ymm6, ymm1, xmm1, 1        # (H'^2, H'^2)
 @{[ mul_lanes('ymm7', 'ymm5', 'ymm6', 'ymm2', 'ymm3', 'ymm4') ]}@{[ store_pair('ymm5', 1) ]}@{[ store_pair('ymm7', 3) ]}    cmp        rdx, 4
