@@ -26,7 +26,7 @@
 # which also runs the check itself, and each exemption becomes the entry
 #     COUNT | DIR/FILE.pl | FUNCTION | INSTRUCTION | REASON
 # INSTRUCTION is the instruction as the translator parsed it (after the
-# kernel's Perl has expanded it, so an offset reads 1920, not $ROUNDS),
+# kernel's Perl has expanded it, so an offset reads 240, not $ROUNDS),
 # with runs of blanks made one; COUNT says how many identical exemptions
 # (same instruction, same reason) one function has, so a second copy of an
 # exemption is a change too. No line numbers: an edit elsewhere in a file

@@ -4,8 +4,11 @@
  *
  * A cipher context is what EVP_CIPHER_CTX drives (provider-cipher(7)):
  *
- *  - Key: expanded once with gcm_key_init (libgcm's dispatcher picks the
- *    backends per key; LIBGCM_AES, LIBGCM_GHASH and OPENSSL_ia32cap apply).
+ *  - Key: expanded once with gcm_key_init_sized on the default backends
+ *    (libgcm's dispatcher picks them; LIBGCM_AES, LIBGCM_GHASH,
+ *    LIBGCM_FUSED and OPENSSL_ia32cap apply), in memory of the size
+ *    gcm_key_size_for reports for them: 560 bytes on x86_64's hardware
+ *    tiers, 496 on aarch64's.
  *    The expanded key lives in a reference-counted block of its own so that
  *    a duplicated context (dupctx) shares it, read-only, and a stream copied
  *    mid-message keeps pointing at a live key. Re-keying a shared key
@@ -14,9 +17,12 @@
  *    the connection's lifetime (OpenSSL's record layer, one per direction;
  *    it frees the handshake's pair when it installs the application keys,
  *    and never duplicates them), so each context holds only what it uses:
- *    the native stream, the IV (inline up to 16 bytes; a longer one gets a
- *    MAX_IV_LEN buffer of its own), the TLS state and one pointer to the
- *    key block, whose size comes from key_memory_size().
+ *    the IV (inline up to 16 bytes; a longer one gets a MAX_IV_LEN buffer
+ *    of its own), the TLS state, one pointer to the key block and, only
+ *    while a message is under way, one to its native stream (a gcm_stream
+ *    of its own, allocated when the message starts and freed when it ends:
+ *    an idle connection holds none; glibc serves a block of that size from
+ *    its per-thread cache).
  *  - IV: any length from 1 byte (the `ivlen` parameter), given at init or
  *    later. It is buffered and the native stream starts lazily at the first
  *    AAD, data or final call, so a new IV on the same key costs one
@@ -67,21 +73,17 @@
  * set_key then keeps the expansion instead of redoing it. Both are wiped
  * when the last reference goes.
  *
- * The expanded key is `mem`, key_memory_size() bytes at the end of the
- * block. A gcm_key works at any address (gcm.h, "Alignment": libgcm places
- * its data at an aligned offset inside the object itself), so the block
+ * The expanded key is `mem`, the `size` bytes at the end of the block that
+ * gcm_key_size_for reports for the default backends. A key works at any
+ * address (gcm.h, "Alignment": libgcm places its data at an aligned offset
+ * inside the memory itself, and the size counts that in), so the block
  * comes from plain malloc and no bytes are spent aligning it. */
 struct shared_key {
   _Atomic unsigned refs;
   uint8_t raw[32];
-  _Alignas(16) unsigned char mem[];
+  size_t size;
+  unsigned char mem[];
 };
-
-/* How many bytes of key memory a context's key takes. Today every libgcm
- * key is a gcm_key, whatever backends it runs on; this is the one place
- * where a size query for the backends the key will use goes once libgcm
- * has one (with an init into memory of that size in key_init). */
-static size_t key_memory_size(void) { return sizeof(gcm_key); }
 
 /* The expanded key in a key block. */
 static gcm_key *key_of(struct shared_key *sk) {
@@ -96,7 +98,8 @@ enum iv_state {
 };
 
 struct gcm_ctx {
-  gcm_stream stream;
+  gcm_stream *stream;      /* the message's native stream while iv_state is
+                            * IV_ACTIVE, else NULL */
   const struct libgcm_provctx *pc;
   struct shared_key *key;  /* NULL until a key is set */
   uint8_t *iv;             /* iv_inline, or a MAX_IV_LEN buffer (iv_reserve) */
@@ -124,12 +127,14 @@ static void key_release(struct shared_key *sk) {
   }
 }
 
-static struct shared_key *key_new(void) {
-  size_t size = offsetof(struct shared_key, mem) + key_memory_size();
-  struct shared_key *sk = malloc(size);
+/* A key block for `size` bytes of key (gcm_key_size_for), or NULL. */
+static struct shared_key *key_new(size_t size) {
+  size_t block = offsetof(struct shared_key, mem) + size;
+  struct shared_key *sk = malloc(block);
   if (sk == NULL) return NULL;
-  memset(sk, 0, size);
+  memset(sk, 0, block);
   atomic_init(&sk->refs, 1);
+  sk->size = size;
   return sk;
 }
 
@@ -157,12 +162,23 @@ static void iv_release(struct gcm_ctx *c) {
   c->iv = c->iv_inline;
 }
 
-/* Wipes the native stream if a message is under way on it, and moves to
- * `next`. A finished or failed stream was already wiped by libgcm, so the
- * per-message path (new IV, data, final) wipes nothing twice. */
+/* Wipes and frees the native stream if a message is under way on it, and
+ * moves to `next`. */
 static void stream_drop(struct gcm_ctx *c, enum iv_state next) {
-  if (c->iv_state == IV_ACTIVE) gcm_stream_cleanup(&c->stream);
+  if (c->iv_state == IV_ACTIVE) {
+    gcm_stream_cleanup(c->stream);
+    free(c->stream);
+    c->stream = NULL;
+  }
   c->iv_state = (uint8_t)next;
+}
+
+/* After a finish call: libgcm has ended the stream and wiped it (whether
+ * the call succeeded or not), so its block is freed as it is. */
+static void stream_finished(struct gcm_ctx *c) {
+  free(c->stream);
+  c->stream = NULL;
+  c->iv_state = IV_FINISHED;
 }
 
 /* Starts the native stream on the buffered IV if it is not running yet. */
@@ -175,11 +191,18 @@ static int stream_ready(struct gcm_ctx *c) {
     case IV_ACTIVE:
       return 1;
     case IV_BUFFERED:
-      if (!gcm_stream_init(&c->stream, key_of(c->key),
+      c->stream = malloc(sizeof(gcm_stream));
+      if (c->stream == NULL) {
+        LIBGCM_ERR(c->pc, LIBGCM_R_OUT_OF_MEMORY, "a stream");
+        return 0;
+      }
+      if (!gcm_stream_init(c->stream, key_of(c->key),
                            c->enc ? GCM_ENCRYPT : GCM_DECRYPT, c->iv,
                            c->ivlen)) {
         LIBGCM_ERR(c->pc, LIBGCM_R_OPERATION_FAILED, "%s",
                    gcm_last_error_message());
+        free(c->stream); /* zeroed by the failed init */
+        c->stream = NULL;
         return 0;
       }
       c->iv_state = IV_ACTIVE;
@@ -222,19 +245,28 @@ static int set_key(struct gcm_ctx *c, const uint8_t *key, size_t keylen) {
   }
   struct shared_key *sk = c->key;
   if (sk != NULL && same_key(sk, key, keylen)) return 1;
-  if (sk != NULL && atomic_load(&sk->refs) == 1) {
+  /* The memory a key on the default backends takes (fixed for the
+   * process: the environment is read once). */
+  const size_t size = gcm_key_size_for(NULL, NULL, NULL);
+  if (size == 0) {
+    LIBGCM_ERR(c->pc, LIBGCM_R_KEY_SETUP_FAILED, "%s",
+               gcm_last_error_message());
+    return 0;
+  }
+  if (sk != NULL && atomic_load(&sk->refs) == 1 && sk->size == size) {
     gcm_key_cleanup(key_of(sk));
   } else {
     key_release(sk);
     c->key = NULL;
-    sk = key_new();
+    sk = key_new(size);
     if (sk == NULL) {
       LIBGCM_ERR(c->pc, LIBGCM_R_OUT_OF_MEMORY, "expanded key");
       return 0;
     }
   }
   c->key = sk;
-  if (!gcm_key_init(key_of(sk), key, keylen)) {
+  if (!gcm_key_init_sized(key_of(sk), sk->size, key, keylen, NULL, NULL,
+                          NULL)) {
     LIBGCM_ERR(c->pc, LIBGCM_R_KEY_SETUP_FAILED, "%s",
                gcm_last_error_message());
     key_release(sk);
@@ -256,10 +288,7 @@ static void inc64(uint8_t *p) {
 /* ---- context life cycle ---------------------------------------------------- */
 
 static void *ctx_new(void *provctx, size_t keylen) {
-  struct gcm_ctx *c = aligned_alloc(
-      _Alignof(struct gcm_ctx),
-      (sizeof(struct gcm_ctx) + _Alignof(struct gcm_ctx) - 1) /
-          _Alignof(struct gcm_ctx) * _Alignof(struct gcm_ctx));
+  struct gcm_ctx *c = malloc(sizeof(*c));
   if (c == NULL) return NULL;
   memset(c, 0, sizeof(*c));
   c->pc = provctx;
@@ -277,7 +306,7 @@ static void *aes256_newctx(void *provctx) { return ctx_new(provctx, 32); }
 static void ctx_free(void *vctx) {
   struct gcm_ctx *c = vctx;
   if (c == NULL) return;
-  gcm_stream_cleanup(&c->stream);
+  stream_drop(c, IV_NONE);
   key_release(c->key);
   iv_release(c);
   libgcm_wipe(c, sizeof(*c));
@@ -289,6 +318,7 @@ static void *ctx_dup(void *vctx) {
   struct gcm_ctx *c = ctx_new((void *)src->pc, src->keylen);
   if (c == NULL) return NULL;
   uint8_t *long_iv = NULL;
+  gcm_stream *stream = NULL;
   if (src->iv != src->iv_inline) {
     long_iv = malloc(MAX_IV_LEN);
     if (long_iv == NULL) {
@@ -298,12 +328,24 @@ static void *ctx_dup(void *vctx) {
     }
     memcpy(long_iv, src->iv, MAX_IV_LEN);
   }
+  if (src->stream != NULL) {
+    stream = malloc(sizeof(gcm_stream));
+    if (stream == NULL) {
+      LIBGCM_ERR(src->pc, LIBGCM_R_OUT_OF_MEMORY, "a stream");
+      if (long_iv != NULL) free(long_iv);
+      ctx_free(c);
+      return NULL;
+    }
+    /* A gcm_stream copied with memcpy goes on from where it was (gcm.h). */
+    memcpy(stream, src->stream, sizeof(gcm_stream));
+  }
   /* The copied stream keeps pointing at the shared key, which the
    * reference below keeps alive and which nobody modifies: re-keying a
    * shared key expands into a new block (set_key). The copy holds its own
-   * IV: inline, or the copy of the long one. */
+   * IV (inline, or the copy of the long one) and its own stream. */
   memcpy(c, src, sizeof(*c));
   c->iv = long_iv != NULL ? long_iv : c->iv_inline;
+  c->stream = stream;
   if (c->key != NULL) atomic_fetch_add(&c->key->refs, 1);
   return c;
 }
@@ -426,14 +468,14 @@ static int ctx_update(void *vctx, unsigned char *out, size_t *outl,
   if (!stream_ready(c)) return 0;
   if (inl == 0) return 1;
   if (out == NULL) {
-    if (!gcm_stream_aad(&c->stream, in, inl)) return stream_failed(c);
+    if (!gcm_stream_aad(c->stream, in, inl)) return stream_failed(c);
   } else {
     if (outsize < inl) {
       LIBGCM_ERR(c->pc, LIBGCM_R_OUTPUT_TOO_SMALL, "need %zu, have %zu", inl,
                  outsize);
       return 0;
     }
-    if (!gcm_stream_update(&c->stream, out, in, inl)) return stream_failed(c);
+    if (!gcm_stream_update(c->stream, out, in, inl)) return stream_failed(c);
   }
   *outl = inl;
   return 1;
@@ -452,7 +494,7 @@ static int ctx_final(void *vctx, unsigned char *out, size_t *outl,
   if (!stream_ready(c)) return 0;
   int ok;
   if (c->enc) {
-    ok = gcm_stream_finish_seal(&c->stream, c->tag, GCM_TAG_LEN);
+    ok = gcm_stream_finish_seal(c->stream, c->tag, GCM_TAG_LEN);
     if (ok) {
       c->tag_ready = 1;
       libgcm_count(LIBGCM_COUNT_SEAL);
@@ -461,7 +503,7 @@ static int ctx_final(void *vctx, unsigned char *out, size_t *outl,
                  gcm_last_error_message());
     }
   } else {
-    ok = gcm_stream_finish_open(&c->stream, c->tag, c->taglen);
+    ok = gcm_stream_finish_open(c->stream, c->tag, c->taglen);
     if (ok) {
       libgcm_count(LIBGCM_COUNT_OPEN);
     } else if (gcm_last_error() == GCM_ERR_AUTH) {
@@ -471,8 +513,7 @@ static int ctx_final(void *vctx, unsigned char *out, size_t *outl,
                  gcm_last_error_message());
     }
   }
-  /* libgcm ended (and wiped) the stream either way. */
-  c->iv_state = IV_FINISHED;
+  stream_finished(c);
   return ok;
 }
 

@@ -25,6 +25,7 @@
 
 // The kernels are reached through their descriptors, whose hooks point
 // at them directly.
+#include "key_rooms.h"
 #include "abi_util.h"
 
 extern "C" {
@@ -137,25 +138,25 @@ TEST(AbiAarch64, AesKernels) {
   for (size_t i = 0; i < sizeof(buf); i++) buf[i] = (uint8_t)i;
   memset(ctr, 0xfe, sizeof(ctr));
   for (size_t len : {16, 24, 32}) {
-    struct aes_schedule s;
+    AesKeyRoom s;
     std::string n = "armv8 (" + std::to_string(len * 8) + "-bit key) ";
     CheckedCall(Fn(gcmi_aes_armv8.set_encrypt_key), n + "set_encrypt_key",
-                P(&s), P(key), len);
+                P(s.get()), P(key), len);
     CheckedCall(Fn(gcmi_aes_armv8.encrypt_block), n + "encrypt_block",
-                P(&s), P(out), P(buf));
+                P(s.get()), P(out), P(buf));
     for (size_t blocks : {0, 1, 7, 8, 19}) {
-      CheckedCall(Fn(gcmi_aes_armv8.ctr32), n + "ctr32", P(&s), P(out),
+      CheckedCall(Fn(gcmi_aes_armv8.ctr32), n + "ctr32", P(s.get()), P(out),
                   P(buf), blocks, P(ctr));
       CheckedCall(Fn(gcmi_aes_armv8.ctr32le), n + "ctr32le", P(&s), P(out),
                   P(buf), blocks, P(ctr));
     }
     n = "vpaes_neon (" + std::to_string(len * 8) + "-bit key) ";
     CheckedCall(Fn(gcmi_aes_vpaes_neon.set_encrypt_key), n + "set_encrypt_key",
-                P(&s), P(key), len);
+                P(s.get()), P(key), len);
     CheckedCall(Fn(gcmi_aes_vpaes_neon.encrypt_block), n + "encrypt_block",
-                P(&s), P(out), P(buf));
+                P(s.get()), P(out), P(buf));
     for (size_t blocks : {0, 1, 2, 3, 4, 7, 19}) {
-      CheckedCall(Fn(gcmi_aes_vpaes_neon.ctr32), n + "ctr32", P(&s), P(out),
+      CheckedCall(Fn(gcmi_aes_vpaes_neon.ctr32), n + "ctr32", P(s.get()), P(out),
                   P(buf), blocks, P(ctr));
     }
   }
@@ -165,19 +166,19 @@ TEST(AbiAarch64, GhashKernels) {
   uint8_t h[16], xi[16] = {0}, buf[16 * 19];
   for (size_t i = 0; i < sizeof(h); i++) h[i] = (uint8_t)(7 * i + 5);
   for (size_t i = 0; i < sizeof(buf); i++) buf[i] = (uint8_t)(i * i);
-  struct ghash_key k;
-  CheckedCall(Fn(gcmi_ghash_pmull.init), "pmull init", P(&k), P(h));
+  GhashKeyRoom k;
+  CheckedCall(Fn(gcmi_ghash_pmull.init), "pmull init", P(k.get()), P(h));
   for (size_t blocks : {0, 1, 8, 19}) {
-    CheckedCall(Fn(gcmi_ghash_pmull.update), "pmull blocks", P(xi), P(&k),
+    CheckedCall(Fn(gcmi_ghash_pmull.update), "pmull blocks", P(xi), P(k.get()),
                 P(buf), blocks);
     CheckedCall(Fn(gcmi_ghash_pmull.polyval_update), "pmull polyval", P(xi),
                 P(&k), P(buf), blocks);
   }
   // neon: the key is built in C (crypto/ghash/ghash_neon_aarch64.c); the kernel
   // takes batches of up to eight blocks.
-  gcmi_ghash_neon_aarch64.init(&k, h);
+  gcmi_ghash_neon_aarch64.init(k.get(), h);
   for (size_t blocks : {0, 1, 8, 19}) {
-    CheckedCall(Fn(gcmi_ghash_neon_aarch64.update), "neon blocks", P(xi), P(&k),
+    CheckedCall(Fn(gcmi_ghash_neon_aarch64.update), "neon blocks", P(xi), P(k.get()),
                 P(buf), blocks);
   }
 }
@@ -194,13 +195,13 @@ TEST_P(AbiAarch64Fused, Kernels) {
   for (size_t i = 0; i < sizeof(buf); i++) buf[i] = (uint8_t)(i ^ 0x5a);
   memset(ctr, 0xfd, sizeof(ctr));
   for (size_t len : {16, 24, 32}) {
-    struct aes_schedule s;
-    struct ghash_key gk;
-    gcmi_aes_armv8.set_encrypt_key(&s, key, len);
+    AesKeyRoom s;
+    GhashKeyRoom gk;
+    gcmi_aes_armv8.set_encrypt_key(s.get(), key, len);
     const uint8_t zero[16] = {0};
-    gcmi_aes_armv8.encrypt_block(&s, h, zero);
-    gcmi_ghash_pmull.init(&gk, h);
-    struct fused_keys k = {&gcmi_aes_armv8, &s, &gcmi_ghash_pmull, &gk, nullptr};
+    gcmi_aes_armv8.encrypt_block(s.get(), h, zero);
+    gcmi_ghash_pmull.init(gk.get(), h);
+    struct fused_keys k = {&gcmi_aes_armv8, s.get(), &gcmi_ghash_pmull, gk.get(), nullptr};
     std::string n = std::string(f->name) + " (" + std::to_string(len * 8) + "-bit key) ";
     for (size_t blocks : {0, 1, 7, 8, 9, 16, 19}) {
       CheckedCall(Fn(f->seal), n + "seal", P(&k), P(out), P(buf), blocks, P(ctr), P(xi));

@@ -29,6 +29,7 @@
 #if defined(__arm__) && defined(LIBGCM_ASM_ARM) && \
     defined(LIBGCM_ABI_TEST_TRAMPOLINES_ARM)
 
+#include "key_rooms.h"
 #include "abi_util.h"
 #include "../crypto/aes/aes.h"
 // cpu.h has no C++ linkage block of its own.
@@ -122,14 +123,14 @@ TEST(AbiArm, AesKernels) {
   for (size_t i = 0; i < sizeof(buf); i++) buf[i] = (uint8_t)i;
   memset(ctr, 0xfe, sizeof(ctr));
   for (uint32_t len : {16u, 24u, 32u}) {
-    struct aes_schedule s;
+    AesKeyRoom s;
     std::string n = "armv8_32 (" + std::to_string(len * 8) + "-bit key) ";
     CheckedCall(Fn(gcmi_aes_armv8_32.set_encrypt_key), n + "set_encrypt_key",
-                P(&s), P(key), len);
-    CheckedCall(Fn(gcmi_aes_armv8_32.encrypt_block), n + "encrypt_block", P(&s),
+                P(s.get()), P(key), len);
+    CheckedCall(Fn(gcmi_aes_armv8_32.encrypt_block), n + "encrypt_block", P(s.get()),
                 P(out), P(buf));
     for (uint32_t blocks : {0u, 1u, 3u, 4u, 19u}) {
-      CheckedCall(Fn(gcmi_aes_armv8_32.ctr32), n + "ctr32", P(&s), P(out), P(buf),
+      CheckedCall(Fn(gcmi_aes_armv8_32.ctr32), n + "ctr32", P(s.get()), P(out), P(buf),
                   blocks, P(ctr));
     }
   }
@@ -142,12 +143,12 @@ TEST(AbiArm, BsaesNeonKernels) {
   for (size_t i = 0; i < sizeof(buf); i++) buf[i] = (uint8_t)(i * 3);
   memset(ctr, 0xfd, sizeof(ctr));
   for (uint32_t len : {16u, 24u, 32u}) {
-    struct aes_schedule s;
+    AesKeyRoom s;
     // The schedule is C (crypto/aes/aes_bsaes_neon.c); the kernel is ctr32.
-    gcmi_aes_bsaes_neon.set_encrypt_key(&s, key, len);
+    gcmi_aes_bsaes_neon.set_encrypt_key(s.get(), key, len);
     std::string n = "bsaes_neon (" + std::to_string(len * 8) + "-bit key) ";
     for (uint32_t blocks : {0u, 1u, 7u, 8u, 19u}) {
-      CheckedCall(Fn(gcmi_aes_bsaes_neon.ctr32), n + "ctr32", P(&s), P(out),
+      CheckedCall(Fn(gcmi_aes_bsaes_neon.ctr32), n + "ctr32", P(s.get()), P(out),
                   P(buf), blocks, P(ctr));
     }
   }
@@ -158,11 +159,11 @@ TEST(AbiArm, GhashKernels) {
   uint8_t h[16], xi[16] = {0}, buf[16 * 19];
   for (size_t i = 0; i < sizeof(h); i++) h[i] = (uint8_t)(7 * i + 5);
   for (size_t i = 0; i < sizeof(buf); i++) buf[i] = (uint8_t)(i * i);
-  struct ghash_key k;
-  CheckedCall(Fn(gcmi_ghash_pmull32.init), "pmull32 init", P(&k), P(h));
+  GhashKeyRoom k;
+  CheckedCall(Fn(gcmi_ghash_pmull32.init), "pmull32 init", P(k.get()), P(h));
   for (uint32_t blocks : {0u, 1u, 4u, 19u}) {
     CheckedCall(Fn(gcmi_ghash_pmull32.update), "pmull32 blocks", P(xi),
-                P(&k), P(buf), blocks);
+                P(k.get()), P(buf), blocks);
   }
 }
 
@@ -171,10 +172,10 @@ TEST(AbiArm, NeonGhashKernels) {
   uint8_t h[16], xi[16] = {0}, buf[16 * 19];
   for (size_t i = 0; i < sizeof(h); i++) h[i] = (uint8_t)(11 * i + 3);
   for (size_t i = 0; i < sizeof(buf); i++) buf[i] = (uint8_t)(i * 5);
-  struct ghash_key k;
-  CheckedCall(Fn(gcmi_ghash_neon_armv4.init), "neon init", P(&k), P(h));
+  GhashKeyRoom k;
+  CheckedCall(Fn(gcmi_ghash_neon_armv4.init), "neon init", P(k.get()), P(h));
   for (uint32_t blocks : {0u, 1u, 4u, 19u}) {
-    CheckedCall(Fn(gcmi_ghash_neon_armv4.update), "neon blocks", P(xi), P(&k),
+    CheckedCall(Fn(gcmi_ghash_neon_armv4.update), "neon blocks", P(xi), P(k.get()),
                 P(buf), blocks);
   }
 }

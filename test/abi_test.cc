@@ -42,6 +42,7 @@
 
 #include <gcm/gcm.h>
 
+#include "key_rooms.h"
 #include "abi_util.h"
 
 // The kernels are reached through their descriptors, whose hooks point
@@ -259,14 +260,15 @@ void PrintTo(const GhashKernels &k, std::ostream *os) { *os << k.name; }
 void CheckInitFor(Abi abi, const void *fn, ghash_init_for_fn *ref,
                   const uint8_t H[16], const std::string &name) {
   for (size_t max : {1, 2, 4, 5, 8, 9, 16, 17}) {
-    ghash_key ref_key, got_key;
-    memset(&ref_key, 0, sizeof(ref_key));
-    memset(&got_key, 0, sizeof(got_key));
-    ref(&ref_key, H, max);
-    uint64_t args[6] = {Arg(&got_key), Arg(H), max, 0, 0, 0};
+    GhashKeyRoom ref_key, got_key;
+    memset(ref_key.get(), 0, sizeof(ref_key));
+    memset(got_key.get(), 0, sizeof(got_key));
+    ref(ref_key.get(), H, max);
+    uint64_t args[6] = {Arg(got_key.get()), Arg(H), max, 0, 0, 0};
     const std::string what = name + " " + std::to_string(max);
     CheckedCall(abi, fn, args, what);
-    EXPECT_EQ(0, memcmp(&ref_key, &got_key, sizeof(got_key))) << what;
+    EXPECT_EQ(0, memcmp(ref_key.get(), got_key.get(), sizeof(got_key)))
+        << what;
   }
 }
 
@@ -291,15 +293,15 @@ TEST_P(GhashAbiTest, PreservesRegistersAndMatchesDirectCall) {
   for (auto &b : H) b = static_cast<uint8_t>(rng());
 
   // Reference: the native kernels called directly.
-  ghash_key ref_key, key;
-  memset(&ref_key, 0, sizeof(ref_key));
-  memset(&key, 0, sizeof(key));
-  k.ref_init(&ref_key, H);
+  GhashKeyRoom ref_key, key;
+  memset(ref_key.get(), 0, sizeof(ref_key));
+  memset(key.get(), 0, sizeof(key));
+  k.ref_init(ref_key.get(), H);
 
   if (k.init != nullptr) {
-    uint64_t init_args[6] = {Arg(&key), Arg(H), 0, 0, 0, 0};
+    uint64_t init_args[6] = {Arg(key.get()), Arg(H), 0, 0, 0, 0};
     CheckedCall(k.abi, k.init, init_args, std::string(k.name) + " init");
-    EXPECT_EQ(0, memcmp(&ref_key, &key, sizeof(key))) << k.name << " init";
+    EXPECT_EQ(0, memcmp(ref_key.get(), key.get(), sizeof(key))) << k.name << " init";
   } else {
     key = ref_key;
   }
@@ -311,16 +313,16 @@ TEST_P(GhashAbiTest, PreservesRegistersAndMatchesDirectCall) {
       uint8_t ref[16], got[16];
       for (int i = 0; i < 16; i++) ref[i] = got[i] = static_cast<uint8_t>(i * 17);
       const uint8_t *p = in.data() + misalign;
-      k.ref_blocks(ref, &ref_key, p, n);
-      uint64_t args[6] = {Arg(got), Arg(&key), Arg(p), n, 0, 0};
+      k.ref_blocks(ref, ref_key.get(), p, n);
+      uint64_t args[6] = {Arg(got), Arg(key.get()), Arg(p), n, 0, 0};
       std::string what = std::string(k.name) + " blocks n=" +
                          std::to_string(n) + " misalign=" +
                          std::to_string(misalign);
       CheckedCall(k.abi, k.blocks, args, what);
       EXPECT_EQ(0, memcmp(ref, got, 16)) << what;
       if (k.polyval != nullptr) {
-        k.ref_polyval(ref, &ref_key, p, n);
-        uint64_t pargs[6] = {Arg(got), Arg(&key), Arg(p), n, 0, 0};
+        k.ref_polyval(ref, ref_key.get(), p, n);
+        uint64_t pargs[6] = {Arg(got), Arg(key.get()), Arg(p), n, 0, 0};
         CheckedCall(k.abi, k.polyval, pargs, what + " polyval");
         EXPECT_EQ(0, memcmp(ref, got, 16)) << what << " polyval";
       }
@@ -421,18 +423,18 @@ TEST_P(AesAbiTest, PreservesRegistersAndMatchesDirectCall) {
   for (size_t key_len : {16, 24, 32}) {
     const std::string key_what =
         std::string(k.name) + " key_len=" + std::to_string(key_len);
-    aes_schedule ref_s, s;
-    memset(&ref_s, 0, sizeof(ref_s));
-    memset(&s, 0, sizeof(s));
-    k.ref_set_encrypt_key(&ref_s, raw, key_len);
-    uint64_t key_args[6] = {Arg(&s), Arg(raw), key_len, 0, 0, 0};
+    AesKeyRoom ref_s, s;
+    memset(ref_s.get(), 0, sizeof(ref_s));
+    memset(s.get(), 0, sizeof(s));
+    k.ref_set_encrypt_key(ref_s.get(), raw, key_len);
+    uint64_t key_args[6] = {Arg(s.get()), Arg(raw), key_len, 0, 0, 0};
     CheckedCall(k.abi, k.set_encrypt_key, key_args,
                 key_what + " set_encrypt_key");
-    EXPECT_EQ(0, memcmp(&ref_s, &s, sizeof(s))) << key_what;
+    EXPECT_EQ(0, memcmp(ref_s.get(), s.get(), sizeof(s))) << key_what;
 
     uint8_t ref_block[16], got_block[16];
-    k.ref_encrypt_block(&ref_s, ref_block, in.data());
-    uint64_t block_args[6] = {Arg(&s), Arg(got_block), Arg(in.data()), 0, 0, 0};
+    k.ref_encrypt_block(ref_s.get(), ref_block, in.data());
+    uint64_t block_args[6] = {Arg(s.get()), Arg(got_block), Arg(in.data()), 0, 0, 0};
     CheckedCall(k.abi, k.encrypt_block, block_args,
                 key_what + " encrypt_block");
     EXPECT_EQ(0, memcmp(ref_block, got_block, 16)) << key_what;
@@ -441,8 +443,8 @@ TEST_P(AesAbiTest, PreservesRegistersAndMatchesDirectCall) {
       for (size_t misalign : {0, 1}) {
         std::vector<uint8_t> ref(16 * n + 1), got(16 * n + 1);
         const uint8_t *p = in.data() + misalign;
-        k.ref_ctr32(&ref_s, ref.data() + misalign, p, n, ctr);
-        uint64_t args[6] = {Arg(&s), Arg(got.data() + misalign), Arg(p), n,
+        k.ref_ctr32(ref_s.get(), ref.data() + misalign, p, n, ctr);
+        uint64_t args[6] = {Arg(s.get()), Arg(got.data() + misalign), Arg(p), n,
                             Arg(ctr), 0};
         std::string what = key_what + " ctr32 n=" + std::to_string(n) +
                            " misalign=" + std::to_string(misalign);
@@ -451,7 +453,7 @@ TEST_P(AesAbiTest, PreservesRegistersAndMatchesDirectCall) {
         if (k.ctr32le != nullptr) {
           std::fill(ref.begin(), ref.end(), 0);
           std::fill(got.begin(), got.end(), 0);
-          k.ref_ctr32le(&ref_s, ref.data() + misalign, p, n, ctr);
+          k.ref_ctr32le(ref_s.get(), ref.data() + misalign, p, n, ctr);
           CheckedCall(k.abi, k.ctr32le, args, what + " ctr32le");
           EXPECT_EQ(ref, got) << what << " ctr32le";
         }
@@ -567,15 +569,15 @@ TEST_P(FusedAbiTest, PreservesRegistersAndMatchesDirectCall) {
   std::vector<uint8_t> in(16 * 40 + 1);
   for (auto &b : in) b = static_cast<uint8_t>(rng());
   for (size_t key_len : {16, 24, 32}) {
-    aes_schedule s;
-    ghash_key g;
-    fused_key f;
-    memset(&f, 0, sizeof(f));
-    k.ref->aes->set_encrypt_key(&s, raw, key_len);
+    AesKeyRoom s;
+    GhashKeyRoom g;
+    FusedKeyRoom f;
+    memset(f.get(), 0, sizeof(f));
+    k.ref->aes->set_encrypt_key(s.get(), raw, key_len);
     uint8_t zero[16] = {0}, H[16];
-    k.ref->aes->encrypt_block(&s, H, zero);
-    k.ref->ghash->init(&g, H);
-    const fused_keys keys = {k.ref->aes, &s, k.ref->ghash, &g, &f};
+    k.ref->aes->encrypt_block(s.get(), H, zero);
+    k.ref->ghash->init(g.get(), H);
+    const fused_keys keys = {k.ref->aes, s.get(), k.ref->ghash, g.get(), f.get()};
     for (size_t n : {1, 2, 7, 8, 9, 15, 16, 17, 23, 24, 40}) {
       for (int seal = 0; seal < 2; seal++) {
         std::vector<uint8_t> ref(16 * n + 1), got(16 * n + 1);
@@ -619,8 +621,8 @@ TEST_P(FusedAbiTest, PreservesRegistersAndMatchesDirectCall) {
       }
       if (k.siv_ctr32le != nullptr) {
         std::vector<uint8_t> ref(16 * n + 1), got(16 * n + 1);
-        d.siv_ctr32le(&s, ref.data() + 1, p, n, ctr);
-        uint64_t args[6] = {Arg(&s), Arg(got.data() + 1), Arg(p), n, Arg(ctr),
+        d.siv_ctr32le(s.get(), ref.data() + 1, p, n, ctr);
+        uint64_t args[6] = {Arg(s.get()), Arg(got.data() + 1), Arg(p), n, Arg(ctr),
                             0};
         CheckedCall(k.abi, k.siv_ctr32le, args, what + " siv_ctr32le");
         EXPECT_EQ(ref, got) << what << " siv_ctr32le";
@@ -629,8 +631,8 @@ TEST_P(FusedAbiTest, PreservesRegistersAndMatchesDirectCall) {
         uint8_t ref_s[16], got_s[16];
         memcpy(ref_s, xi0, 16);
         memcpy(got_s, xi0, 16);
-        d.siv_polyval(ref_s, &g, p, n);
-        uint64_t args[6] = {Arg(got_s), Arg(&g), Arg(p), n, 0, 0};
+        d.siv_polyval(ref_s, g.get(), p, n);
+        uint64_t args[6] = {Arg(got_s), Arg(g.get()), Arg(p), n, 0, 0};
         CheckedCall(k.abi, k.siv_polyval, args, what + " siv_polyval");
         EXPECT_EQ(0, memcmp(ref_s, got_s, 16)) << what << " siv_polyval";
       }

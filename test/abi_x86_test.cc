@@ -29,6 +29,7 @@
 
 // The kernels are reached through their descriptors, whose hooks point
 // at them directly.
+#include "key_rooms.h"
 #include "abi_util.h"
 
 extern "C" {
@@ -114,17 +115,17 @@ TEST_P(GhashAbiX86Test, PreservesRegistersAtAnyStackAlignment) {
   std::mt19937 rng(7);
   uint8_t H[16];
   for (auto &b : H) b = static_cast<uint8_t>(rng());
-  ghash_key ref_key, key;
-  memset(&ref_key, 0, sizeof(ref_key));
-  memset(&key, 0, sizeof(key));
+  GhashKeyRoom ref_key, key;
+  memset(ref_key.get(), 0, sizeof(ref_key));
+  memset(key.get(), 0, sizeof(key));
   if (k.init != nullptr) {
-    k.init(&ref_key, H);
-    uint32_t init_args[6] = {Arg(&key), Arg(H), 0, 0, 0, 0};
+    k.init(ref_key.get(), H);
+    uint32_t init_args[6] = {Arg(key.get()), Arg(H), 0, 0, 0, 0};
     CheckedCall(reinterpret_cast<const void *>(k.init), init_args,
                 std::string(k.name) + " init");
-    EXPECT_EQ(0, memcmp(&ref_key, &key, sizeof(key))) << k.name << " init";
+    EXPECT_EQ(0, memcmp(ref_key.get(), key.get(), sizeof(key))) << k.name << " init";
   } else {
-    k.c_init->init(&ref_key, H);
+    k.c_init->init(ref_key.get(), H);
     key = ref_key;
   }
 
@@ -142,20 +143,20 @@ TEST_P(GhashAbiX86Test, PreservesRegistersAtAnyStackAlignment) {
         const uint8_t *p = in.data() + misalign;
         uint8_t ref[16], got[16];
         for (int i = 0; i < 16; i++) ref[i] = static_cast<uint8_t>(i * 17);
-        e.fn(ref, &ref_key, p, n);
+        e.fn(ref, ref_key.get(), p, n);
         std::string what = std::string(k.name) + e.what + " n=" + std::to_string(n) +
                            " misalign=" + std::to_string(misalign);
         // Four calls (one per alignment), each from the same starting Xi.
         for (uint32_t skew : kSkews) {
           for (int i = 0; i < 16; i++) got[i] = static_cast<uint8_t>(i * 17);
-          uint32_t args[6] = {Arg(got), Arg(&key), Arg(p), n, 0, 0};
+          uint32_t args[6] = {Arg(got), Arg(key.get()), Arg(p), n, 0, 0};
           AbiX86Regs r{{1, 2, 3, 4}, skew, 0};
           abi_test_call_x86(reinterpret_cast<const void *>(e.fn), args, &r);
           EXPECT_EQ(0, memcmp(ref, got, 16)) << what << " skew " << skew;
         }
         // Registers: blocks updates Xi in place, so they are checked on
         // calls whose result is not compared.
-        uint32_t args[6] = {Arg(got), Arg(&key), Arg(p), n, 0, 0};
+        uint32_t args[6] = {Arg(got), Arg(key.get()), Arg(p), n, 0, 0};
         CheckedCall(reinterpret_cast<const void *>(e.fn), args, what);
       }
     }
@@ -212,18 +213,18 @@ TEST_P(AesAbiX86Test, PreservesRegistersAtAnyStackAlignment) {
   for (uint32_t key_len : {16, 24, 32}) {
     const std::string key_what =
         std::string(k.name) + " key_len=" + std::to_string(key_len);
-    aes_schedule ref_s, s;
-    memset(&ref_s, 0, sizeof(ref_s));
-    memset(&s, 0, sizeof(s));
-    k.set_encrypt_key(&ref_s, raw, key_len);
-    uint32_t key_args[6] = {Arg(&s), Arg(raw), key_len, 0, 0, 0};
+    AesKeyRoom ref_s, s;
+    memset(ref_s.get(), 0, sizeof(ref_s));
+    memset(s.get(), 0, sizeof(s));
+    k.set_encrypt_key(ref_s.get(), raw, key_len);
+    uint32_t key_args[6] = {Arg(s.get()), Arg(raw), key_len, 0, 0, 0};
     CheckedCall(reinterpret_cast<const void *>(k.set_encrypt_key), key_args,
                 key_what + " set_encrypt_key");
-    EXPECT_EQ(0, memcmp(&ref_s, &s, sizeof(s))) << key_what;
+    EXPECT_EQ(0, memcmp(ref_s.get(), s.get(), sizeof(s))) << key_what;
 
     uint8_t ref_block[16], got_block[16];
-    k.encrypt_block(&ref_s, ref_block, in.data());
-    uint32_t block_args[6] = {Arg(&s), Arg(got_block), Arg(in.data()), 0, 0, 0};
+    k.encrypt_block(ref_s.get(), ref_block, in.data());
+    uint32_t block_args[6] = {Arg(s.get()), Arg(got_block), Arg(in.data()), 0, 0, 0};
     CheckedCall(reinterpret_cast<const void *>(k.encrypt_block), block_args,
                 key_what + " encrypt_block");
     EXPECT_EQ(0, memcmp(ref_block, got_block, 16)) << key_what;
@@ -238,8 +239,8 @@ TEST_P(AesAbiX86Test, PreservesRegistersAtAnyStackAlignment) {
         for (size_t misalign : {0, 1}) {
           std::vector<uint8_t> ref(16 * n + 1), got(16 * n + 1);
           const uint8_t *p = in.data() + misalign;
-          fn.second(&ref_s, ref.data() + misalign, p, n, ctr);
-          uint32_t args[6] = {Arg(&s), Arg(got.data() + misalign), Arg(p), n,
+          fn.second(ref_s.get(), ref.data() + misalign, p, n, ctr);
+          uint32_t args[6] = {Arg(s.get()), Arg(got.data() + misalign), Arg(p), n,
                               Arg(ctr), 0};
           std::string what = key_what + fn.first + " n=" + std::to_string(n) +
                              " misalign=" + std::to_string(misalign);

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "key_rooms.h"
 #include "test_util.h"
 
 extern "C" {
@@ -150,7 +151,7 @@ class AesTest : public ::testing::TestWithParam<const aes_impl *> {
 
   // A schedule that is not zero before set-up, so nothing relies on it.
   void SetKey(aes_schedule *s, const Bytes &key) const {
-    std::memset(s, 0xa5, sizeof(*s));
+    std::memset(s, 0xa5, impl()->key_bytes);
     impl()->set_encrypt_key(s, key.data(), key.size());
   }
 };
@@ -180,15 +181,15 @@ TEST_P(AesTest, Fips197AppendixC) {
   const Bytes pt = FromHex("00112233445566778899aabbccddeeff");
   for (const auto &c : kCases) {
     SCOPED_TRACE(c.key);
-    aes_schedule s;
-    SetKey(&s, FromHex(c.key));
-    EXPECT_EQ(s.rounds, 6 + std::strlen(c.key) / 8);
+    AesKeyRoom s;
+    SetKey(s.get(), FromHex(c.key));
+    EXPECT_EQ(aes_rounds(s.get()), 6 + std::strlen(c.key) / 8);
     uint8_t out[16];
-    impl()->encrypt_block(&s, out, pt.data());
+    impl()->encrypt_block(s.get(), out, pt.data());
     EXPECT_EQ(Bytes(out, out + 16), FromHex(c.ct));
     // In place.
     std::memcpy(out, pt.data(), 16);
-    impl()->encrypt_block(&s, out, out);
+    impl()->encrypt_block(s.get(), out, out);
     EXPECT_EQ(Bytes(out, out + 16), FromHex(c.ct));
     // And the reference agrees, so the later comparisons mean something.
     RefAes ref(FromHex(c.key));
@@ -204,10 +205,10 @@ TEST_P(AesTest, EncryptBlockMatchesReference) {
     for (int i = 0; i < 20; i++) {
       const Bytes key = RandomBytes(rng, key_len);
       const Bytes in = RandomBytes(rng, 16);
-      aes_schedule s;
-      SetKey(&s, key);
+      AesKeyRoom s;
+      SetKey(s.get(), key);
       uint8_t got[16], want[16];
-      impl()->encrypt_block(&s, got, in.data());
+      impl()->encrypt_block(s.get(), got, in.data());
       RefAes(key).Encrypt(in.data(), want);
       ASSERT_EQ(Bytes(got, got + 16), Bytes(want, want + 16))
           << "key_len " << key_len << " i " << i;
@@ -220,8 +221,8 @@ TEST_P(AesTest, Ctr32MatchesReferenceAllLengths) {
   const size_t kGuard = 32;
   for (size_t key_len : {16, 24, 32}) {
     const Bytes key = RandomBytes(rng, key_len);
-    aes_schedule s;
-    SetKey(&s, key);
+    AesKeyRoom s;
+    SetKey(s.get(), key);
     const RefAes ref(key);
     for (size_t blocks = 0; blocks <= 40; blocks++) {
       SCOPED_TRACE(testing::Message()
@@ -233,7 +234,7 @@ TEST_P(AesTest, Ctr32MatchesReferenceAllLengths) {
 
       // Out of place, with guard bytes after the output.
       Bytes out(16 * blocks + kGuard, 0xcc);
-      impl()->ctr32(&s, out.data(), in.data(), blocks, ctr.data());
+      impl()->ctr32(s.get(), out.data(), in.data(), blocks, ctr.data());
       EXPECT_EQ(Bytes(out.begin(), out.begin() + 16 * blocks), want);
       for (size_t i = 16 * blocks; i < out.size(); i++) {
         ASSERT_EQ(out[i], 0xcc) << "wrote past the end at " << i;
@@ -243,7 +244,7 @@ TEST_P(AesTest, Ctr32MatchesReferenceAllLengths) {
       // In place.
       Bytes buf = in;
       buf.resize(16 * blocks + kGuard, 0xcc);
-      impl()->ctr32(&s, buf.data(), buf.data(), blocks, ctr.data());
+      impl()->ctr32(s.get(), buf.data(), buf.data(), blocks, ctr.data());
       EXPECT_EQ(Bytes(buf.begin(), buf.begin() + 16 * blocks), want);
       for (size_t i = 16 * blocks; i < buf.size(); i++) {
         ASSERT_EQ(buf[i], 0xcc) << "wrote past the end at " << i;
@@ -256,8 +257,8 @@ TEST_P(AesTest, Ctr32MatchesReferenceAllLengths) {
 TEST_P(AesTest, Ctr32Unaligned) {
   std::mt19937_64 rng(3);
   const Bytes key = RandomBytes(rng, 16);
-  aes_schedule s;
-  SetKey(&s, key);
+  AesKeyRoom s;
+  SetKey(s.get(), key);
   const RefAes ref(key);
   for (size_t off_in = 0; off_in < 4; off_in++) {
     for (size_t off_out : {size_t{0}, size_t{1}, size_t{7}}) {
@@ -266,7 +267,7 @@ TEST_P(AesTest, Ctr32Unaligned) {
       Bytes out_store(16 * blocks + off_out);
       const Bytes ctr = RandomBytes(rng, 16);
       const Bytes in(in_store.begin() + off_in, in_store.end());
-      impl()->ctr32(&s, out_store.data() + off_out, in_store.data() + off_in,
+      impl()->ctr32(s.get(), out_store.data() + off_out, in_store.data() + off_in,
                     blocks, ctr.data());
       EXPECT_EQ(Bytes(out_store.begin() + off_out, out_store.end()),
                 ref.Ctr32(in, ctr.data()));
@@ -282,8 +283,8 @@ TEST_P(AesTest, Ctr32CounterWrap) {
                               0x7fffffffu, 0x00fffffeu};
   for (size_t key_len : {16, 24, 32}) {
     const Bytes key = RandomBytes(rng, key_len);
-    aes_schedule s;
-    SetKey(&s, key);
+    AesKeyRoom s;
+    SetKey(s.get(), key);
     const RefAes ref(key);
     for (uint32_t start : kStarts) {
       for (size_t blocks : {1, 2, 3, 7, 8, 9, 17, 40}) {
@@ -301,7 +302,7 @@ TEST_P(AesTest, Ctr32CounterWrap) {
         // against an explicitly built counter block.
         const Bytes zeros(16 * blocks, 0);
         Bytes out(16 * blocks);
-        impl()->ctr32(&s, out.data(), zeros.data(), blocks, ctr.data());
+        impl()->ctr32(s.get(), out.data(), zeros.data(), blocks, ctr.data());
         for (size_t b = 0; b < blocks; b++) {
           uint8_t block[16], want[16];
           std::memcpy(block, ctr.data(), 12);
@@ -325,18 +326,18 @@ TEST_P(AesTest, Ctr32CounterWrap) {
 TEST_P(AesTest, Ctr32SplitsAnywhere) {
   std::mt19937_64 rng(5);
   const Bytes key = RandomBytes(rng, 32);
-  aes_schedule s;
-  SetKey(&s, key);
+  AesKeyRoom s;
+  SetKey(s.get(), key);
   const size_t blocks = 3 * impl()->ctr_batch_blocks + 5;
   const Bytes in = RandomBytes(rng, 16 * blocks);
   Bytes ctr = RandomBytes(rng, 16);
   ctr[12] = ctr[13] = ctr[14] = 0xff;  // make the split cross the wrap too
   ctr[15] = 0xf0;
   Bytes whole(in.size());
-  impl()->ctr32(&s, whole.data(), in.data(), blocks, ctr.data());
+  impl()->ctr32(s.get(), whole.data(), in.data(), blocks, ctr.data());
   for (size_t split = 0; split <= blocks; split++) {
     Bytes parts(in.size());
-    impl()->ctr32(&s, parts.data(), in.data(), split, ctr.data());
+    impl()->ctr32(s.get(), parts.data(), in.data(), split, ctr.data());
     Bytes ctr2 = ctr;
     uint32_t c = (uint32_t{ctr[12]} << 24) | (uint32_t{ctr[13]} << 16) |
                  (uint32_t{ctr[14]} << 8) | ctr[15];
@@ -345,7 +346,7 @@ TEST_P(AesTest, Ctr32SplitsAnywhere) {
     ctr2[13] = static_cast<uint8_t>(c >> 16);
     ctr2[14] = static_cast<uint8_t>(c >> 8);
     ctr2[15] = static_cast<uint8_t>(c);
-    impl()->ctr32(&s, parts.data() + 16 * split, in.data() + 16 * split,
+    impl()->ctr32(s.get(), parts.data() + 16 * split, in.data() + 16 * split,
                   blocks - split, ctr2.data());
     ASSERT_EQ(parts, whole) << "split " << split;
   }
@@ -355,15 +356,15 @@ TEST_P(AesTest, Ctr32SplitsAnywhere) {
 // previous key (round count, larger schedule) leaks into the next.
 TEST_P(AesTest, RekeyAcrossSizes) {
   std::mt19937_64 rng(6);
-  aes_schedule s;
-  std::memset(&s, 0, sizeof(s));
+  AesKeyRoom s;
+  std::memset(&s.room, 0, sizeof(s.room));
   for (size_t key_len : {32, 16, 24, 16, 32, 24}) {
     const Bytes key = RandomBytes(rng, key_len);
-    impl()->set_encrypt_key(&s, key.data(), key.size());
+    impl()->set_encrypt_key(s.get(), key.data(), key.size());
     const Bytes in = RandomBytes(rng, 16 * 11);
     const Bytes ctr = RandomBytes(rng, 16);
     Bytes out(in.size());
-    impl()->ctr32(&s, out.data(), in.data(), 11, ctr.data());
+    impl()->ctr32(s.get(), out.data(), in.data(), 11, ctr.data());
     EXPECT_EQ(out, RefAes(key).Ctr32(in, ctr.data())) << "key_len " << key_len;
   }
 }
@@ -372,15 +373,15 @@ TEST_P(AesTest, RekeyAcrossSizes) {
 TEST_P(AesTest, IndependentSchedules) {
   std::mt19937_64 rng(7);
   const Bytes k1 = RandomBytes(rng, 16), k2 = RandomBytes(rng, 32);
-  aes_schedule s1, s2;
-  SetKey(&s1, k1);
-  SetKey(&s2, k2);
+  AesKeyRoom s1, s2;
+  SetKey(s1.get(), k1);
+  SetKey(s2.get(), k2);
   const Bytes in = RandomBytes(rng, 16 * 9);
   const Bytes ctr = RandomBytes(rng, 16);
   for (int i = 0; i < 3; i++) {
     Bytes o1(in.size()), o2(in.size());
-    impl()->ctr32(&s1, o1.data(), in.data(), 9, ctr.data());
-    impl()->ctr32(&s2, o2.data(), in.data(), 9, ctr.data());
+    impl()->ctr32(s1.get(), o1.data(), in.data(), 9, ctr.data());
+    impl()->ctr32(s2.get(), o2.data(), in.data(), 9, ctr.data());
     EXPECT_EQ(o1, RefAes(k1).Ctr32(in, ctr.data()));
     EXPECT_EQ(o2, RefAes(k2).Ctr32(in, ctr.data()));
   }

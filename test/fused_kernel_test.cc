@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "key_rooms.h"
 #include "test_util.h"
 
 extern "C" {
@@ -53,10 +54,10 @@ std::vector<const fused_impl *> FusedImpls() {
 // One key, set up as the mode engine would for the kernel's pair, plus the
 // reference GHASH key.
 struct FusedKey {
-  aes_schedule aes;
-  ghash_key ghash;
-  fused_key fused;
-  ghash_key ref_ghash;
+  AesKeyRoom aes;
+  GhashKeyRoom ghash;
+  FusedKeyRoom fused;
+  GhashKeyRoom ref_ghash;
   fused_keys keys;
 };
 
@@ -114,15 +115,15 @@ class FusedKernelDirect : public ::testing::TestWithParam<const fused_impl *> {
     ASSERT_NE(impl()->aes, nullptr);
     ASSERT_NE(impl()->ghash, nullptr);
     std::memset(k, 0xa5, sizeof(*k));
-    impl()->aes->set_encrypt_key(&k->aes, raw, len);
+    impl()->aes->set_encrypt_key(k->aes.get(), raw, len);
     uint8_t zero[16] = {0}, H[16];
-    impl()->aes->encrypt_block(&k->aes, H, zero);
-    impl()->ghash->init(&k->ghash, H);
-    std::memset(&k->fused, 0, sizeof(k->fused));
-    if (impl()->init) impl()->init(&k->fused, &k->aes, &k->ghash, H);
-    gcmi_ghash_ct64.init(&k->ref_ghash, H);
-    k->keys = fused_keys{impl()->aes, &k->aes, impl()->ghash, &k->ghash,
-                         &k->fused};
+    impl()->aes->encrypt_block(k->aes.get(), H, zero);
+    impl()->ghash->init(k->ghash.get(), H);
+    std::memset(k->fused.get(), 0, sizeof(k->fused.bytes));
+    if (impl()->init) impl()->init(k->fused.get(), k->aes.get(), k->ghash.get(), H);
+    gcmi_ghash_ct64.init(k->ref_ghash.get(), H);
+    k->keys = fused_keys{impl()->aes, k->aes.get(), impl()->ghash, k->ghash.get(),
+                         k->fused.get()};
   }
 
   // Runs the kernel (seal or open) on `blocks` blocks of `in` into a buffer
@@ -135,10 +136,10 @@ class FusedKernelDirect : public ::testing::TestWithParam<const fused_impl *> {
     const size_t n = 16 * blocks;
     // Reference: CTR, then GHASH of the ciphertext.
     Bytes want(n);
-    impl()->aes->ctr32(&k.aes, want.data(), data.data(), blocks, ctr);
+    impl()->aes->ctr32(k.aes.get(), want.data(), data.data(), blocks, ctr);
     uint8_t want_xi[16];
     std::memcpy(want_xi, xi0, 16);
-    gcmi_ghash_ct64.update(want_xi, &k.ref_ghash, seal ? want.data() : data.data(),
+    gcmi_ghash_ct64.update(want_xi, k.ref_ghash.get(), seal ? want.data() : data.data(),
                      blocks);
 
     // The kernel, with guard bytes around its output.
@@ -174,13 +175,13 @@ class FusedKernelDirect : public ::testing::TestWithParam<const fused_impl *> {
     const size_t group = impl()->lag_blocks, n = 16 * blocks;
     const size_t g = 16 * group;
     Bytes want(n);
-    impl()->aes->ctr32(&k.aes, want.data(), data.data(), blocks, ctr);
+    impl()->aes->ctr32(k.aes.get(), want.data(), data.data(), blocks, ctr);
     uint8_t want_xi[16];
     std::memcpy(want_xi, xi0, 16);
     if (has_pending) {
-      gcmi_ghash_ct64.update(want_xi, &k.ref_ghash, pending0.data(), group);
+      gcmi_ghash_ct64.update(want_xi, k.ref_ghash.get(), pending0.data(), group);
     }
-    gcmi_ghash_ct64.update(want_xi, &k.ref_ghash, want.data(), blocks - group);
+    gcmi_ghash_ct64.update(want_xi, k.ref_ghash.get(), want.data(), blocks - group);
 
     ASSERT_EQ(n, data.size());
     KernelBuffers b(data, in_off, out_off, in_place);
@@ -344,7 +345,7 @@ TEST_P(FusedKernelDirect, LaggedSealChainEqualsOneSeal) {
       store_be32(c.data() + 12,
                  load_be32(c.data() + 12) + static_cast<uint32_t>(runs[r]));
     }
-    impl()->ghash->update(got_xi, &k.ghash, pending.data(), group);
+    impl()->ghash->update(got_xi, k.ghash.get(), pending.data(), group);
     EXPECT_EQ(want, got) << "trial " << trial;
     EXPECT_EQ(0, std::memcmp(want_xi, got_xi, 16)) << "trial " << trial;
   }

@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "key_rooms.h"
 #include "test_util.h"
 
 extern "C" {
@@ -99,7 +100,7 @@ class GhashTest : public ::testing::TestWithParam<const ghash_impl *> {
 
   // A key that is not zero before init, so nothing relies on it.
   void Init(ghash_key *key, const uint8_t H[16]) const {
-    std::memset(key, 0xa5, sizeof(*key));
+    std::memset(key, 0xa5, impl()->key_bytes);
     impl()->init(key, H);
   }
 
@@ -107,12 +108,12 @@ class GhashTest : public ::testing::TestWithParam<const ghash_impl *> {
   // blocks at `in`, and expects the same result.
   void ExpectMatchesReference(const uint8_t H[16], const uint8_t Xi0[16],
                               const uint8_t *in, size_t blocks) const {
-    ghash_key key;
-    Init(&key, H);
+    GhashKeyRoom key;
+    Init(key.get(), H);
     uint8_t got[16], want[16];
     std::memcpy(got, Xi0, 16);
     std::memcpy(want, Xi0, 16);
-    impl()->update(got, &key, in, blocks);
+    impl()->update(got, key.get(), in, blocks);
     RefGhash(want, H, in, blocks);
     EXPECT_EQ(0, std::memcmp(got, want, 16)) << "blocks = " << blocks;
   }
@@ -177,14 +178,14 @@ TEST_P(GhashTest, McGrewViegaTestCases) {
     EXPECT_EQ(0, std::memcmp(ref, want.data(), 16));
 
     // ...and so does the backend, in one call and one block at a time.
-    ghash_key key;
-    Init(&key, h.data());
+    GhashKeyRoom key;
+    Init(key.get(), h.data());
     uint8_t xi[16] = {0};
-    impl()->update(xi, &key, in.data(), in.size() / 16);
+    impl()->update(xi, key.get(), in.data(), in.size() / 16);
     EXPECT_EQ(0, std::memcmp(xi, want.data(), 16));
     std::memset(xi, 0, 16);
     for (size_t i = 0; i < in.size() / 16; i++) {
-      impl()->update(xi, &key, in.data() + 16 * i, 1);
+      impl()->update(xi, key.get(), in.data() + 16 * i, 1);
     }
     EXPECT_EQ(0, std::memcmp(xi, want.data(), 16));
   }
@@ -194,9 +195,9 @@ TEST_P(GhashTest, ZeroBlocksLeavesXiAlone) {
   std::mt19937_64 rng(1);
   Bytes h = RandomBytes(rng, 16), xi = RandomBytes(rng, 16);
   Bytes before = xi;
-  ghash_key key;
-  Init(&key, h.data());
-  impl()->update(xi.data(), &key, nullptr, 0);
+  GhashKeyRoom key;
+  Init(key.get(), h.data());
+  impl()->update(xi.data(), key.get(), nullptr, 0);
   EXPECT_EQ(xi, before);
 }
 
@@ -259,20 +260,20 @@ TEST_P(GhashTest, EdgePatterns) {
 TEST_P(GhashTest, MultiplicativeIdentityAndZero) {
   std::mt19937_64 rng(7);
   Bytes in = RandomBytes(rng, 16 * 7);
-  ghash_key key;
+  GhashKeyRoom key;
 
   // H = 1: Xi becomes the XOR of Xi and every block.
   uint8_t one[16] = {0x80};
-  Init(&key, one);
+  Init(key.get(), one);
   uint8_t xi[16] = {0}, want[16] = {0};
-  impl()->update(xi, &key, in.data(), 7);
+  impl()->update(xi, key.get(), in.data(), 7);
   for (size_t i = 0; i < in.size(); i++) want[i % 16] ^= in[i];
   EXPECT_EQ(0, std::memcmp(xi, want, 16));
 
   // H = 0: Xi becomes 0.
   uint8_t zero[16] = {0};
-  Init(&key, zero);
-  impl()->update(xi, &key, in.data(), 7);
+  Init(key.get(), zero);
+  impl()->update(xi, key.get(), in.data(), 7);
   EXPECT_EQ(0, std::memcmp(xi, zero, 16));
 }
 
@@ -282,18 +283,18 @@ TEST_P(GhashTest, ChainedCallsMatchOneCall) {
     Bytes h = RandomBytes(rng, 16), xi0 = RandomBytes(rng, 16);
     size_t blocks = 1 + rng() % 70;
     Bytes in = RandomBytes(rng, 16 * blocks);
-    ghash_key key;
-    Init(&key, h.data());
+    GhashKeyRoom key;
+    Init(key.get(), h.data());
 
     uint8_t whole[16], pieces[16];
     std::memcpy(whole, xi0.data(), 16);
     std::memcpy(pieces, xi0.data(), 16);
-    impl()->update(whole, &key, in.data(), blocks);
+    impl()->update(whole, key.get(), in.data(), blocks);
     size_t done = 0;
     while (done < blocks) {
       size_t n = rng() % 10;  // Includes empty calls.
       if (n > blocks - done) n = blocks - done;
-      impl()->update(pieces, &key, in.data() + 16 * done, n);
+      impl()->update(pieces, key.get(), in.data() + 16 * done, n);
       done += n;
     }
     EXPECT_EQ(0, std::memcmp(whole, pieces, 16)) << "trial " << trial;
@@ -309,21 +310,21 @@ TEST_P(GhashTest, IndependentKeysAndReinit) {
   std::mt19937_64 rng(11);
   Bytes h1 = RandomBytes(rng, 16), h2 = RandomBytes(rng, 16);
   Bytes in = RandomBytes(rng, 16 * 13);
-  ghash_key k1, k2;
-  Init(&k1, h1.data());
-  Init(&k2, h2.data());
+  GhashKeyRoom k1, k2;
+  Init(k1.get(), h1.data());
+  Init(k2.get(), h2.data());
   uint8_t a[16] = {0}, b[16] = {0}, ra[16] = {0}, rb[16] = {0};
-  impl()->update(a, &k1, in.data(), 13);
-  impl()->update(b, &k2, in.data(), 13);
+  impl()->update(a, k1.get(), in.data(), 13);
+  impl()->update(b, k2.get(), in.data(), 13);
   RefGhash(ra, h1.data(), in.data(), 13);
   RefGhash(rb, h2.data(), in.data(), 13);
   EXPECT_EQ(0, std::memcmp(a, ra, 16));
   EXPECT_EQ(0, std::memcmp(b, rb, 16));
 
   // Re-initialising a used key with another H forgets the old one.
-  impl()->init(&k1, h2.data());
+  impl()->init(k1.get(), h2.data());
   std::memset(a, 0, 16);
-  impl()->update(a, &k1, in.data(), 13);
+  impl()->update(a, k1.get(), in.data(), 13);
   EXPECT_EQ(0, std::memcmp(a, rb, 16));
 }
 
@@ -331,18 +332,18 @@ TEST_P(GhashTest, AgreesWithEveryOtherBackend) {
   std::mt19937_64 rng(0xa54ff53a5f1d36f1ull);
   Bytes h = RandomBytes(rng, 16), xi0 = RandomBytes(rng, 16);
   Bytes in = RandomBytes(rng, 16 * 333);
-  ghash_key key;
-  Init(&key, h.data());
+  GhashKeyRoom key;
+  Init(key.get(), h.data());
   uint8_t mine[16];
   std::memcpy(mine, xi0.data(), 16);
-  impl()->update(mine, &key, in.data(), 333);
+  impl()->update(mine, key.get(), in.data(), 333);
   for (const ghash_impl *other : UsableGhashImpls()) {
-    ghash_key okey;
-    std::memset(&okey, 0x5a, sizeof(okey));
-    other->init(&okey, h.data());
+    GhashKeyRoom okey;
+    std::memset(&okey.room, 0x5a, sizeof(okey.room));
+    other->init(okey.get(), h.data());
     uint8_t theirs[16];
     std::memcpy(theirs, xi0.data(), 16);
-    other->update(theirs, &okey, in.data(), 333);
+    other->update(theirs, okey.get(), in.data(), 333);
     EXPECT_EQ(0, std::memcmp(mine, theirs, 16)) << other->name;
   }
 }

@@ -78,6 +78,29 @@ mkdir -p "$out"
 
 stage() { printf '\n==== %s (%s)\n' "$1" "$(date +%T)"; }
 
+# True where this machine's kernel itself runs 32-bit x86 binaries (IA32
+# emulation). A static probe tells, since a dynamic one could also fail for
+# want of 32-bit libraries. A binfmt_misc entry handing i386 ELF files to an
+# emulator (qemu-user-binfmt, or one registered by hand) makes the probe run
+# too, but valgrind's x86 tool and wine32 then run under qemu-i386 and crash
+# ("host state invariant failure", stack smashing): such an entry counts as
+# no.
+ia32_native() {
+  local entry
+  for entry in /proc/sys/fs/binfmt_misc/*; do
+    case ${entry##*/} in register | status) continue ;; esac
+    [ -f "$entry" ] || continue
+    if grep -qx enabled "$entry" &&
+       grep -Eq '^magic 7f454c460101[0-9a-f]*0300$' "$entry"; then
+      echo "binfmt_misc entry ${entry##*/} emulates i386 ELF files: not native" >&2
+      return 1
+    fi
+  done
+  echo 'int main(void){return 0;}' |
+    gcc -m32 -static -x c - -o "$out/ia32-static-probe" 2>/dev/null &&
+    "$out/ia32-static-probe" 2>/dev/null
+}
+
 
 stage "1/6 native build and ctest"
 cmake -S "$top" -B "$out/native" -G Ninja -DCMAKE_BUILD_TYPE=Release \
@@ -94,13 +117,10 @@ if command -v qemu-i386 >/dev/null && [ -d /usr/src/googletest ] &&
     -DLIBGCM_BUILD_TOOL=OFF \
     -DLIBGCM_WERROR=ON
   cmake --build "$out/m32" -j"$jobs" --target gcm_tests ct_trace_workload
-  # Where this machine's kernel runs 32-bit binaries (IA32 emulation), the
-  # whole test binary runs natively; a static probe tells, since a dynamic
-  # one could also fail for want of 32-bit libraries. Otherwise it runs
-  # under qemu-i386 with the host-like default CPU model.
-  if echo 'int main(void){return 0;}' |
-       gcc -m32 -static -x c - -o "$out/m32-static-probe" 2>/dev/null &&
-     "$out/m32-static-probe" 2>/dev/null; then
+  # Where this machine's kernel runs 32-bit binaries (ia32_native), the
+  # whole test binary runs natively; otherwise under qemu-i386 with the
+  # host-like default CPU model.
+  if ia32_native; then
     run=()
     echo "-- 32-bit test binary, run natively"
   else
@@ -318,11 +338,9 @@ if command -v x86_64-w64-mingw32-g++-posix >/dev/null &&
   # (asm.*: the translator's host-side checks, which stage 1 ran.)
   ctest --test-dir "$out/win64" --output-on-failure -j"$jobs" -E '^asm\.'
   # 32-bit Windows programs run under wine32, itself a 32-bit x86 Linux
-  # program. Where this kernel runs those natively (the static probe of
-  # stage 2), the whole win32 ctest runs as for win64.
-  if echo 'int main(void){return 0;}' |
-       gcc -m32 -static -x c - -o "$out/win32-probe" 2>/dev/null &&
-     "$out/win32-probe" 2>/dev/null; then
+  # program. Where this kernel runs those natively (ia32_native), the
+  # whole win32 ctest runs as for win64.
+  if ia32_native; then
     win_build win32 i686-w64-mingw32 -DLIBGCM_BUILD_TOOL=OFF
     echo "-- win32: ctest under wine (32-bit)"
     ctest --test-dir "$out/win32" --output-on-failure -j"$jobs" -E '^asm\.'

@@ -32,6 +32,7 @@
 extern "C" {
 #include "../crypto/dispatch/dispatch.h"
 }
+#include "key_rooms.h"
 #include "test_util.h"
 
 using gcmtest::Bytes;
@@ -57,13 +58,9 @@ std::vector<const ghash_impl *> UsableGhash() {
   return out;
 }
 
-// Room for a schedule or a GHASH key, 64-byte aligned.
-struct alignas(64) Sched {
-  aes_schedule s;
-};
-struct alignas(64) GKey {
-  ghash_key k;
-};
+// Room for a schedule or a GHASH key (test/key_rooms.h).
+using Sched = AesKeyRoom;
+using GKey = GhashKeyRoom;
 
 class SivAesHook : public ::testing::TestWithParam<const aes_impl *> {};
 
@@ -74,7 +71,7 @@ TEST_P(SivAesHook, Ctr32leMatchesEncryptBlock) {
   for (size_t key_len : {16, 24, 32}) {
     Sched s;
     const Bytes raw = RandomBytes(rng, key_len);
-    aes->set_encrypt_key(&s.s, raw.data(), key_len);
+    aes->set_encrypt_key(s.get(), raw.data(), key_len);
     for (size_t blocks : {0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 64}) {
       for (uint32_t start : {0u, 5u, 0xfffffffeu, 0xfffffff0u}) {
         for (size_t align : {0, 3}) {
@@ -89,13 +86,13 @@ TEST_P(SivAesHook, Ctr32leMatchesEncryptBlock) {
             std::memcpy(cb, ctr.data(), 16);
             for (size_t i = 0; i < blocks; i++) {
               store_le32(cb, start + static_cast<uint32_t>(i));
-              aes->encrypt_block(&s.s, ks, cb);
+              aes->encrypt_block(s.get(), ks, cb);
               for (int j = 0; j < 16; j++) want[16 * i + j] = in[16 * i + j] ^ ks[j];
             }
             Bytes ibuf(n + 64, 0x11), obuf(n + 64, 0x22);
             std::memcpy(ibuf.data() + align, in.data(), n);
             uint8_t *dst = inplace ? ibuf.data() + align : obuf.data() + align;
-            aes->ctr32le(&s.s, dst, ibuf.data() + align, blocks, ctr.data());
+            aes->ctr32le(s.get(), dst, ibuf.data() + align, blocks, ctr.data());
             const std::string what = std::string(aes->name) + " key " +
                                      std::to_string(key_len) + " blocks " +
                                      std::to_string(blocks) + " start " +
@@ -142,7 +139,7 @@ TEST_P(SivGhashHook, PolyvalUpdateIsUpdateOnReversedBlocks) {
   for (int round = 0; round < 8; round++) {
     const Bytes h = RandomBytes(rng, 16);
     GKey key;
-    g->init(&key.k, GhashKeyFor(h).data());
+    g->init(key.get(), GhashKeyFor(h).data());
     for (size_t blocks : {0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 70}) {
       for (size_t align : {0, 5}) {
         const Bytes in = RandomBytes(rng, 16 * blocks);
@@ -151,12 +148,12 @@ TEST_P(SivGhashHook, PolyvalUpdateIsUpdateOnReversedBlocks) {
         Bytes rin = in, xi = s0;
         for (size_t i = 0; i < blocks; i++) Reverse(rin.data() + 16 * i);
         Reverse(xi.data());
-        g->update(xi.data(), &key.k, rin.data(), blocks);
+        g->update(xi.data(), key.get(), rin.data(), blocks);
         Reverse(xi.data());
         Bytes buf(16 * blocks + 16);
         if (blocks) std::memcpy(buf.data() + align, in.data(), 16 * blocks);
         Bytes s = s0;
-        g->polyval_update(s.data(), &key.k, buf.data() + align, blocks);
+        g->polyval_update(s.data(), key.get(), buf.data() + align, blocks);
         ASSERT_EQ(xi, s) << g->name << " blocks " << blocks;
       }
     }
@@ -175,15 +172,15 @@ TEST_P(SivGhashHook, Rfc8452PolyvalExample) {
       "4f4f95668c83dfb6401762bb2d01a262d1a24ddd2721d006bbe45f20d3c9f362");
   const Bytes want = gcmtest::FromHex("f7a3b47b846119fae5b7866cf5e5b77e");
   GKey key;
-  g->init(&key.k, GhashKeyFor(h).data());
+  g->init(key.get(), GhashKeyFor(h).data());
   Bytes s(16, 0);
   if (g->polyval_update != nullptr) {
-    g->polyval_update(s.data(), &key.k, x.data(), 2);
+    g->polyval_update(s.data(), key.get(), x.data(), 2);
   } else {
     Bytes rx = x;
     Reverse(rx.data());
     Reverse(rx.data() + 16);
-    g->update(s.data(), &key.k, rx.data(), 2);
+    g->update(s.data(), key.get(), rx.data(), 2);
     Reverse(s.data());
   }
   EXPECT_EQ(want, s) << g->name;
@@ -196,19 +193,19 @@ TEST_P(SivGhashHook, InitForServesCallsUpToItsLimit) {
   for (size_t max : {1, 2, 3, 5, 8, 9, 15, 16, 17, 40}) {
     const Bytes h = RandomBytes(rng, 16);
     GKey full, part;
-    g->init(&full.k, h.data());
+    g->init(full.get(), h.data());
     std::memset(&part, 0xa5, sizeof(part));  // what init_for leaves is garbage
-    g->init_for(&part.k, h.data(), max);
+    g->init_for(part.get(), h.data(), max);
     for (size_t blocks = 0; blocks <= max && blocks <= 40; blocks++) {
       const Bytes in = RandomBytes(rng, 16 * blocks);
       Bytes a = RandomBytes(rng, 16), b = a;
-      g->update(a.data(), &full.k, in.data(), blocks);
-      g->update(b.data(), &part.k, in.data(), blocks);
+      g->update(a.data(), full.get(), in.data(), blocks);
+      g->update(b.data(), part.get(), in.data(), blocks);
       ASSERT_EQ(a, b) << g->name << " max " << max << " blocks " << blocks;
       if (g->polyval_update != nullptr) {
         Bytes c = RandomBytes(rng, 16), d = c;
-        g->polyval_update(c.data(), &full.k, in.data(), blocks);
-        g->polyval_update(d.data(), &part.k, in.data(), blocks);
+        g->polyval_update(c.data(), full.get(), in.data(), blocks);
+        g->polyval_update(d.data(), part.get(), in.data(), blocks);
         ASSERT_EQ(c, d) << g->name << " polyval max " << max << " blocks " << blocks;
       }
     }
@@ -248,9 +245,9 @@ TEST_P(SivFusedHook, Ctr32leAndOpenMatchThePairsHooks) {
     Sched s;
     GKey g;
     const Bytes raw = RandomBytes(rng, key_len);
-    f->aes->set_encrypt_key(&s.s, raw.data(), key_len);
-    f->ghash->init(&g.k, GhashKeyFor(RandomBytes(rng, 16)).data());
-    const fused_keys keys = {f->aes, &s.s, f->ghash, &g.k, nullptr};
+    f->aes->set_encrypt_key(s.get(), raw.data(), key_len);
+    f->ghash->init(g.get(), GhashKeyFor(RandomBytes(rng, 16)).data());
+    const fused_keys keys = {f->aes, s.get(), f->ghash, g.get(), nullptr};
     for (size_t blocks : RunLengths()) {
       // The counter wraps inside the run at a different place each time.
       const uint32_t start = 0u - static_cast<uint32_t>(blocks % 19);
@@ -260,9 +257,9 @@ TEST_P(SivFusedHook, Ctr32leAndOpenMatchThePairsHooks) {
         store_le32(ctr.data(), start);
         const Bytes in = RandomBytes(rng, n), s0 = RandomBytes(rng, 16);
         Bytes want(n);
-        f->aes->ctr32le(&s.s, want.data(), in.data(), blocks, ctr.data());
+        f->aes->ctr32le(s.get(), want.data(), in.data(), blocks, ctr.data());
         Bytes want_s = s0;
-        f->ghash->polyval_update(want_s.data(), &g.k, want.data(), blocks);
+        f->ghash->polyval_update(want_s.data(), g.get(), want.data(), blocks);
         const std::string what = std::string(f->name) + " key " +
                                  std::to_string(key_len) + " blocks " +
                                  std::to_string(blocks) +
@@ -277,7 +274,7 @@ TEST_P(SivFusedHook, Ctr32leAndOpenMatchThePairsHooks) {
         ASSERT_EQ(want_s, got_s) << what << " siv_open's S";
         if (f->siv_ctr32le != nullptr) {
           std::memcpy(ibuf.data() + align, in.data(), n);
-          f->siv_ctr32le(&s.s, dst, ibuf.data() + align, blocks, ctr.data());
+          f->siv_ctr32le(s.get(), dst, ibuf.data() + align, blocks, ctr.data());
           ASSERT_EQ(0, std::memcmp(dst, want.data(), n)) << what << " siv_ctr32le";
         }
         const uint8_t fill = inplace ? 0x11 : 0x22;
@@ -295,12 +292,12 @@ TEST_P(SivFusedHook, PolyvalAndHashInitMatchThePairsHooks) {
   std::mt19937_64 rng(6);
   const Bytes h = GhashKeyFor(RandomBytes(rng, 16));
   GKey full;
-  f->ghash->init(&full.k, h.data());
+  f->ghash->init(full.get(), h.data());
   for (size_t max : {1, 3, 4, 5, 8, 9, 16, 17, 300}) {
     GKey part;
     std::memset(&part, 0xa5, sizeof(part));
     if (f->siv_hash_init != nullptr) {
-      f->siv_hash_init(&part.k, h.data(), max);
+      f->siv_hash_init(part.get(), h.data(), max);
     } else {
       part = full;
     }
@@ -310,10 +307,10 @@ TEST_P(SivFusedHook, PolyvalAndHashInitMatchThePairsHooks) {
       if (blocks > max) continue;
       const Bytes in = RandomBytes(rng, 16 * blocks + 5);
       Bytes want = RandomBytes(rng, 16), got = want, again = want;
-      f->ghash->polyval_update(want.data(), &full.k, in.data() + 5, blocks);
-      f->siv_polyval(got.data(), &part.k, in.data() + 5, blocks);
+      f->ghash->polyval_update(want.data(), full.get(), in.data() + 5, blocks);
+      f->siv_polyval(got.data(), part.get(), in.data() + 5, blocks);
       ASSERT_EQ(want, got) << f->name << " max " << max << " blocks " << blocks;
-      f->siv_polyval(again.data(), &full.k, in.data() + 5, blocks);
+      f->siv_polyval(again.data(), full.get(), in.data() + 5, blocks);
       ASSERT_EQ(want, again) << f->name << " (init's key) blocks " << blocks;
     }
   }

@@ -4,7 +4,11 @@
 // fits the pair, the AES-GCM-SIV files (RFC 8452) through gcm_siv_* the
 // same way (the fused kernels with AES-GCM-SIV functions) and once more,
 // on the default pair, through the BoringSSL-compatible
-// EVP_aead_aes_*_gcm_siv (EVP_AEAD_CTX_seal / open).
+// EVP_aead_aes_*_gcm_siv (EVP_AEAD_CTX_seal / open). Every AES-GCM key
+// lives in memory of exactly gcm_key_size_for bytes (gcm_key_init_sized),
+// at a placement remainder modulo 16 that changes from case to case, with
+// guard bytes around it that must stay untouched and the key's bytes all
+// zero after gcm_key_cleanup.
 //
 // One GoogleTest test per (file, backend pair) iterates all the file's cases,
 // so ctest lists a few hundred tests, not hundreds of thousands. A failing
@@ -36,6 +40,7 @@
 #include <gtest/gtest.h>
 #include <openssl/aead.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -217,9 +222,8 @@ constexpr size_t kGuard = 16;    // bytes checked after every output
 constexpr uint8_t kFill = 0xa5;  // what outputs hold before a call
 
 bool AllEqual(const uint8_t *p, size_t n, uint8_t v) {
-  for (size_t i = 0; i < n; i++)
-    if (p[i] != v) return false;
-  return true;
+  // A byte, then each byte against the one before it: memcmp speed.
+  return n == 0 || (p[0] == v && std::memcmp(p, p + 1, n - 1) == 0);
 }
 
 // A buffer of n bytes followed by kGuard guard bytes, all kFill, optionally
@@ -257,32 +261,45 @@ class Aead {
   virtual bool NonceLengthOk(size_t n) const = 0;
   virtual bool TagLengthOk(size_t n) const = 0;
   virtual size_t MaxTag() const = 0;
+  // After the case: cleans up the key and returns "" or what its memory
+  // shows wrong.
+  virtual std::string Finish() { return ""; }
 };
 
+// AES-GCM on a key in memory of exactly gcm_key_size_for bytes, at
+// remainder `at` (0..15) of a 16-byte aligned buffer, with kGuard guard
+// bytes before and after it.
 class GcmAead : public Aead {
  public:
-  explicit GcmAead(const Param &p) : p_(p) {}
-  ~GcmAead() override { gcm_key_cleanup(&key_); }
+  GcmAead(const Param &p, size_t size, size_t at)
+      : p_(p), size_(size), mem_(16 + kGuard + at + size + kGuard, kFill) {
+    const size_t lead =
+        (16 - reinterpret_cast<uintptr_t>(mem_.data()) % 16) % 16;
+    before_ = lead + kGuard + at;
+    bytes_ = mem_.data() + before_;
+    key_ = reinterpret_cast<gcm_key *>(bytes_);
+  }
+  ~GcmAead() override { gcm_key_cleanup(key_); }
   bool Init(const Bytes &key) override {
-    return gcm_key_init_with_fused(&key_, key.data(), key.size(),
-                                   p_.aes.c_str(), p_.ghash.c_str(),
-                                   p_.fused.c_str()) == 1;
+    return gcm_key_init_sized(key_, size_, key.data(), key.size(),
+                              p_.aes.c_str(), p_.ghash.c_str(),
+                              p_.fused.c_str()) == 1;
   }
   std::string Backends() override {
-    if (std::strcmp(gcm_key_aes_backend(&key_), p_.aes.c_str()) != 0 ||
-        std::strcmp(gcm_key_ghash_backend(&key_), p_.ghash.c_str()) != 0 ||
-        std::strcmp(gcm_key_fused_backend(&key_), p_.fused.c_str()) != 0)
+    if (std::strcmp(gcm_key_aes_backend(key_), p_.aes.c_str()) != 0 ||
+        std::strcmp(gcm_key_ghash_backend(key_), p_.ghash.c_str()) != 0 ||
+        std::strcmp(gcm_key_fused_backend(key_), p_.fused.c_str()) != 0)
       return "key uses the wrong backends";
     return "";
   }
   int Seal(uint8_t *out, uint8_t *tag, size_t tl, const Bytes &nonce,
            const uint8_t *in, size_t n, const Bytes &aad) override {
-    return gcm_seal(&key_, out, tag, tl, Ptr(nonce), nonce.size(), in, n,
+    return gcm_seal(key_, out, tag, tl, Ptr(nonce), nonce.size(), in, n,
                     aad.data(), aad.size());
   }
   int Open(uint8_t *out, const Bytes &nonce, const uint8_t *in, size_t n,
            const uint8_t *tag, size_t tl, const Bytes &aad) override {
-    return gcm_open(&key_, out, Ptr(nonce), nonce.size(), in, n, tag, tl,
+    return gcm_open(key_, out, Ptr(nonce), nonce.size(), in, n, tag, tl,
                     aad.data(), aad.size());
   }
   bool KeyLengthOk(size_t n) const override {
@@ -293,10 +310,22 @@ class GcmAead : public Aead {
     return n >= 1 && n <= GCM_TAG_LEN;
   }
   size_t MaxTag() const override { return GCM_TAG_LEN; }
+  std::string Finish() override {
+    gcm_key_cleanup(key_);
+    if (!AllEqual(bytes_, size_, 0)) return "gcm_key_cleanup left key bytes";
+    if (!AllEqual(mem_.data(), before_, kFill) ||
+        !AllEqual(bytes_ + size_, kGuard, kFill))
+      return "the key's calls wrote outside its gcm_key_size_for bytes";
+    return "";
+  }
 
  private:
   const Param &p_;
-  gcm_key key_;
+  const size_t size_;
+  Bytes mem_;             // the key's memory and its guards
+  size_t before_ = 0;     // bytes of mem_ before the key
+  uint8_t *bytes_ = nullptr;
+  gcm_key *key_ = nullptr;
 };
 
 class SivAead : public Aead {
@@ -391,7 +420,10 @@ class CompatSivAead : public Aead {
 
 class Checker {
  public:
-  Checker(const Param &p) : p_(p) {}
+  Checker(const Param &p)
+      : p_(p),
+        size_(gcm_key_size_for(p.aes.c_str(), p.ghash.c_str(),
+                               p.fused.c_str())) {}
 
   // Runs one case; returns "" or a description of the first problem.
   std::string Run(const VectorCase &c) {
@@ -401,14 +433,16 @@ class Checker {
     } else if (p_.file->mode == Mode::kGcmSiv) {
       a.reset(new SivAead(p_));
     } else {
-      a.reset(new GcmAead(p_));
+      if (size_ == 0) return "gcm_key_size_for failed for this choice";
+      a.reset(new GcmAead(p_, size_, placement_++ % 16));
     }
     if (!a->KeyLengthOk(c.key.size())) return BadKey(a.get(), c);
     if (!a->Init(c.key))
       return std::string("key set-up failed: ") + gcm_last_error_message();
     std::string err = a->Backends();
-    if (!err.empty()) return err;
-    return c.valid ? Valid(a.get(), c) : Invalid(a.get(), c);
+    if (err.empty()) err = c.valid ? Valid(a.get(), c) : Invalid(a.get(), c);
+    const std::string left = a->Finish();
+    return err.empty() ? left : err;
   }
 
  private:
@@ -526,6 +560,8 @@ class Checker {
   }
 
   const Param &p_;
+  const size_t size_;     // gcm_key_size_for the choice
+  size_t placement_ = 0;  // cases run so far: the next placement
 };
 
 class VectorFileTest : public testing::TestWithParam<Param> {};

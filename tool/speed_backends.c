@@ -37,6 +37,46 @@ const struct backend *find_backend(const struct backend *v, size_t n,
   return NULL;
 }
 
+/* One line: the bytes of memory a key on (aes, ghash, fused) takes
+ * (gcm_key_size_for). Returns 0 when the size cannot be had. */
+static int print_key_size(const char *aes, const char *ghash,
+                          const char *fused) {
+  size_t bytes = gcm_key_size_for(aes, ghash, fused);
+  if (bytes == 0) {
+    fflush(stdout);
+    fprintf(stderr, "%s: %s\n", g_prog, gcm_last_error_message());
+    return 0;
+  }
+  printf("key %s %s %s %zu\n", aes, ghash, fused, bytes);
+  return 1;
+}
+
+/* A `key` line for every usable (AES, GHASH) pair with "none", then
+ * with each usable fused kernel that fits it. */
+static int list_key_sizes(void) {
+  struct backends b;
+  load_backends(&b);
+  for (size_t x = 0; x < b.num_aes; x++) {
+    for (size_t y = 0; y < b.num_ghash; y++) {
+      const char *aes = b.aes[x].name, *ghash = b.ghash[y].name;
+      if (!b.aes[x].usable || !b.ghash[y].usable) continue;
+      if (!print_key_size(aes, ghash, "none")) return 0;
+      for (size_t i = 0; i < gcm_backend_count(); i++) {
+        gcm_backend_info f;
+        const char *fa = NULL, *fg = NULL;
+        if (gcm_backend_get(i, &f) && f.kind == GCM_BACKEND_FUSED &&
+            f.usable && gcm_fused_backend_pair(f.name, &fa, &fg) &&
+            (fa == NULL || strcmp(fa, aes) == 0) &&
+            (fg == NULL || strcmp(fg, ghash) == 0) &&
+            !print_key_size(aes, ghash, f.name)) {
+          return 0;
+        }
+      }
+    }
+  }
+  return 1;
+}
+
 int cmd_list(void) {
   size_t n = gcm_backend_count();
   const char *aes = NULL, *ghash = NULL, *fused = NULL;
@@ -58,6 +98,7 @@ int cmd_list(void) {
     }
     putchar('\n');
   }
+  if (!list_key_sizes()) return EXIT_FAILURE;
   if (!gcm_default_backends(&aes, &ghash) ||
       !gcm_default_fused_backend(&fused)) {
     fflush(stdout);

@@ -48,9 +48,9 @@
 # written.
 #
 # Schedule layout (struct aes_schedule): bytes[16*r] is round key r (FIPS
-# 197 byte order), and Nr is the unsigned at offset 1920, written by
-# set_encrypt_key (the same layout as the x86 aesni kernels; the descriptor
-# asserts the offset).
+# 197 byte order), and Nr is the unsigned at offset 240 ($ROUNDS), after
+# fifteen round keys, written by set_encrypt_key (the same layout as the x86
+# aesni kernels; crypto/aes/aes.h asserts the offset).
 #
 # Register plan (AAPCS64)
 # =======================

@@ -55,8 +55,9 @@
 #     bytes[0]          K_0, ordinary basis, unpermuted
 #     bytes[16*r]       SR^-r(phi(K_r ^ 0x63)), r = 1 .. Nr-1 (tower basis)
 #     bytes[16*Nr]      SR^-Nr(K_Nr ^ 0x63), ordinary basis
-#     rounds            Nr, the 32-bit word at offset 1920, written by
-#                       set_encrypt_key (aes_vpaes_neon.c asserts the offset)
+#     rounds            Nr, the 32-bit word at offset 240 ($ROUNDS), written
+#                       by set_encrypt_key (crypto/aes/aes.h asserts the
+#                       offset)
 #
 # Register plan (AAPCS64)
 # =======================

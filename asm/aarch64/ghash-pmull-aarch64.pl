@@ -50,14 +50,15 @@
 #
 # Key layout (struct ghash_key)
 # =============================
-#     bytes[16*(k-1)]          R_{K_k}, k = 1..8 (two little-endian 64-bit
-#                              words: low half, high half)
+#     bytes[16*(k-1)]          R_{K_k} with its halves swapped, k = 1..8
+#                              (two little-endian 64-bit words: high half,
+#                              low half): the multiplier of a block
+#                              reversed by REV64 alone (its halves swapped
+#                              too); K_k's low half is at 16*(k-1) + 8
 #     bytes[128 + 16*j]        (K_{2j+1}.lo ^ K_{2j+1}.hi,
 #                               K_{2j+2}.lo ^ K_{2j+2}.hi), j = 0..3
-#     bytes[256 + 16*(k-1)]    R_{K_k} with its halves swapped (high half
-#                              first), k = 1..8: the multiplier of a block
-#                              reversed by REV64 alone (its halves swapped
-#                              too)
+# 192 bytes (PMULL_KEY_BYTES in crypto/ghash/ghash_pmull.c): nothing is
+# stored that no kernel reads.
 #
 # Register plan (AAPCS64)
 # =======================
@@ -143,7 +144,7 @@ ___
 #             M (its Karatsuba operand; then the mid product), P (the lo
 #             product)
 #   v18       spare
-#   v19-v26   K_1..K_8 with their halves swapped (key + 256)
+#   v19-v26   K_1..K_8 with their halves swapped (key + 0)
 #   v27-v30   the half sums of K_{2j+1}, K_{2j+2} (key + 128)
 #   v31       the reduction constant c in lane 0
 use perlasm::slot_scheduler qw(op schedule in_order);
@@ -212,7 +213,7 @@ my $code = <<___;
 .quad 0x1, 0xc200000000000000                  # y^128 mod g' (the x^-1 fix-up)
 
 .text
-.function gcmi_ghash_aarch64_pmull_init args=2 public=x0,x1,x9,x10,x11
+.function gcmi_ghash_aarch64_pmull_init args=2 public=x0,x1,x9,x11
     adrl    x9, .Lghash_pmull_consts
     ld1     {v28.2d, v29.2d}, [x9]
     mov     v30.16b, v29.16b
@@ -229,13 +230,11 @@ my $code = <<___;
     orr     v0.16b, v0.16b, v3.16b
     eor     v0.16b, v0.16b, v2.16b
     # v31: K_1.lo ^ K_1.hi in both lanes; K_1 with its halves swapped to
-    # 256.
+    # the key's first 16 bytes.
     ext     v31.16b, v0.16b, v0.16b, 8
-    add     x11, x0, 256
+    mov     x11, x0
     st1     {v31.16b}, [x11], 16
     eor     v31.16b, v31.16b, v0.16b
-    mov     x10, x0
-    st1     {v0.16b}, [x10], 16
     mov     v1.16b, v0.16b
     # Each power's Karatsuba half goes to the key as it is made (8 bytes
     # each, so K_{2j+1} and K_{2j+2} share the 16 bytes at 128 + 16 j).
@@ -244,7 +243,6 @@ my $code = <<___;
     mov     x1, 7
 .Linit_loop:
 @{[mul('v1', 'v1', 'v0', 'v31', 0, 'v4', 'v5', 'v6', 'v28', 'v29', 'v7')]}
-    st1     {v1.16b}, [x10], 16
     ext     v2.16b, v1.16b, v1.16b, 8
     st1     {v2.16b}, [x11], 16
     eor     v2.16b, v2.16b, v1.16b
@@ -260,11 +258,9 @@ my $code = <<___;
     adrl    x9, .Lghash_pmull_consts
     ldr     q31, [x9]
     # The swapped K_1..K_8 into v19..v26, the half sums into v27..v30.
-    add     x9, x1, 256
-    ld1     {v19.16b-v22.16b}, [x9], 64
-    ld1     {v23.16b-v26.16b}, [x9]
-    add     x9, x1, 128
-    ld1     {v27.16b-v30.16b}, [x9]
+    ld1     {v19.16b-v22.16b}, [x1], 64
+    ld1     {v23.16b-v26.16b}, [x1], 64
+    ld1     {v27.16b-v30.16b}, [x1]
     cmp     x3, 8
     b.lo    .Lblocks_tail
     # The first batch: nothing to reduce yet.

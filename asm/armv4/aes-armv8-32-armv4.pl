@@ -43,8 +43,9 @@
 # block is read before it is written.
 #
 # Schedule layout (struct aes_schedule): bytes[16*r] is round key r, and
-# Nr is the 32-bit word at offset 1920, written by set_encrypt_key (the
-# layout of the other hardware kernels; the descriptor asserts the offset).
+# Nr is the 32-bit word at offset 240 ($ROUNDS), after fifteen round keys,
+# written by set_encrypt_key (the layout of the other hardware kernels;
+# crypto/aes/aes.h asserts the offset).
 #
 # Register plan (AAPCS: r4-r11 and d8-d15 are saved by the prologue when
 # touched)

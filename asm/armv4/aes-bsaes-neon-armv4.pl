@@ -69,12 +69,12 @@
 # plaintext block as the counter); in == out works, each block is read
 # before it is written.
 #
-# Schedule layout (struct aes_schedule): bytes[128*j + 16*i] is plane i of
-# round key j (j = 0 .. Nr; 15 * 128 = 1920 bytes, all of the opaque
-# storage), Nr is the 32-bit word at offset 1920 (the descriptor asserts
-# both). The loads carry no alignment qualifier: a key in memory from
-# malloc on 32-bit ARM is only 8-byte aligned, and a [r12:128] load of it
-# would fault.
+# Schedule layout (struct aes_schedule): the planes start at offset 256
+# ($PLANES, after the round-key bytes the other kernels use and `rounds`),
+# and planes[128*j + 16*i] is plane i of round key j (j = 0 .. Nr; 15 * 128
+# = 1920 bytes); Nr is the 32-bit word at offset 240 ($ROUNDS;
+# crypto/aes/aes.h asserts both offsets). The loads carry no alignment
+# qualifier, as for any key in memory the caller placed.
 #
 # Register plan (AAPCS: r4-r11 and d8-d15 are saved by the prologue when
 # touched)
@@ -109,7 +109,7 @@ use warnings;
 use FindBin;
 use lib "$FindBin::Bin/..";
 use perlasm::driver;
-use perlasm::layout;    # $ROUNDS and the other C structure offsets
+use perlasm::layout;    # $ROUNDS, $PLANES and the other C structure offsets
 use perlasm::slot_scheduler;
 
 # The Boyar-Peralta S-box circuit without its XNORs (the same gates as
@@ -490,7 +490,7 @@ my $code = <<___;
 .Lctr_pass:
 @{[counters($ctr_off)]}
 @{[transpose()]}
-    mov     r12, r0
+    add     r12, r0, $PLANES        # the planes of round key 0
 $first_ark
     sub     r8, r5, 1
 .Lctr_rounds:

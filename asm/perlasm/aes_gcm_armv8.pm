@@ -23,13 +23,12 @@ use perlasm::layout;    # $ROUNDS, $K_AES_KEY, $K_GHASH_KEY
 use perlasm::slot_scheduler qw(op schedule in_order);
 
 # The pmull GHASH key (asm/aarch64/ghash-pmull-aarch64.pl), for K_k =
-# H^k * x^-1, k = 1..8: K_k at 16*(k-1) (low half, then high half), the
-# XOR of its halves at 128 + 8*(k-1), K_k with its halves swapped at
-# 256 + 16*(k-1).
-sub klo  { 16 * ($_[0] - 1) }
-sub khi  { 16 * ($_[0] - 1) + 8 }
+# H^k * x^-1, k = 1..8: K_k with its halves swapped at 16*(k-1) (high
+# half, then low half), the XOR of its halves at 128 + 8*(k-1).
+sub kswp { 16 * ($_[0] - 1) }
+sub khi  { kswp($_[0]) }
+sub klo  { kswp($_[0]) + 8 }
 sub kmid { 128 + 8 * ($_[0] - 1) }
-sub kswp { 256 + 16 * ($_[0] - 1) }
 
 my @ACC = ('v8', 'v9', 'v10');    # lo, hi, mid; v9 also carries Y (vector style)
 

@@ -50,6 +50,10 @@
 #   entry   what the entry does after the key pointers and Nr are loaded
 #           (r10 = k->aes_key, r11 = k->ghash_key, eax = Nr): Y from r9,
 #           the counter, the keys the kernel keeps in registers
+#   setup, teardown  optional: per-call data that only the loop of
+#           batches reads (the loop is entered only after setup, or after
+#           a first batch that made the data itself, and teardown wipes it
+#           when the loop ends); the batches outside the loop do without
 #   exit    Y back to r9 and the wiping of every vector register
 # seal_function(), seal_lagged_function() and open_function() take it
 # with the pieces of code each function runs; memory_kernel() builds all
@@ -125,6 +129,8 @@ ___
 }
 
 # seal_function(k, first, loop, pending, pending_tail, tail, [tail_hash], note):
+# (with k->{setup}, the loop is entered through setup and left through
+# teardown)
 #   first         the first batch, alone
 #   loop          a batch with the previous batch's hash stitched in
 #   pending       the previous batch's hash alone (no tail)
@@ -145,11 +151,24 @@ sub seal_function {
     cmp        $BLOCKS, $b
     jb         .Lseal_tail
 $c{first}
+___
+    $s .= defined $k->{setup} ? <<___ : <<___;
+$step    cmp        $BLOCKS, $b
+    jb         .Lseal_pending
+$k->{setup}
+.Lseal_loop:                                # $WORD{$b} ciphertext blocks $c{note}
+$c{loop}
+$step    cmp        $BLOCKS, $b
+    jae        .Lseal_loop
+$k->{teardown}
+___
 $step.Lseal_loop:                                # $WORD{$b} ciphertext blocks $c{note}
     cmp        $BLOCKS, $b
     jb         .Lseal_pending
 $c{loop}
 $step    jmp        .Lseal_loop
+___
+    $s .= <<___;
 .Lseal_pending:
     test       $BLOCKS, $BLOCKS
     jnz        .Lseal_pending_tail
@@ -165,10 +184,17 @@ ___
     return $s . ".Lseal_done:\n$k->{exit}\n.endfunction\n";
 }
 
-# seal_lagged_function(k, first_pending | load_pending, first_alone, loop):
+# seal_lagged_function(k, first_pending | load_pending, [first_pending_fill],
+#                      first_alone, loop):
 #   first_pending  the first batch with lag->pending (at r12) hashed in its
 #                  rounds; or
 #   load_pending   lag->pending loaded into the registers loop hashes
+#   first_pending_fill  with k->{setup}: first_pending that also makes
+#                  setup's data, for a call of three batches or more
+#                  (whose loop then goes without setup)
+#   loop_outside   with k->{setup}: a batch like loop that does without
+#                  setup's data, the second of a call of two (where making
+#                  the data would cost more than it saves)
 #   first_alone    the first batch, alone (nothing pending)
 #   loop           a batch with the previous batch's hash stitched in
 sub seal_lagged_function {
@@ -186,6 +212,38 @@ sub seal_lagged_function {
     mov        rbx, [r9 + $LAG_HAS_PENDING] # public: has_pending: 0 or 1, from the stream's lengths alone
     mov        r9, [r9 + $LAG_XI]           # public: a pointer in struct fused_lag
 ___
+    if (defined $k->{setup}) {
+        die "seal_lagged_function: setup needs first_pending, first_pending_fill and loop_outside\n"
+            unless defined $c{first_pending} && defined $c{first_pending_fill}
+                && defined $c{loop_outside};
+        my $b3 = 3 * $k->{batch};
+        $s .= <<___;
+
+    test       rbx, rbx
+    jz         .Llag_first_alone
+    cmp        $BLOCKS, $b3
+    jae        .Llag_first_fill
+$c{first_pending}
+$step    jz         .Llag_done                  # one batch: it is the pending one
+$c{loop_outside}
+$step    jmp        .Llag_done                  # two batches
+.Llag_first_fill:
+$c{first_pending_fill}
+$step    jmp        .Llag_loop
+.Llag_first_alone:
+$c{first_alone}
+$step    jz         .Llag_done
+$k->{setup}
+.Llag_loop:                                 # $regs: the batch just stored at out
+$c{loop}
+$step    jnz        .Llag_loop
+$k->{teardown}
+___
+        $s .= ".Llag_done:                                 # the last batch: pending, unhashed\n";
+        my $mov = $k->{vec} eq 'zmm' ? 'vmovdqu64 ' : 'vmovdqu   ';
+        $s .= "    $mov [r12 + " . $WIDTH{$k->{vec}} * $_ . "], $k->{vec}$_\n" for 0 .. $n - 1;
+        return $s . "$k->{exit}\n.endfunction\n";
+    }
     my $loop = defined $c{first_pending} ? 'lag_next' : 'lag_loop';
     $s .= <<___;
 
@@ -218,7 +276,11 @@ ___
     return $s . "$k->{exit}\n.endfunction\n";
 }
 
-# open_function(k, loop, [tail_hash], tail):
+# open_function(k, [first, first_fill], loop, [tail_hash], tail):
+#   first      with k->{setup}: the first batch of a call whose loop does
+#              not run (fewer than two batches)
+#   first_fill with k->{setup}: the first batch of a call whose loop runs,
+#              which also makes setup's data
 #   loop       a batch with its own input's hash stitched in
 #   tail_hash  the hash of the tail's input (absent when the tail hashes
 #              it during its rounds)
@@ -228,13 +290,38 @@ sub open_function {
     my $b = $k->{batch};
     my $note = defined $c{tail_hash} ? 'hash, then decrypt' : 'hashed during their rounds';
     my $s = "\n" . function($k, 'open', $k->{public}, 'uint8_t Xi[16]')
-          . entry($k) . <<___;
+          . entry($k);
+    if (defined $k->{setup}) {
+        die "open_function: setup needs first and first_fill\n"
+            unless defined $c{first} && defined $c{first_fill};
+        my ($step, $b2) = (step($k), 2 * $b);
+        $s .= <<___;
+
+    cmp        $BLOCKS, $b
+    jb         .Lopen_tail
+    cmp        $BLOCKS, $b2
+    jae        .Lopen_first_fill
+$c{first}
+$step    jmp        .Lopen_tail
+.Lopen_first_fill:
+$c{first_fill}
+$step.Lopen_loop:
+$c{loop}
+$step    cmp        $BLOCKS, $b
+    jae        .Lopen_loop
+$k->{teardown}
+___
+    } else {
+        $s .= <<___;
 
 .Lopen_loop:
     cmp        $BLOCKS, $b
     jb         .Lopen_tail
 $c{loop}
 @{[ step($k) ]}    jmp        .Lopen_loop
+___
+    }
+    $s .= <<___;
 .Lopen_tail:                                # 0..@{[ $b - 1 ]} left: $note
     test       $BLOCKS, $BLOCKS
     jz         .Lopen_done
@@ -243,7 +330,8 @@ ___
     return $s . "$c{tail}\n.Lopen_done:\n$k->{exit}\n.endfunction\n";
 }
 
-# memory_kernel(k, counters, rounds, last, tail, group_hooks, ghash_run):
+# memory_kernel(k, counters, rounds, last, tail, group_hooks, ghash_run,
+#               [outside_hooks, fill_hooks]):
 # the .text of all three functions for a kernel that hashes from memory,
 # from its pieces:
 #   counters(n)             the next n registers of counter blocks ^ rk[0]
@@ -257,6 +345,13 @@ ___
 #   ghash_run(tag)          Y = the hash of rdi (1..batch) blocks at rbx,
 #                           clobbering rbx, rdi and rbp (so those are
 #                           declared public)
+#   outside_hooks(src)      with k->{setup}: group_hooks for the batches
+#                           outside the loop (seal's pending tail,
+#                           seal_lagged's and open's first), which do
+#                           without setup's data
+#   fill_hooks(src)         with k->{setup}: outside_hooks that also make
+#                           setup's data (the first batch of a seal_lagged
+#                           or open whose loop runs)
 # A batch is counters, rounds and last on the registers of one batch; with
 # hashing, the round hooks of the batch at src are stitched in. The
 # previous batch of seal is at out - 16*batch, re-read from where it was
@@ -271,9 +366,11 @@ sub memory_kernel {
         return join "\n", $p{counters}->($n), $p{rounds}->($n, $tag), $p{last};
     };
     my $stitched = sub {
-        my ($tag, $src) = @_;
-        return $p{counters}->($n) . $p{rounds}->($n, $tag, $p{group_hooks}->($src)) . $p{last};
+        my ($tag, $src, $hooks) = @_;
+        $hooks //= $p{group_hooks};
+        return $p{counters}->($n) . $p{rounds}->($n, $tag, $hooks->($src)) . $p{last};
     };
+    my $outside = defined $k->{setup} ? $p{outside_hooks} : $p{group_hooks};
     my $run = sub {
         my ($tag, $load, $count) = @_;
         return "    $load\n    mov        rdi, $count\n" . $p{ghash_run}->($tag);
@@ -283,14 +380,20 @@ sub memory_kernel {
         first        => $alone->('seal_first'),
         loop         => $stitched->('seal_loop', $prev),
         pending      => $run->('seal_pending', "lea        rbx, [$prev]            # no tail: hash the last batch alone", $k->{batch}),
-        pending_tail => $p{tail}->('seal_ptail', $p{group_hooks}->($prev)),
+        pending_tail => $p{tail}->('seal_ptail', $outside->($prev)),
         tail         => $p{tail}->('seal_tail'),
         tail_hash    => $run->('seal_tail_hash', "mov        rbx, $OUT", $BLOCKS))
     . seal_lagged_function($k,
-        first_pending => $stitched->('lag_first', 'r12'),
+        first_pending => $stitched->('lag_first', 'r12', $outside),
+        (defined $k->{setup}
+             ? (first_pending_fill => $stitched->('lag_fill', 'r12', $p{fill_hooks}),
+                loop_outside       => $stitched->('lag_second', $prev, $outside)) : ()),
         first_alone   => $alone->('lag_alone'),
         loop          => $stitched->('lag_loop', $prev))
     . open_function($k,
+        (defined $k->{setup}
+             ? (first      => $stitched->('open_first', $IN, $outside),
+                first_fill => $stitched->('open_fill', $IN, $p{fill_hooks})) : ()),
         loop      => $stitched->('open_loop', $IN),
         tail_hash => $run->('open_tail_hash', "mov        rbx, $IN", $BLOCKS),
         tail      => $p{tail}->('open_tail'));

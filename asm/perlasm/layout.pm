@@ -5,6 +5,9 @@
 #                     is read from AES_SCHEDULE_ROUNDS_OFFSET in
 #                     crypto/aes/aes.h (its one home, asserted there), so
 #                     C and the kernels agree by construction;
+#   $PLANES           where a bitsliced schedule's bit planes start inside
+#                     struct aes_schedule, read the same way from
+#                     AES_SCHEDULE_PLANES_OFFSET in crypto/aes/aes.h;
 #   $K_AES_KEY        struct fused_keys' aes_key and ghash_key pointers,
 #   $K_GHASH_KEY      on 64-bit targets (crypto/fused/fused.h);
 #   $LAG_XI           struct fused_lag's Xi, pending and has_pending, on
@@ -20,7 +23,7 @@ use Exporter qw(import);
 use File::Basename qw(dirname);
 use File::Spec;
 
-our @EXPORT = qw($ROUNDS $K_AES_KEY $K_GHASH_KEY
+our @EXPORT = qw($ROUNDS $PLANES $K_AES_KEY $K_GHASH_KEY
                  $LAG_XI $LAG_PENDING $LAG_HAS_PENDING);
 
 # c_define(<header relative to the source root>, <macro>): the value of an
@@ -52,6 +55,7 @@ sub c_define {
 }
 
 our $ROUNDS = c_define('crypto/aes/aes.h', 'AES_SCHEDULE_ROUNDS_OFFSET');
+our $PLANES = c_define('crypto/aes/aes.h', 'AES_SCHEDULE_PLANES_OFFSET');
 our $K_AES_KEY = 8;
 our $K_GHASH_KEY = 24;
 our $LAG_XI = 0;

@@ -31,10 +31,28 @@
 # (asm/x86_64/ghash-vpclmul-avx2-x86_64.pl explains it): blocks byte-
 # reversed into the reflected form, two per ymm register, Karatsuba
 # VPCLMULQDQ products lane by lane with the powers of the GHASH key (stored
-# as H*x^-1 powers, entry e at byte 16*e being H^(16-e), its half sum at
-# 256 + 16*e), lo/mid/hi accumulated over a group, lanes folded, one
-# Montgomery reduction with the constant 0xC2<<56 per group. A group of
-# sixteen blocks X1..X16 gives
+# as H*x^-1 powers, entry e at byte 16*e being H^(16-e); the key holds
+# nothing else, 256 bytes), lo/mid/hi accumulated over a group, lanes
+# folded, one Montgomery reduction with the constant 0xC2<<56 per group.
+# The Karatsuba half sums h0^h1 of the power pairs are not in the key
+# (they would double it). The batches outside a call's loop of stitched
+# batches (its first that hashes, the pending batch hashed in a tail's
+# rounds, the tails) make each where they use it, in the product
+# temporary, which the middle product then frees for the low and high
+# ones: for pair j > 0 one VPXOR of the pair with the key's 32 bytes from
+# 8 before it (the previous power's high qword, then the pair's low one),
+# which leaves h0 ^ h1 in qword 1 of each lane; for pair 0, whose 8 bytes
+# before would be outside the key, a VPSHUFD and a VPXOR. When the loop
+# runs, they are made once for it and kept in the stack frame, where each
+# iteration reads them as the middle product's memory operand: by the
+# first batch that hashes (which stores what it makes: open, seal_lagged
+# with a pending batch), or else between the first batch and the loop
+# (seal, seal_lagged with nothing pending: their first batch runs alone);
+# they are wiped when the loop ends. (Made in every group, the extra
+# instructions beside the rounds cost 3-5% of a 16 KiB seal on Zen 5; made
+# between a hashing first batch and the loop, about 4% of a 512-byte
+# open.)
+# A group of sixteen blocks X1..X16 gives
 #     Y' = (Y ^ X1)*H^16 ^ X2*H^15 ^ ... ^ X16*H
 # with the pairs (H^16,H^15) .. (H^2,H^1): the whole table.
 #
@@ -75,11 +93,16 @@
 #     ymm9 ymm10 ymm11   GHASH lo, mid, hi accumulators
 #     ymm12       a data pair for GHASH (byte-reversed); in the last round,
 #                 rk[Nr] ^ data
-#     ymm13 ymm14 half-sum and product temporaries
+#     ymm13 ymm14 half-sum and product temporaries (ymm13 the data's,
+#                 ymm14 the powers', then the products)
 #     ymm15       Y, the running hash, reflected, in the low lane (the high
 #                 lane is zero, so XORing ymm15 into a pair adds Y to its
 #                 first block only)
 #     [rsp]       the counter base (32 bytes)
+#     [rbp]       while the loop runs, the half sums of the power pairs
+#                 (H^16,H^15) .. (H^2,H^1), 32 bytes each (in qword 1 of
+#                 each lane), at the first 32-byte boundary after [rsp+32]
+#                 (rbp is set at entry; the tails, after the loop, reuse it)
 # The byte-reversal and counter-swap masks are memory operands. The
 # function wipes the counter slot, zeroes ymm0-ymm15 and ends with
 # VZEROUPPER: no key stream, data, round key, power of H or Y is left in a
@@ -139,29 +162,56 @@ my ($lo, $mid, $hi, $d, $t0, $t1, $y) = map { "xmm$_" } 9 .. 15;
 # ---------------------------------------------------------------------------
 # GHASH pieces (same arithmetic as ghash-vpclmul-avx2-x86_64.pl).
 
+# half_sums(dst, pow, prev): dst = the half sums h0^h1 of the power pair
+# at pow (memory), in qword 1 of each lane (and, without prev, qword 0
+# too); prev is the address 8 bytes before pow, when that is inside the
+# key (one load and one VPXOR instead of a VPSHUFD and a VPXOR).
+sub half_sums {
+    my ($dst, $p, $prev) = @_;
+    return defined $prev ? <<___ : <<___;
+    vmovdqu    $dst, $prev
+    vpxor      $dst, $dst, $p               # qword 1: h0 ^ h1
+___
+    vpshufd    $dst, $p, 0x4e
+    vpxor      $dst, $dst, $p               # h0 ^ h1
+___
+}
+
+# The stack slot of power pair j's half sums, while the loop runs: rbp
+# (free until the tails) points at the first, 32-byte aligned, so no load
+# or store of them crosses a cache line (the frame is only 16-byte
+# aligned).
+sub half_slot { return "[rbp + " . 32 * $_[0] . "]" }
+
 # mul_acc(first, data, pow, half, lo, mid, hi, t0, t1): Karatsuba products
-# of data with pow (and pow's half sums at `half`), XORed into (or, when
-# first, written to) lo/mid/hi; mid is completed by $fixup.
+# of data with the powers at pow (memory), XORed into (or, when first,
+# written to) lo/mid/hi; mid is completed by $fixup. The data's half sums
+# go to t0. The powers' are the memory operand `half`, or a string of
+# half_sums that makes them in t1.
 sub mul_acc {
     my ($first, $dd, $p, $k, $l, $m, $h, $u0, $u1) = @_;
     my $s = <<___;
     vpshufd    $u0, $dd, 0x4e
-    vpxor      $u0, $u0, $dd                # q0: a0 ^ a1
+    vpxor      $u0, $u0, $dd                # a0 ^ a1
 ___
+    if ($k !~ /^\[/) {
+        $s .= $k;
+        $k = $u1;
+    }
     if ($first) {
         return $s . <<___;
+    vpclmulqdq $m, $u0, $k, 0x10
     vpclmulqdq $l, $dd, $p, 0x00
     vpclmulqdq $h, $dd, $p, 0x11
-    vpclmulqdq $m, $u0, $k, 0x00
 ___
     }
     return $s . <<___;
+    vpclmulqdq $u0, $u0, $k, 0x10
+    vpxor      $m, $m, $u0
     vpclmulqdq $u1, $dd, $p, 0x00
     vpxor      $l, $l, $u1
     vpclmulqdq $u1, $dd, $p, 0x11
     vpxor      $h, $h, $u1
-    vpclmulqdq $u0, $u0, $k, 0x00
-    vpxor      $m, $m, $u0
 ___
 }
 
@@ -188,15 +238,22 @@ my $reduce = <<___;
     vpxor      $y, $y, $t0                     # Y, high lane zero
 ___
 
-# ghash_pair(j, src): pair j of a sixteen-block group at src + 32j, with
-# powers (H^(16-2j), H^(15-2j)); the first pair absorbs Y.
+# ghash_pair(j, src, mode): pair j of a sixteen-block group at src + 32j,
+# with powers (H^(16-2j), H^(15-2j)); the first pair absorbs Y. The half
+# sums: 'loop', from their stack slot; 'outside', made here; 'fill', made
+# here and stored to their slot.
 sub ghash_pair {
-    my ($j, $src) = @_;
+    my ($j, $src, $mode) = @_;
     my $s = "    vmovdqu    $D, [$src + " . 32 * $j . "]\n"
           . "    vpshufb    $D, $D, [.Lbswap_mask]\n";
     $s .= "    vpxor      $D, $D, $Y\n" if $j == 0;
-    $s .= mul_acc($j == 0, $D, "[$gkey + " . 32 * $j . "]",
-                  "[$gkey + " . (256 + 32 * $j) . "]", $LO, $MID, $HI, $T0, $T1);
+    my $pow = "[$gkey + " . 32 * $j . "]";
+    my $half = half_slot($j);
+    if ($mode ne 'loop') {
+        $half = half_sums($T1, $pow, $j > 0 ? "[$gkey + " . (32 * $j - 8) . "]" : undef);
+        $half .= "    vmovdqu    " . half_slot($j) . ", $T1\n" if $mode eq 'fill';
+    }
+    $s .= mul_acc($j == 0, $D, $pow, $half, $LO, $MID, $HI, $T0, $T1);
     return $s;
 }
 
@@ -219,7 +276,7 @@ sub ghash_run {
     vpshufb    $D, $D, [.Lbswap_mask]
     vpxor      $D, $D, $Y
     vpxor      $y, $y, $y                      # Y is in; later XORs add nothing
-@{[ mul_acc(0, $D, '[rbp]', '[rbp + 256]', $LO, $MID, $HI, $T0, $T1) ]}
+@{[ mul_acc(0, $D, '[rbp]', half_sums($T1, '[rbp]'), $LO, $MID, $HI, $T0, $T1) ]}
     add        rbx, 32
     add        rbp, 32
     sub        rdi, 2
@@ -232,7 +289,7 @@ $fold_lanes
     vmovdqu    $d, [rbx]
     vpshufb    $d, $d, [.Lbswap_mask]
     vpxor      $d, $d, $y
-@{[ mul_acc(0, $d, '[rbp]', '[rbp + 256]', $lo, $mid, $hi, $t0, $t1) ]}
+@{[ mul_acc(0, $d, '[rbp]', half_sums($t1, '[rbp]'), $lo, $mid, $hi, $t0, $t1) ]}
 .L${tag}_reduce:
 $fixup
 $reduce
@@ -355,6 +412,8 @@ my $entry_ctr = <<___;
     mov        edi, eax
     shl        edi, 4
     lea        $rklast, [$aes + rdi]        # address of rk[Nr]
+    lea        rbp, [rsp + 63]
+    and        rbp, -32                     # the loop's half sums: 32-byte aligned
 ___
 my $entry = $entry_y . $entry_ctr;
 
@@ -370,20 +429,35 @@ $exit_wipe .= "    vpxor      xmm$_, xmm$_, xmm$_\n" for 0 .. 15;
 $exit_wipe .= "    vzeroupper\n";
 my $exit = $exit_y . $exit_wipe;
 
-# The round hooks that hash sixteen blocks at `src` during rounds 1..9.
-sub group_hooks {
-    my ($src) = @_;
-    my %hooks = map { ($_ => ghash_pair($_ - 1, $src)) } 1 .. 8;
+# The round hooks that hash sixteen blocks at `src` during rounds 1..9,
+# the half sums as ghash_pair's `mode` says.
+sub hash_hooks {
+    my ($src, $mode) = @_;
+    my %hooks = map { ($_ => ghash_pair($_ - 1, $src, $mode)) } 1 .. 8;
     $hooks{8} .= $fold_lanes . $fixup;
     $hooks{9} = $reduce;
     return \%hooks;
 }
 
+# Before the loop: the eight pairs' half sums into the stack frame; after
+# it, wiped (ymm8, the round key, is free between batches).
+my $setup = '';
+for my $j (0 .. 7) {
+    my $pow = "[$gkey + " . 32 * $j . "]";
+    $setup .= half_sums($T1, $pow, $j > 0 ? "[$gkey + " . (32 * $j - 8) . "]" : undef);
+    $setup .= "    vmovdqu    " . half_slot($j) . ", $T1\n";
+}
+my $teardown = "    vpxor      xmm8, xmm8, xmm8\n";
+$teardown .= "    vmovdqu    " . half_slot($_) . ", ymm8\n" for 0 .. 7;
+
 # seal, seal_lagged and open on sixteen-block batches: perlasm/fused_driver_x86_64.pm.
 $code .= perlasm::fused_driver_x86_64::memory_kernel(
-    { name => 'gcmi_aes_gcm_x86_64_vaes_avx2', batch => 16, vec => 'ymm', frame => 32,
-      entry => $entry, exit => $exit }, counters => \&counters, rounds => \&rounds,
-    last => $last16, tail => \&tail, group_hooks => \&group_hooks, ghash_run => \&ghash_run);
+    { name => 'gcmi_aes_gcm_x86_64_vaes_avx2', batch => 16, vec => 'ymm', frame => 320,
+      entry => $entry, exit => $exit, setup => $setup, teardown => $teardown },
+    counters => \&counters, rounds => \&rounds, last => $last16, tail => \&tail,
+    group_hooks => sub { hash_hooks($_[0], 'loop') }, ghash_run => \&ghash_run,
+    outside_hooks => sub { hash_hooks($_[0], 'outside') },
+    fill_hooks => sub { hash_hooks($_[0], 'fill') });
 
 # ---------------------------------------------------------------------------
 # AES-GCM-SIV (RFC 8452; crypto/siv): two functions in GCM's byte order

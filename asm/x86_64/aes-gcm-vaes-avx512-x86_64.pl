@@ -71,12 +71,14 @@
 # (two qwords) per block: loads are masked with zeroing and stores are
 # masked, so no byte outside the caller's n blocks is read or written
 # (masked-off lanes never fault), and lanes past the data are zero. They
-# are hashed as one aggregated run with H^n .. H^1, the powers read from
-# the key with the pointer at entry 16 - n, so lane i of register j meets
-# H^(n - 4j - i). Lanes past the data meet whatever follows in the
-# 1024-byte GHASH key (entries up to 31), times zero. Open hashes the
-# tail's input during the tail's rounds; seal hashes the tail's
-# ciphertext after them.
+# are hashed as one aggregated run with H^n .. H^1, the powers loaded from
+# the key with the pointer at entry 16 - n into the power registers, with
+# the same masks, so lane i of register j meets H^(n - 4j - i) and no byte
+# past H^1, the key's last 16 of 256, is read (lanes past the data are
+# zero in both). Open hashes the tail's input during the tail's rounds;
+# seal hashes the tail's ciphertext after them, and after the hash of the
+# previous batch that its rounds may carry (which still needs the power
+# registers' sixteen powers).
 #
 # Register plan (System V names; the translator maps win64 arguments)
 # ===================================================================
@@ -105,7 +107,8 @@
 #     zmm16        rk[0]
 #     zmm17-zmm25  rk[Nr-9] .. rk[Nr-1]
 #     zmm26        the key of an early round (AES-192, AES-256)
-#     zmm27-zmm30  the powers H^16 .. H^1, four per register
+#     zmm27-zmm30  the powers H^16 .. H^1, four per register (in a tail,
+#                  then H^n .. H^1 and zeros)
 #     zmm31        the byte-reversal mask
 #     k1-k4        the tail's lane masks (public: made from the count)
 # The reduction constant and the counter lanes' offsets are constants in
@@ -188,18 +191,18 @@ sub sum_products {
     return $s;
 }
 
-# ghash_steps(nreg, pow): Y = GHASH of data registers 0 .. nreg-1 (2 or 4)
-# with the powers in the power registers (pow undefined) or at pow,
-# pow + 64, ... in memory. Register 0 first absorbs Y (kept in lo's
-# register) into its first block. The products come in the order that
+# ghash_steps(nreg): Y = GHASH of data registers 0 .. nreg-1 (2 or 4)
+# with the powers in power registers 0 .. nreg-1. Register 0 first
+# absorbs Y (kept in lo's register) into its first block. The products
+# come in the order that
 # lets the reduction start early: the low products and their sum first,
 # then the middle ones, then phase 1 of the reduction on lo while the high
 # products (written over the data registers, which are not needed after
 # them) are formed, then phase 2, then the fold of the four lanes.
 sub ghash_steps {
-    my ($nreg, $pow) = @_;
+    my ($nreg) = @_;
     die "ghash_steps: 2 or 4 registers\n" unless $nreg == 2 || $nreg == 4;
-    my @p = map { defined $pow ? "[$pow + " . 64 * $_ . "]" : power($_) } 0 .. $nreg - 1;
+    my @p = map { power($_) } 0 .. $nreg - 1;
     my @d = map { data($_) } 0 .. $nreg - 1;
     my $s = "    vpxorq     $d[0], $d[0], $LO                     # Y (in lo) into the first block\n";
     # lo = sum of a0*b0; mid = sum of a0*b1 ^ a1*b0
@@ -379,6 +382,13 @@ my $tail_masks = $lane_masks . <<___;
     add        rdi, $gkey                      # H^n, entry 16 - n
 ___
 
+# load_powers(n): power registers 0..n-1 = the tail's powers H^n .. H^1 at
+# rdi, masked like its data (lanes past the data zero, and not read).
+sub load_powers {
+    my ($n) = @_;
+    return join '', map { "    vmovdqu64  " . power($_) . "{k" . ($_ + 1) . "}{z}, [rdi + " . 64 * $_ . "]\n" } 0 .. $n - 1;
+}
+
 # tail_crypt(n, tag, seal, hooks): the last `blocks` blocks (at most 4n)
 # through n registers of key stream, with optional round hooks; loads and
 # stores masked. Sealing then leaves the ciphertext, byte-reversed and
@@ -411,10 +421,12 @@ sub tail {
         $s .= ".L${tag}_wide:\n" if $n == 4;
         if ($seal) {
             $s .= tail_crypt($n, $t, 1, $hooks);
-            $s .= join '', ghash_steps($n, 'rdi');
+            $s .= load_powers($n);
+            $s .= join '', ghash_steps($n);
         } else {
             $s .= load_data($n, $in, 1);
-            $s .= tail_crypt($n, $t, 0, hooks($n, 'rdi'));
+            $s .= load_powers($n);
+            $s .= tail_crypt($n, $t, 0, hooks($n));
         }
         $s .= "    jmp        .L${tag}_end\n" if $n == 2;
     }
@@ -504,7 +516,8 @@ $code .= perlasm::fused_driver_x86_64::open_function(\%kernel,
 #   siv_polyval(S, key, in, blocks): POLYVAL alone (ghash.h's
 #     polyval_update contract on the vpclmul_avx2 key): sixteen blocks per
 #     iteration with the powers in registers, then a masked tail with
-#     H^n .. H^1 from memory. It is latency-bound on the chain through S
+#     H^n .. H^1 loaded into them with its masks (load_powers, as GCM's
+#     tails: no byte past H^1 is read). It is latency-bound on the chain through S
 #     (a multiply, a reduction and the fold of the lanes per sixteen
 #     blocks); the next batch's loads and products run beside it.
 my $BYTE_SWAPS = qr/(?:zmm31|xmm31)/;
@@ -563,11 +576,11 @@ $entry_y$entry_powers.Lsivpv_loop:
 $tail_masks    cmp        $blocks, 8
     ja         .Lsivpv_wide
 @{[ load_data(2, $in, 1) ]}
-@{[ ghash_steps(2, 'rdi') ]}
+@{[ load_powers(2) ]}@{[ ghash_steps(2) ]}
     jmp        .Lsivpv_done
 .Lsivpv_wide:
 @{[ load_data(4, $in, 1) ]}
-@{[ ghash_steps(4, 'rdi') ]}
+@{[ load_powers(4) ]}@{[ ghash_steps(4) ]}
 .Lsivpv_done:
 $exit_y$exit_wipe.Lsivpv_return:
 .endfunction
@@ -578,7 +591,7 @@ $siv .= perlasm::siv_copy::polyval_form($hash_gcm, 'hash_in_gcm_order',
 
 # siv_hash_init(key, H, max_blocks): the powers H'^1 .. H'^16 that the
 # functions above read (entries 0..15 of the vpclmul_avx2 key, H'^(16-e)
-# at 16*e; not its other contents), in four rounds of multiplies instead
+# at 16*e: all of its 256 bytes), in four rounds of multiplies instead
 # of fifteen in a row: H'^2 = H'*H'; (H'^3, H'^4) = (H', H'^2)*H'^2 in two
 # lanes; H'^5..H'^8 = (H'^1..H'^4)*H'^4 in four; H'^9..H'^16 =
 # (H'^1..H'^8)*H'^8 in two registers of four. Each product is the

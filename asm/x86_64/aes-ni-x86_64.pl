@@ -64,12 +64,13 @@
 # little-endian, in dword 3 where PADDD steps it, and the same mask puts
 # it back.
 #
-# Schedule layout (struct aes_schedule, 64-byte aligned)
-# ======================================================
+# Schedule layout (struct aes_schedule, 16-byte aligned, 256 bytes)
+# ================================================================
 #     bytes[16*r]   round key r, r = 0 .. Nr (FIPS 197 byte order)
-#     rounds        Nr, the unsigned at offset 1920 (after the 1920-byte
-#                   array), written by set_encrypt_key and read by the
-#                   other two functions. The C descriptor asserts the offset.
+#     rounds        Nr, the unsigned at offset 240 ($ROUNDS, after the
+#                   240-byte array), written by set_encrypt_key and read by
+#                   the other two functions. crypto/aes/aes.h asserts the
+#                   offset.
 # Round keys are aligned, so they serve as memory operands of AESENC.
 #
 # Register plan (System V names; the translator maps win64 arguments)

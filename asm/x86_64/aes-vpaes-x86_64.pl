@@ -96,14 +96,14 @@
 # the byte order of each block. Input is read before output is written, so
 # in == out works.
 #
-# Schedule layout (struct aes_schedule, 64-byte aligned)
-# ======================================================
+# Schedule layout (struct aes_schedule, 16-byte aligned, 256 bytes)
+# ================================================================
 #     bytes[0]          K_0, ordinary basis, unpermuted
 #     bytes[16*r]       SR^-r(phi(K_r ^ 0x63)), r = 1 .. Nr-1 (tower basis)
 #     bytes[16*Nr]      SR^-Nr(K_Nr ^ 0x63), ordinary basis
-#     rounds            Nr, the unsigned at offset 1920 (after the 1920-byte
-#                       array); written by set_encrypt_key, read by the
-#                       others; crypto/aes/aes_vpaes.c asserts the offset.
+#     rounds            Nr, the unsigned at offset 240 ($ROUNDS, after the
+#                       240-byte array); written by set_encrypt_key, read by
+#                       the others; crypto/aes/aes.h asserts the offset.
 #
 # Register plan (System V names; the translator maps win64 arguments)
 # ===================================================================

@@ -25,13 +25,16 @@
 #     hi  = a1*h1                  (imm 0x11)
 #     mid = (a0^a1)*(h0^h1)        (imm 0x00 on the half sums)
 #     a*h = hi<<128 ^ (mid ^ lo ^ hi)<<64 ^ lo
-# The half sums h0^h1 of every power are stored at init; the data's a0^a1
-# costs a VPSHUFD and a VPXOR, which run beside the multiplies. On the
-# Zen 4 this was tuned on, a 256-bit VPCLMULQDQ costs about as much issue
-# time as four VAESENC and does not overlap them well, so the multiply
-# count bounds this kernel and the fused one: three per block pair instead
-# of the schoolbook four. Because the "mid ^ lo ^ hi" fix-up is linear, it
-# is done once per group, after the sums.
+# The half sums cost a VPSHUFD and a VPXOR each, which run beside the
+# multiplies: the data's a0^a1 per pair, the powers' h0^h1 once per call
+# for the sixteen-block loop (into ymm8..ymm15) and per pair in a shorter
+# run. They are not stored with the key, which so holds the sixteen powers
+# only: 256 bytes, what a key on this backend costs. On the Zen 4 this was
+# tuned on, a 256-bit VPCLMULQDQ costs about as much issue time as four
+# VAESENC and does not overlap them well, so the multiply count bounds this
+# kernel and the fused one: three per block pair instead of the schoolbook
+# four. Because the "mid ^ lo ^ hi" fix-up is linear, it is done once per
+# group, after the sums.
 #
 # Aggregation: 16 blocks per reduction,
 #     Y' = (Y ^ X1)*H^16 ^ X2*H^15 ^ ... ^ X16*H
@@ -41,7 +44,9 @@
 # n < 16 blocks is aggregated the same way with H^n .. H^1, in pairs, then
 # one single block in an xmm register when n is odd; a run of fewer than
 # four blocks in all goes one block at a time in xmm registers (see
-# $short_run below).
+# $short_run below). A single block takes the schoolbook four multiplies
+# (a0*h1 and a1*h0 for the middle), which need no half sums and chain
+# less; the pairs' middle sums are completed before singles add to them.
 #
 # Reduction. With T = hi*2^128 ^ mid*2^64 ^ lo (64-bit limbs T0..T3), the
 # clmul kernel's two Montgomery phases (each clears the lowest limb t by
@@ -53,12 +58,11 @@
 # which equals the clmul kernel's result (the same limbs are XORed
 # together; only the order differs) and saves the shifts that place mid.
 #
-# Key layout (struct ghash_key, 64-byte aligned; 512 of its 1024 bytes):
+# Key layout (struct ghash_key, 16-byte aligned, 256 bytes):
 #     [16*e]        H'^(16-e), e = 0..15, reflected (H'^16 first, H'^1 last)
-#     [256 + 16*e]  its Karatsuba half sum, high ^ low qword, in both qwords
-# A 32-byte load at 16*e (or 256 + 16*e) is the pair (H'^(16-e),
-# H'^(15-e)) for two consecutive blocks; a run of n blocks starts at
-# e = 16 - n. The fused kernel uses entries 8..15 (H^8..H^1) the same way.
+# A 32-byte load at 16*e is the pair (H'^(16-e), H'^(15-e)) for two
+# consecutive blocks; a run of n blocks starts at e = 16 - n. The fused
+# kernels (aes-gcm-vaes-avx2 and -avx512) read the same powers.
 #
 # Register plan (System V names; the translator maps win64 arguments)
 # ===================================================================
@@ -71,15 +75,16 @@
 #     ymm4        the data pair, byte-reversed
 #     ymm5 ymm6   half-sum and product temporaries
 #     ymm7        per-lane byte-reversal mask
+#     ymm8-ymm15  the half sums of the eight power pairs (sixteen-block
+#                 loop); in a shorter run, ymm8 a power pair's half sum
 #     r8          address of the first power of a short run; rax its count
 #   gcmi_ghash_x86_64_vpclmul_avx2_init(key = rdi, H = rsi)
 #     xmm0 current power, xmm1 H', xmm5 its half sum, xmm2-xmm4 products,
 #     xmm6 temporary
 # Every register that held H, a power, Y or data is cleared before return
 # (a VEX XOR of each xmm clears its whole ymm; the translator's VZEROUPPER
-# follows). Not VZEROALL: on win64 that would make the translator save and
-# restore all of xmm6-15 on every call, where this way it saves xmm6 and
-# xmm7 only (rdi, rsi always).
+# follows). On win64 the translator saves and restores the callee-saved
+# xmm6-xmm15 the kernel touches (and rdi, rsi).
 #
 # Secrets and constant time
 # =========================
@@ -107,8 +112,8 @@ my $code = <<___;
 ___
 
 # mul_acc(first, data, pow, half, lo, mid, hi, t0, t1): the Karatsuba
-# products of `data` (register) with `pow` and its half sum `half`
-# (registers or memory), XORed into lo/mid/hi, or written there when
+# products of `data` (register) with `pow` (register or memory) and its
+# half sum `half` (register, half_sum), XORed into lo/mid/hi, or written there when
 # `first`. mid collects (a0^a1)*(h0^h1) only; fixup() completes it. Works
 # on xmm or ymm names alike; data is kept, t0 and t1 are clobbered.
 sub mul_acc {
@@ -131,6 +136,33 @@ ___
     vpxor      $hi, $hi, $t1
     vpclmulqdq $t0, $t0, $k, 0x00
     vpxor      $mid, $mid, $t0
+___
+}
+
+# half_sum(dst, pow): dst = the Karatsuba half sums h0^h1 of the power
+# (pair) at `pow` (memory), in both qwords of each lane.
+sub half_sum {
+    my ($dst, $p) = @_;
+    return <<___;
+    vpshufd    $dst, $p, 0x4e
+    vpxor      $dst, $dst, $p               # q0, q1: h0 ^ h1
+___
+}
+
+# schoolbook_acc(data, pow, lo, mid, hi, t0, t1): the four products of
+# `data` with `pow` (memory) XORed into lo, mid (completed: a0*h1 ^ a1*h0)
+# and hi; for single blocks, where no half sum is worth making.
+sub schoolbook_acc {
+    my ($d, $p, $lo, $mid, $hi, $t0, $t1) = @_;
+    return <<___;
+    vpclmulqdq $t0, $d, $p, 0x00
+    vpxor      $lo, $lo, $t0
+    vpclmulqdq $t1, $d, $p, 0x11
+    vpxor      $hi, $hi, $t1
+    vpclmulqdq $t0, $d, $p, 0x01
+    vpxor      $mid, $mid, $t0
+    vpclmulqdq $t1, $d, $p, 0x10
+    vpxor      $mid, $mid, $t1
 ___
 }
 
@@ -180,17 +212,13 @@ $code .= <<___;
     vpshufd    xmm5, xmm0, 0x4e
     vpxor      xmm5, xmm5, xmm0             # H' half sum, both qwords
     vmovdqu    [rdi + 240], xmm0            # entry 15: H'^1
-    vmovdqu    [rdi + 496], xmm5
     lea        rax, [rdi + 224]
     mov        ecx, 15
 .Linit_loop:                                # xmm0 = xmm0 * H', fifteen times
 @{[ mul_acc(1, 'xmm0', 'xmm1', 'xmm5', 'xmm2', 'xmm3', 'xmm4', 'xmm6', 'xmm6') ]}
 @{[ fixup('xmm2', 'xmm3', 'xmm4') ]}
 @{[ reduce('xmm0', 'xmm2', 'xmm3', 'xmm4', 'xmm6') ]}
-    vpshufd    xmm6, xmm0, 0x4e
-    vpxor      xmm6, xmm6, xmm0
     vmovdqu    [rax], xmm0                  # H'^(16 - e) at entry e
-    vmovdqu    [rax + 256], xmm6            # and its half sum
     sub        rax, 16
     dec        ecx
     jnz        .Linit_loop
@@ -205,9 +233,9 @@ ___
 # fifteen in a row: H'^2 = H'*H'; (H'^3, H'^4) = (H', H'^2)*H'^2 in the two
 # lanes of a ymm; (H'^5, H'^6) and (H'^7, H'^8) = (H'^1..H'^4)*H'^4;
 # H'^9 .. H'^16 = (H'^1..H'^8)*H'^8. Each product is schoolbook (four
-# VPCLMULQDQ) and reduced lane by lane; each power goes to its entry with
-# its half sum, as init stores them. The arithmetic is init's: the same
-# field, the same H', the same reduction.
+# VPCLMULQDQ) and reduced lane by lane; each power goes to its entry, as
+# init stores them (no half sums: the key is the 256 bytes of powers). The
+# arithmetic is init's: the same field, the same H', the same reduction.
 sub mul_lanes {
     my ($dst, $a, $b, $t, $u, $v) = @_;    # ymm names; dst = a*b per lane
     (my $dx, my $tx, my $ux, my $vx) = map { (my $x = $_) =~ s/^ymm/xmm/; $x } $dst, $t, $u, $v;
@@ -228,18 +256,14 @@ sub mul_lanes {
 ___
 }
 # store_pair(reg, a): reg holds (H'^a, H'^(a+1)); each to its entry (16 - a
-# and 15 - a) with its half sum. Clobbers ymm14.
+# and 15 - a).
 sub store_pair {
     my ($r, $a) = @_;
     (my $x = $r) =~ s/^ymm/xmm/;
     my ($e0, $e1) = (16 * (16 - $a), 16 * (15 - $a));
     return <<___;
-    vpshufd    ymm14, $r, 0x4e
-    vpxor      ymm14, ymm14, $r               # half sums
     vmovdqu    [rdi + $e0], $x
     vextracti128 [rdi + $e1], $r, 1
-    vmovdqu    [rdi + @{[ 256 + $e0 ]}], xmm14
-    vextracti128 [rdi + @{[ 256 + $e1 ]}], ymm14, 1
 ___
 }
 $code .= <<___;
@@ -269,14 +293,16 @@ my ($Xi, $key, $in, $blocks) = qw(rdi rsi rdx rcx);
 # cannot hide. Measured on Zen 4 (gcm-cycles, 16-byte seal, 3 blocks).
 my $short_run = 4;
 
+# The half sums of the eight power pairs, for the sixteen-block loop.
+my $halves = join '', map { half_sum('ymm' . (8 + $_), "[$key + " . 32 * $_ . "]") } 0 .. 7;
+
 my $sixteen = '';
 for my $j (0 .. 7) {
     $sixteen .= "    vmovdqu    ymm4, [$in + " . 32 * $j . "]\n";
     $sixteen .= "    vpshufb    ymm4, ymm4, ymm7\n";
     $sixteen .= "    vpxor      ymm4, ymm4, ymm0\n" if $j == 0;
     $sixteen .= mul_acc($j == 0, 'ymm4', "[$key + " . 32 * $j . "]",
-                        "[$key + " . (256 + 32 * $j) . "]",
-                        'ymm1', 'ymm2', 'ymm3', 'ymm5', 'ymm6');
+                        'ymm' . (8 + $j), 'ymm1', 'ymm2', 'ymm3', 'ymm5', 'ymm6');
 }
 
 my $blocks_fn = <<___;
@@ -289,6 +315,7 @@ my $blocks_fn = <<___;
     vpshufb    xmm0, xmm0, xmm7             # Y, reflected; upper lane zero
     cmp        $blocks, 16
     jb         .Lblocks_tail
+$halves
 .Lblocks_loop16:
 $sixteen
 @{[ fold(1, 5) ]}
@@ -302,6 +329,7 @@ $sixteen
     jae        .Lblocks_loop16
     test       $blocks, $blocks
     jz         .Lblocks_done
+@{[ clear(9 .. 15) ]}
 .Lblocks_tail:                              # 1..15 blocks: H^n .. H^1
     mov        rax, 16
     sub        rax, $blocks
@@ -317,7 +345,8 @@ $sixteen
     vpshufb    ymm4, ymm4, ymm7
     vpxor      ymm4, ymm4, ymm0
     vpxor      xmm0, xmm0, xmm0             # Y is in; later XORs add nothing
-@{[ mul_acc(0, 'ymm4', '[r8]', '[r8 + 256]', 'ymm1', 'ymm2', 'ymm3', 'ymm5', 'ymm6') ]}
+@{[ half_sum('ymm8', '[r8]') ]}
+@{[ mul_acc(0, 'ymm4', '[r8]', 'ymm8', 'ymm1', 'ymm2', 'ymm3', 'ymm5', 'ymm6') ]}
     add        $in, 32
     add        r8, 32
     sub        $blocks, 2
@@ -326,6 +355,7 @@ $sixteen
 @{[ fold(1, 5) ]}
 @{[ fold(2, 5) ]}
 @{[ fold(3, 5) ]}
+@{[ fixup('xmm1', 'xmm2', 'xmm3') ]}
     test       $blocks, $blocks
     jz         .Lblocks_tail_reduce
 .Lblocks_tail_singles:                      # a short run, or the odd block
@@ -333,18 +363,17 @@ $sixteen
     vpshufb    xmm4, xmm4, xmm7
     vpxor      xmm4, xmm4, xmm0
     vpxor      xmm0, xmm0, xmm0             # Y is in; later XORs add nothing
-@{[ mul_acc(0, 'xmm4', '[r8]', '[r8 + 256]', 'xmm1', 'xmm2', 'xmm3', 'xmm5', 'xmm6') ]}
+@{[ schoolbook_acc('xmm4', '[r8]', 'xmm1', 'xmm2', 'xmm3', 'xmm5', 'xmm6') ]}
     add        $in, 16
     add        r8, 16
     dec        $blocks
     jnz        .Lblocks_tail_singles
 .Lblocks_tail_reduce:
-@{[ fixup('xmm1', 'xmm2', 'xmm3') ]}
 @{[ reduce('xmm0', 'xmm1', 'xmm2', 'xmm3', 'xmm5') ]}
 .Lblocks_done:
     vpshufb    xmm0, xmm0, xmm7
     vmovdqu    [$Xi], xmm0
-@{[ clear(0 .. 6) ]}
+@{[ clear(0 .. 6, 8) ]}
 .Lblocks_return:
 .endfunction
 ___

@@ -18,10 +18,10 @@
 #include "aead_internal.h"
 
 /* The internal structs fit at their aligned offset (1 .. align bytes in,
- * crypto/gcm/placement.h), and the placement byte can hold that offset. */
-_Static_assert(GCM_KEY_PLACE_ALIGN + sizeof(struct gcm_key_st) <=
-                   sizeof(gcm_key),
-               "gcm_key too small for the internal key at an aligned offset");
+ * crypto/gcm/placement.h), and the placement byte can hold that offset:
+ * the fixed-size gcm_key holds a key on any combination of backends. */
+_Static_assert(GCM_KEY_PLACE_ALIGN + GCM_KEY_MAX_BYTES <= sizeof(gcm_key),
+               "gcm_key too small for the largest key at an aligned offset");
 _Static_assert(_Alignof(struct gcm_key_st) <= GCM_KEY_PLACE_ALIGN,
                "the internal key needs more alignment than it is placed at");
 _Static_assert(GCM_STREAM_PLACE_ALIGN + sizeof(struct gcm_stream_st) <=
@@ -36,54 +36,86 @@ _Static_assert(GCM_KEY_PLACE_ALIGN <= 255 && GCM_STREAM_PLACE_ALIGN <= 255,
 
 /* ---- moved keys ------------------------------------------------------------ */
 
-/* Copies the internal key of a gcm_key that was memcpy'd to an address of
- * another alignment (gcm_key_moved: its struct is intact at the old offset,
- * now misaligned) to the aligned `tmp`. Returns tmp, or NULL (tmp wiped)
- * when `k` holds no initialised key there. The caller wipes tmp after use.
- * A misaligned struct is only ever read as bytes. */
-static const struct gcm_key_st *key_lend(const gcm_key *k,
-                                         struct gcm_key_st *tmp) {
-  size_t off = gcm_key_moved(k);
-  if (off == 0) return NULL;
-  memcpy(tmp, gcm_key_cbytes(k) + off, sizeof(*tmp));
-  if (tmp->magic != GCM_KEY_MAGIC) {
-    gcmi_secure_wipe(tmp, sizeof(*tmp));
-    return NULL;
-  }
-  return tmp;
+/* Room for any key at an aligned place: a moved key's loan. */
+union key_room {
+  struct gcm_key_st h;
+  GCM_ALIGNED(16) uint8_t bytes[GCM_KEY_MAX_BYTES];
+};
+
+/* The header of a moved key (gcm_key_moved: its struct is intact at the
+ * old offset `off`, now misaligned), read as bytes: 1 and *h filled when
+ * it is an initialised key, else 0. */
+static int moved_header(const gcm_key *k, size_t off, struct gcm_key_st *h) {
+  memcpy(h, gcm_key_cbytes(k) + off, sizeof(*h));
+  return h->magic == GCM_KEY_MAGIC && h->units >= GCM_KEY_HEADER_BYTES / 16 &&
+         16u * h->units <= GCM_KEY_MAX_BYTES;
 }
 
-/* A field of the internal key of a moved gcm_key, read as bytes from its
- * misaligned place (for the accessors, which need no whole copy). */
-#define MOVED_FIELD(k, off, field, dst)                                   \
-  memcpy(&(dst), gcm_key_cbytes(k) + (off) +                              \
-                     offsetof(struct gcm_key_st, field),                  \
-         sizeof(dst))
+/* Copies the internal key of a gcm_key that was memcpy'd to an address of
+ * another alignment to the aligned `tmp`: as many bytes as its header says
+ * the key takes. Returns the copy, or NULL when `k` holds no initialised
+ * key there. The caller wipes tmp after use. A misaligned struct is only
+ * ever read as bytes. */
+static const struct gcm_key_st *key_lend(const gcm_key *k,
+                                         union key_room *tmp) {
+  size_t off = gcm_key_moved(k);
+  struct gcm_key_st h;
+  if (off == 0 || !moved_header(k, off, &h)) return NULL;
+  memcpy(tmp->bytes, gcm_key_cbytes(k) + off, 16u * h.units);
+  return &tmp->h;
+}
 
 /* ---- keys ---------------------------------------------------------------- */
 
-/* The body of the three key set-up calls; `api` is the one the user
- * called, for the messages. */
-static int key_init(gcm_key *k, const uint8_t *key, size_t key_len,
-                    const char *aes_backend, const char *ghash_backend,
-                    const char *fused_backend, const char *api) {
+/* The backends a key gets for the names given (NULL: the default), and
+ * the memory it takes, placement slack included. */
+struct key_choice {
+  const struct aes_impl *aes;
+  const struct ghash_impl *ghash;
+  const struct fused_impl *fused;
+  size_t bytes;
+};
+
+/* Fills *c, or returns 0 with the reason recorded for `api`. */
+static int key_choose(const char *aes_backend, const char *ghash_backend,
+                      const char *fused_backend, struct key_choice *c,
+                      const char *api) {
+  struct dispatch_failure why;
+  if (!gcmi_dispatch_choose(aes_backend, ghash_backend, &c->aes, &c->ghash,
+                            &why) ||
+      !gcmi_dispatch_choose_fused(fused_backend, c->aes, c->ghash, &c->fused,
+                                  &why)) {
+    return gcmi_backend_choice_error(&why, api);
+  }
+  c->bytes = GCM_KEY_PLACE_ALIGN + gcm_mode_key_bytes(c->aes, c->ghash, c->fused);
+  return 1;
+}
+
+/* The body of the key set-up calls, into `size` bytes at k; `api` is the
+ * one the user called, for the messages. */
+static int key_init(gcm_key *k, size_t size, const uint8_t *key,
+                    size_t key_len, const char *aes_backend,
+                    const char *ghash_backend, const char *fused_backend,
+                    const char *api) {
   if (k == NULL) return gcmi_error_set(GCM_ERR_NULL_POINTER);
-  gcmi_secure_wipe(k, sizeof(*k));
+  gcmi_secure_wipe(k, size);
   if (key == NULL) return gcmi_error_set(GCM_ERR_NULL_POINTER);
   if (key_len != 16 && key_len != 24 && key_len != 32) {
     return gcmi_error_setf(GCM_ERR_KEY_LENGTH,
                       "AES key must be 16, 24 or 32 bytes, got %zu", key_len);
   }
-  const struct aes_impl *aes;
-  const struct ghash_impl *ghash;
-  const struct fused_impl *fused;
-  struct dispatch_failure why;
-  if (!gcmi_dispatch_choose(aes_backend, ghash_backend, &aes, &ghash, &why) ||
-      !gcmi_dispatch_choose_fused(fused_backend, aes, ghash, &fused, &why)) {
-    return gcmi_backend_choice_error(&why, api);
+  struct key_choice c;
+  if (!key_choose(aes_backend, ghash_backend, fused_backend, &c, api)) return 0;
+  if (size < c.bytes) {
+    return gcmi_error_setf(GCM_ERR_OUTPUT_TOO_SMALL,
+                           "%s: a key on %s/%s/%s needs %zu bytes "
+                           "(gcm_key_size_for), got %zu",
+                           api, c.aes->name, c.ghash->name,
+                           c.fused != NULL ? c.fused->name : "none", c.bytes,
+                           size);
   }
   struct gcm_key_st *ks = gcm_key_place(k);
-  gcm_mode_key_init(ks, aes, ghash, fused, key, key_len);
+  gcm_mode_key_init(ks, c.aes, c.ghash, c.fused, key, key_len);
   /* Last: the placement byte is what makes the key initialised. */
   gcm_key_bytes(k)[0] =
       (unsigned char)((const unsigned char *)(void *)ks - gcm_key_bytes(k));
@@ -91,25 +123,58 @@ static int key_init(gcm_key *k, const uint8_t *key, size_t key_len,
 }
 
 int gcm_key_init(gcm_key *k, const uint8_t *key, size_t key_len) {
-  return key_init(k, key, key_len, NULL, NULL, NULL, "gcm_key_init");
+  return key_init(k, sizeof(*k), key, key_len, NULL, NULL, NULL,
+                  "gcm_key_init");
 }
 
 int gcm_key_init_with_backends(gcm_key *k, const uint8_t *key, size_t key_len,
                                const char *aes_backend,
                                const char *ghash_backend) {
-  return key_init(k, key, key_len, aes_backend, ghash_backend, NULL,
-                  "gcm_key_init_with_backends");
+  return key_init(k, sizeof(*k), key, key_len, aes_backend, ghash_backend,
+                  NULL, "gcm_key_init_with_backends");
 }
 
 int gcm_key_init_with_fused(gcm_key *k, const uint8_t *key, size_t key_len,
                             const char *aes_backend, const char *ghash_backend,
                             const char *fused_backend) {
-  return key_init(k, key, key_len, aes_backend, ghash_backend, fused_backend,
-                  "gcm_key_init_with_fused");
+  return key_init(k, sizeof(*k), key, key_len, aes_backend, ghash_backend,
+                  fused_backend, "gcm_key_init_with_fused");
+}
+
+size_t gcm_key_size_for(const char *aes_backend, const char *ghash_backend,
+                        const char *fused_backend) {
+  struct key_choice c;
+  return key_choose(aes_backend, ghash_backend, fused_backend, &c,
+                    "gcm_key_size_for")
+             ? c.bytes
+             : 0;
+}
+
+int gcm_key_init_sized(gcm_key *k, size_t size, const uint8_t *key,
+                       size_t key_len, const char *aes_backend,
+                       const char *ghash_backend, const char *fused_backend) {
+  return key_init(k, size, key, key_len, aes_backend, ghash_backend,
+                  fused_backend, "gcm_key_init_sized");
+}
+
+/* How many bytes from the start of k its key occupies, placement slack
+ * included: what cleanup wipes. Just the placement byte when k holds no
+ * key (never initialised, failed, or cleaned up). */
+static size_t key_extent(const gcm_key *k) {
+  const struct gcm_key_st *ks = gcm_key_placed(k);
+  if (ks != NULL) {
+    return (size_t)((const unsigned char *)(const void *)ks -
+                    gcm_key_cbytes(k)) +
+           gcm_key_st_bytes(ks);
+  }
+  size_t off = gcm_key_moved(k);
+  struct gcm_key_st h;
+  if (off != 0 && moved_header(k, off, &h)) return off + 16u * h.units;
+  return 1;
 }
 
 void gcm_key_cleanup(gcm_key *k) {
-  if (k != NULL) gcmi_secure_wipe(k, sizeof(*k));
+  if (k != NULL) gcmi_secure_wipe(k, key_extent(k));
 }
 
 /* What the accessors report of a key, in place or moved. */
@@ -131,14 +196,12 @@ static int key_identify(const gcm_key *k, struct key_id *id) {
     return 1;
   }
   size_t off = gcm_key_moved(k);
-  uint32_t magic;
-  if (off == 0) return 0;
-  MOVED_FIELD(k, off, magic, magic);
-  if (magic != GCM_KEY_MAGIC) return 0;
-  MOVED_FIELD(k, off, aes, id->aes);
-  MOVED_FIELD(k, off, ghash, id->ghash);
-  MOVED_FIELD(k, off, fused, id->fused);
-  MOVED_FIELD(k, off, key_len, id->key_len);
+  struct gcm_key_st h;
+  if (off == 0 || !moved_header(k, off, &h)) return 0;
+  id->aes = h.aes;
+  id->ghash = h.ghash;
+  id->fused = h.fused;
+  id->key_len = h.key_len;
   return 1;
 }
 
@@ -248,7 +311,7 @@ static AEAD_NOINLINE int seal_moved(const gcm_key *k, uint8_t *out,
                                     const uint8_t *nonce, size_t nonce_len,
                                     const uint8_t *in, size_t in_len,
                                     const uint8_t *aad, size_t aad_len) {
-  struct gcm_key_st tmp;
+  union key_room tmp;
   const struct gcm_key_st *ks = key_lend(k, &tmp);
   if (ks == NULL) {
     wipe_output(out, in_len, GCM_MAX_DATA_LEN);
@@ -267,7 +330,7 @@ static AEAD_NOINLINE int open_moved(const gcm_key *k, uint8_t *out,
                                     const uint8_t *in, size_t in_len,
                                     const uint8_t *tag, size_t tag_len,
                                     const uint8_t *aad, size_t aad_len) {
-  struct gcm_key_st tmp;
+  union key_room tmp;
   const struct gcm_key_st *ks = key_lend(k, &tmp);
   if (ks == NULL) {
     wipe_output(out, in_len, GCM_MAX_DATA_LEN);
@@ -436,7 +499,7 @@ static AEAD_NOINLINE int stream_moved(struct gcm_stream_st *st,
                                       const gcm_key *k, enum moved_op op,
                                       uint8_t *out, const uint8_t *in,
                                       size_t len, int encrypt) {
-  struct gcm_key_st tmp;
+  union key_room tmp;
   const struct gcm_key_st *ks = key_lend(k, &tmp);
   if (ks == NULL) {
     if (op != MOVED_START) stream_end(st);

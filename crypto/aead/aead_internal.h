@@ -75,7 +75,7 @@ static inline void wipe_output(void *p, size_t len, uint64_t limit) {
   if (p != NULL && (uint64_t)len <= limit) gcmi_secure_wipe(p, len);
 }
 
-/* Out of line, so the aligned copy of a moved key takes stack only on the
+/* Out of line, so the aligned room for a moved key takes stack only on the
  * path that needs it. */
 #if defined(__GNUC__) || defined(__clang__)
 #define AEAD_NOINLINE __attribute__((noinline))
@@ -124,6 +124,17 @@ static inline const struct gcm_siv_key_st *aead_valid_siv_key(
     const gcm_siv_key *k) {
   return gcm_siv_key_placed(k);
 }
+
+/* For the shim's AES-GCM-SIV contexts, which keep their key in the bytes
+ * of a context (compat.c), not in a whole gcm_siv_key: the memory a key on
+ * the default backends takes, placement slack included (0 with the reason
+ * recorded when they cannot be chosen), and gcm_siv_key_init into `size`
+ * bytes at k, refused with GCM_ERR_OUTPUT_TOO_SMALL when they are fewer.
+ * Later calls on such a key read no byte past the key's own. */
+GCM_HIDDEN size_t gcmi_aead_siv_key_size(void);
+GCM_HIDDEN int gcmi_aead_siv_key_init_sized(gcm_siv_key *k, size_t size,
+                                            const uint8_t *key,
+                                            size_t key_len);
 
 /* gcm_siv_open after its checks have passed (a 16-byte tag): returns 1
  * when the tag is right; else 0 with GCM_ERR_AUTH recorded and out

@@ -22,9 +22,8 @@
 #include "../error.h"
 #include "aead_internal.h"
 
-_Static_assert(GCM_KEY_PLACE_ALIGN + sizeof(struct gcm_siv_key_st) <=
-                   sizeof(gcm_siv_key),
-               "gcm_siv_key too small for the internal key at an aligned "
+_Static_assert(GCM_KEY_PLACE_ALIGN + GCM_SIV_KEY_MAX_BYTES <= sizeof(gcm_siv_key),
+               "gcm_siv_key too small for the largest key at an aligned "
                "offset");
 _Static_assert(_Alignof(struct gcm_siv_key_st) <= GCM_KEY_PLACE_ALIGN,
                "the internal SIV key needs more alignment than it is placed "
@@ -52,11 +51,49 @@ static const struct fused_impl *siv_default_fused(const struct aes_impl *aes,
   return NULL;
 }
 
-static int siv_key_init(gcm_siv_key *k, const uint8_t *key, size_t key_len,
-                        const char *aes_backend, const char *ghash_backend,
-                        const char *fused_backend, const char *api) {
+/* The backends a key gets for the names given (NULL: the default), or 0
+ * with the reason recorded for `api`. */
+static int siv_key_choose(const char *aes_backend, const char *ghash_backend,
+                          const char *fused_backend,
+                          const struct aes_impl **aes,
+                          const struct ghash_impl **ghash,
+                          const struct fused_impl **fused, const char *api) {
+  struct dispatch_failure why;
+  if (!gcmi_dispatch_choose(aes_backend, ghash_backend, aes, ghash, &why)) {
+    return gcmi_backend_choice_error(&why, api);
+  }
+  /* The fused kernel: by default the first with AES-GCM-SIV functions
+   * that a gcm_key on the pair could get; else as a gcm_key chooses it
+   * (the name given or LIBGCM_FUSED's), where one without AES-GCM-SIV
+   * functions leaves the key on the backends' hooks, unless the caller
+   * named it. */
+  if (fused_backend == NULL && !gcmi_backend_env()->fused.set) {
+    *fused = siv_default_fused(*aes, *ghash);
+  } else if (!gcmi_dispatch_choose_fused(fused_backend, *aes, *ghash, fused,
+                                         &why)) {
+    return gcmi_backend_choice_error(&why, api);
+  }
+  if (*fused != NULL && !gcm_siv_fused_fits(*fused, *aes, *ghash)) {
+    if (fused_backend != NULL) {
+      return gcmi_error_setf(GCM_ERR_BACKEND_UNUSABLE,
+                             "%s: fused kernel '%s' has no AES-GCM-SIV "
+                             "functions",
+                             api, (*fused)->name);
+    }
+    *fused = NULL;
+  }
+  return 1;
+}
+
+/* The body of the key set-up calls, into the `size` bytes at k (a whole
+ * gcm_siv_key, or the shim's room for one); `api` is the one the user
+ * called, for the messages. */
+static int siv_key_init(gcm_siv_key *k, size_t size, const uint8_t *key,
+                        size_t key_len, const char *aes_backend,
+                        const char *ghash_backend, const char *fused_backend,
+                        const char *api) {
   if (k == NULL) return gcmi_error_set(GCM_ERR_NULL_POINTER);
-  gcmi_secure_wipe(k, sizeof(*k));
+  gcmi_secure_wipe(k, size);
   if (key == NULL) return gcmi_error_set(GCM_ERR_NULL_POINTER);
   if (key_len != 16 && key_len != 32) {
     return gcmi_error_setf(GCM_ERR_KEY_LENGTH,
@@ -65,30 +102,17 @@ static int siv_key_init(gcm_siv_key *k, const uint8_t *key, size_t key_len,
   }
   const struct aes_impl *aes;
   const struct ghash_impl *ghash;
-  struct dispatch_failure why;
-  if (!gcmi_dispatch_choose(aes_backend, ghash_backend, &aes, &ghash, &why)) {
-    return gcmi_backend_choice_error(&why, api);
-  }
-  /* The fused kernel: by default the first with AES-GCM-SIV functions
-   * that a gcm_key on the pair could get; else as a gcm_key chooses it
-   * (the name given or LIBGCM_FUSED's), where one without AES-GCM-SIV
-   * functions leaves the key on the backends' hooks, unless the caller
-   * named it. */
   const struct fused_impl *fused;
-  if (fused_backend == NULL && !gcmi_backend_env()->fused.set) {
-    fused = siv_default_fused(aes, ghash);
-  } else if (!gcmi_dispatch_choose_fused(fused_backend, aes, ghash, &fused,
-                                         &why)) {
-    return gcmi_backend_choice_error(&why, api);
+  if (!siv_key_choose(aes_backend, ghash_backend, fused_backend, &aes, &ghash,
+                      &fused, api)) {
+    return 0;
   }
-  if (fused != NULL && !gcm_siv_fused_fits(fused, aes, ghash)) {
-    if (fused_backend != NULL) {
-      return gcmi_error_setf(GCM_ERR_BACKEND_UNUSABLE,
-                             "%s: fused kernel '%s' has no AES-GCM-SIV "
-                             "functions",
-                             api, fused->name);
-    }
-    fused = NULL;
+  const size_t need = GCM_KEY_PLACE_ALIGN + gcm_siv_mode_key_bytes(aes);
+  if (size < need) {
+    return gcmi_error_setf(GCM_ERR_OUTPUT_TOO_SMALL,
+                           "%s: an AES-GCM-SIV key on %s needs %zu bytes, "
+                           "got %zu",
+                           api, aes->name, need, size);
   }
   struct gcm_siv_key_st *ks = gcm_siv_key_place(k);
   gcm_siv_mode_key_init(ks, aes, ghash, fused, key, key_len);
@@ -99,41 +123,95 @@ static int siv_key_init(gcm_siv_key *k, const uint8_t *key, size_t key_len,
 }
 
 int gcm_siv_key_init(gcm_siv_key *k, const uint8_t *key, size_t key_len) {
-  return siv_key_init(k, key, key_len, NULL, NULL, NULL, "gcm_siv_key_init");
+  return siv_key_init(k, sizeof(*k), key, key_len, NULL, NULL, NULL,
+                      "gcm_siv_key_init");
 }
 
 int gcm_siv_key_init_with_backends(gcm_siv_key *k, const uint8_t *key,
                                    size_t key_len, const char *aes_backend,
                                    const char *ghash_backend) {
-  return siv_key_init(k, key, key_len, aes_backend, ghash_backend, NULL,
-                      "gcm_siv_key_init_with_backends");
+  return siv_key_init(k, sizeof(*k), key, key_len, aes_backend, ghash_backend,
+                      NULL, "gcm_siv_key_init_with_backends");
 }
 
 int gcm_siv_key_init_with_fused(gcm_siv_key *k, const uint8_t *key,
                                 size_t key_len, const char *aes_backend,
                                 const char *ghash_backend,
                                 const char *fused_backend) {
-  return siv_key_init(k, key, key_len, aes_backend, ghash_backend,
+  return siv_key_init(k, sizeof(*k), key, key_len, aes_backend, ghash_backend,
                       fused_backend, "gcm_siv_key_init_with_fused");
 }
 
-void gcm_siv_key_cleanup(gcm_siv_key *k) {
-  if (k != NULL) gcmi_secure_wipe(k, sizeof(*k));
+size_t gcmi_aead_siv_key_size(void) {
+  const struct aes_impl *aes;
+  const struct ghash_impl *ghash;
+  const struct fused_impl *fused;
+  if (!siv_key_choose(NULL, NULL, NULL, &aes, &ghash, &fused,
+                      "EVP_AEAD_CTX_init")) {
+    return 0;
+  }
+  return GCM_KEY_PLACE_ALIGN + gcm_siv_mode_key_bytes(aes);
 }
 
-/* Copies the internal key of a gcm_siv_key memcpy'd to an address of
- * another alignment to the aligned `tmp`. Returns tmp, or NULL (tmp wiped)
- * when `k` holds no initialised key there. The caller wipes tmp. */
-static const struct gcm_siv_key_st *siv_key_lend(const gcm_siv_key *k,
-                                                 struct gcm_siv_key_st *tmp) {
-  size_t off = gcm_siv_key_moved(k);
-  if (off == 0) return NULL;
-  memcpy(tmp, gcm_siv_key_cbytes(k) + off, sizeof(*tmp));
-  if (tmp->magic != GCM_SIV_KEY_MAGIC) {
-    gcmi_secure_wipe(tmp, sizeof(*tmp));
-    return NULL;
+int gcmi_aead_siv_key_init_sized(gcm_siv_key *k, size_t size,
+                                 const uint8_t *key, size_t key_len) {
+  return siv_key_init(k, size, key, key_len, NULL, NULL, NULL,
+                      "EVP_AEAD_CTX_init");
+}
+
+/* The header of a moved key (gcm_siv_key_moved: its struct is intact at
+ * the old offset `off`, now misaligned), read as bytes: 1 and *h filled
+ * when it is an initialised key, else 0. */
+static int siv_moved_header(const gcm_siv_key *k, size_t off,
+                            struct gcm_siv_key_st *h) {
+  memcpy(h, gcm_siv_key_cbytes(k) + off, sizeof(*h));
+  return h->magic == GCM_SIV_KEY_MAGIC;
+}
+
+/* How many bytes from the start of k its key occupies, placement slack
+ * included: what cleanup wipes. Just the placement byte when k holds no
+ * key (never initialised, failed, or cleaned up). */
+static size_t siv_key_extent(const gcm_siv_key *k) {
+  const struct gcm_siv_key_st *ks = gcm_siv_key_placed(k);
+  if (ks != NULL) {
+    return (size_t)((const unsigned char *)(const void *)ks -
+                    gcm_siv_key_cbytes(k)) +
+           gcm_siv_key_st_bytes(ks);
   }
-  return tmp;
+  size_t off = gcm_siv_key_moved(k);
+  struct gcm_siv_key_st h;
+  if (off != 0 && siv_moved_header(k, off, &h)) {
+    return off + gcm_siv_key_st_bytes(&h);
+  }
+  return 1;
+}
+
+void gcm_siv_key_cleanup(gcm_siv_key *k) {
+  if (k != NULL) gcmi_secure_wipe(k, siv_key_extent(k));
+}
+
+/* Room for any AES-GCM-SIV key at an aligned place: a moved key's loan. */
+union siv_key_room {
+  struct gcm_siv_key_st h;
+  GCM_ALIGNED(16) uint8_t bytes[GCM_SIV_KEY_MAX_BYTES];
+};
+
+/* Copies the internal key of a gcm_siv_key memcpy'd to an address of
+ * another alignment to the aligned `tmp`: as many bytes as its header
+ * says the key takes. Returns the copy, or NULL when `k` holds no
+ * initialised key there. The caller wipes tmp (siv_key_return). */
+static const struct gcm_siv_key_st *siv_key_lend(const gcm_siv_key *k,
+                                                 union siv_key_room *tmp) {
+  size_t off = gcm_siv_key_moved(k);
+  struct gcm_siv_key_st h;
+  if (off == 0 || !siv_moved_header(k, off, &h)) return NULL;
+  memcpy(tmp->bytes, gcm_siv_key_cbytes(k) + off, gcm_siv_key_st_bytes(&h));
+  return &tmp->h;
+}
+
+/* Wipes a loan of siv_key_lend. */
+static void siv_key_return(union siv_key_room *tmp) {
+  gcmi_secure_wipe(tmp, gcm_siv_key_st_bytes(&tmp->h));
 }
 
 /* The backends of a key in place or moved (read as bytes from the moved
@@ -150,14 +228,11 @@ static int siv_key_backends(const gcm_siv_key *k, const struct aes_impl **aes,
     return 1;
   }
   size_t off = gcm_siv_key_moved(k);
-  uint32_t magic;
-  if (off == 0) return 0;
-  const unsigned char *b = gcm_siv_key_cbytes(k) + off;
-  memcpy(&magic, b + offsetof(struct gcm_siv_key_st, magic), sizeof(magic));
-  if (magic != GCM_SIV_KEY_MAGIC) return 0;
-  memcpy(aes, b + offsetof(struct gcm_siv_key_st, aes), sizeof(*aes));
-  memcpy(ghash, b + offsetof(struct gcm_siv_key_st, ghash), sizeof(*ghash));
-  memcpy(fused, b + offsetof(struct gcm_siv_key_st, fused), sizeof(*fused));
+  struct gcm_siv_key_st h;
+  if (off == 0 || !siv_moved_header(k, off, &h)) return 0;
+  *aes = h.aes;
+  *ghash = h.ghash;
+  *fused = h.fused;
   return 1;
 }
 
@@ -254,7 +329,7 @@ static AEAD_NOINLINE int siv_seal_moved(const gcm_siv_key *k, uint8_t *out,
                                         uint8_t *tag, const uint8_t *nonce,
                                         const uint8_t *in, size_t in_len,
                                         const uint8_t *aad, size_t aad_len) {
-  struct gcm_siv_key_st tmp;
+  union siv_key_room tmp;
   const struct gcm_siv_key_st *ks = siv_key_lend(k, &tmp);
   if (ks == NULL) {
     wipe_output(out, in_len, GCM_SIV_MAX_DATA_LEN);
@@ -262,7 +337,7 @@ static AEAD_NOINLINE int siv_seal_moved(const gcm_siv_key *k, uint8_t *out,
     return gcmi_error_set(GCM_ERR_NOT_INITIALIZED);
   }
   gcm_siv_mode_seal(ks, nonce, in, in_len, aad, aad_len, out, tag);
-  gcmi_secure_wipe(&tmp, sizeof(tmp));
+  siv_key_return(&tmp);
   return 1;
 }
 
@@ -271,7 +346,7 @@ static AEAD_NOINLINE int siv_open_moved(const gcm_siv_key *k, uint8_t *out,
                                         const uint8_t *in, size_t in_len,
                                         const uint8_t *tag,
                                         const uint8_t *aad, size_t aad_len) {
-  struct gcm_siv_key_st tmp;
+  union siv_key_room tmp;
   const struct gcm_siv_key_st *ks = siv_key_lend(k, &tmp);
   if (ks == NULL) {
     wipe_output(out, in_len, GCM_SIV_MAX_DATA_LEN);
@@ -279,7 +354,7 @@ static AEAD_NOINLINE int siv_open_moved(const gcm_siv_key *k, uint8_t *out,
   }
   int ok = gcmi_aead_siv_open_checked(ks, out, nonce, in, in_len, tag, aad,
                                       aad_len);
-  gcmi_secure_wipe(&tmp, sizeof(tmp));
+  siv_key_return(&tmp);
   return ok;
 }
 
@@ -325,7 +400,7 @@ int gcm_siv_open(const gcm_siv_key *k, uint8_t *out, const uint8_t *nonce,
  * 12-byte nonce, data and AAD within 2^36 bytes. NULL with the error
  * recorded when one fails. */
 static const struct gcm_siv_key_st *shim_checks(const gcm_siv_key *k,
-                                                struct gcm_siv_key_st *tmp,
+                                                union siv_key_room *tmp,
                                                 size_t nonce_len,
                                                 uint64_t data_len,
                                                 uint64_t aad_len) {
@@ -356,7 +431,7 @@ int gcmi_aead_siv_sealv(const gcm_siv_key *k, const CRYPTO_IOVEC *iov,
                         size_t n_iov, uint8_t tag[16], const uint8_t *nonce,
                         size_t nonce_len, const CRYPTO_IVEC *aad,
                         size_t n_aad) {
-  struct gcm_siv_key_st tmp;
+  union siv_key_room tmp;
   uint64_t data_len = 0;
   for (size_t i = 0; i < n_iov; i++) data_len += iov[i].len;
   const struct gcm_siv_key_st *ks =
@@ -384,7 +459,7 @@ int gcmi_aead_siv_sealv(const gcm_siv_key *k, const CRYPTO_IOVEC *iov,
     }
     gcm_siv_message_wipe(&m);
   }
-  if (ks == &tmp) gcmi_secure_wipe(&tmp, sizeof(tmp));
+  if (ks == &tmp.h) siv_key_return(&tmp);
   return 1;
 }
 
@@ -392,7 +467,7 @@ int gcmi_aead_siv_openv(const gcm_siv_key *k, const CRYPTO_IOVEC *iov,
                         size_t n_iov, size_t data_len, const uint8_t *nonce,
                         size_t nonce_len, const uint8_t tag[16],
                         const CRYPTO_IVEC *aad, size_t n_aad) {
-  struct gcm_siv_key_st tmp;
+  union siv_key_room tmp;
   const struct gcm_siv_key_st *ks =
       shim_checks(k, &tmp, nonce_len, data_len, aad_total(aad, n_aad));
   if (ks == NULL) return 0;
@@ -433,6 +508,6 @@ int gcmi_aead_siv_openv(const gcm_siv_key *k, const CRYPTO_IOVEC *iov,
       gcmi_error_set(GCM_ERR_AUTH);
     }
   }
-  if (ks == &tmp) gcmi_secure_wipe(&tmp, sizeof(tmp));
+  if (ks == &tmp.h) siv_key_return(&tmp);
   return ok;
 }

@@ -22,7 +22,7 @@
  * draws the 12-byte nonce from the OS (crypto/rand) and appends it to the
  * GCM tag, and the opens take it back off the end of the tag they are given
  * (gcm_nonce_and_tag). What the API calls the tag is therefore the GCM tag
- * followed by the nonce, and ctx->tag_len counts both.
+ * followed by the nonce, and the context's tag_len counts both.
  *
  * The AES-GCM-SIV AEADs (EVP_aead_aes_{128,256}_gcm_siv) keep a
  * gcm_siv_key in the context's key bytes and differ in three places:
@@ -157,35 +157,109 @@ size_t EVP_AEAD_max_tag_len(const EVP_AEAD *aead) { return aead->max_tag_len; }
 /* Buffers sized with EVP_AEAD_MAX_OVERHEAD must hold the longest tag. */
 _Static_assert(RANDNONCE_TAG_LEN <= EVP_AEAD_MAX_OVERHEAD,
                "EVP_AEAD_MAX_OVERHEAD too small for a randnonce tag");
-/* ctx->tag_len is a uint8_t. */
+/* What a context holds, and where. The header declares 1.0's layout (its
+ * size is part of libgcm.so.1's ABI), but libgcm uses only the bytes a
+ * key on the default backends needs, from the start:
+ *
+ *   [0, 8)                       `aead` (the declared member; NULL when
+ *                                not initialised)
+ *   [8, 32)                      struct aead_ctx_state
+ *   [32, 32 + gcm_key_size_for)  the native key (gcm_key_init_sized;
+ *                                for the AES-GCM-SIV AEADs an AES-GCM-SIV
+ *                                key, which takes fewer: ctx_key_room)
+ *
+ * (a key on the hardware backends, or on any that exist, ends inside the
+ * declared `key` bytes; 1.0's fields after them, tls_next and the rest,
+ * are no longer read or written as such). So a context from
+ * EVP_AEAD_CTX_new is only CTX_KEY_OFFSET + gcm_key_size_for(NULL, NULL,
+ * NULL) bytes (592 on x86_64's hardware tiers), and every function here stays
+ * inside those bytes, whoever allocated the context: EVP_AEAD_CTX_init
+ * always keys the default backends, whose size is fixed for the process. */
+struct aead_ctx_state {
+  /* Nonce state of the TLS AEADs. tls_next is the smallest counter
+   * (TLS 1.2) or sequence number (TLS 1.3) the next seal may use;
+   * tls_mask is the TLS 1.3 mask; tls_started says whether a TLS 1.3 seal
+   * has happened yet, i.e. whether tls_mask is known. */
+  uint64_t tls_next;
+  uint64_t tls_mask;
+  uint8_t tls_started;
+  /* The tag length chosen at init (1..16; 13..28 for randnonce, counting
+   * the appended nonce); 0 when not initialised. */
+  uint8_t tag_len;
+};
+
+/* At 8: aligned for its uint64_t fields wherever the context is aligned
+ * for the declared type (which asks for a pointer's and a uint64_t's). */
+#define CTX_STATE_OFFSET 8
+#define CTX_KEY_OFFSET 32
+
+_Static_assert(offsetof(EVP_AEAD_CTX, key) <= CTX_STATE_OFFSET &&
+                   CTX_STATE_OFFSET + sizeof(struct aead_ctx_state) <=
+                       CTX_KEY_OFFSET,
+               "the state fits between aead and the key");
+_Static_assert(CTX_KEY_OFFSET + GCM_KEY_PLACE_ALIGN + GCM_KEY_MAX_BYTES <=
+                   sizeof(EVP_AEAD_CTX),
+               "a key on any backends fits in a declared context");
+/* tag_len is a uint8_t. */
 _Static_assert(RANDNONCE_TAG_LEN <= 255, "tag length must fit in a byte");
 
-/* The native key inside a context: a gcm_key's bytes at whatever address
- * the context is (libgcm works on a gcm_key anywhere, <gcm/gcm.h>). */
-static gcm_key *ctx_key(EVP_AEAD_CTX *ctx) { return (gcm_key *)(void *)ctx->key; }
-static const gcm_key *ctx_ckey(const EVP_AEAD_CTX *ctx) {
-  return (const gcm_key *)(const void *)ctx->key;
+static struct aead_ctx_state *ctx_state(const EVP_AEAD_CTX *ctx) {
+  return (struct aead_ctx_state *)(uintptr_t)((const unsigned char *)ctx +
+                                              CTX_STATE_OFFSET);
 }
-/* The same bytes holding a gcm_siv_key, for the AES-GCM-SIV AEADs. */
-_Static_assert(sizeof(gcm_siv_key) <= sizeof(((EVP_AEAD_CTX *)0)->key),
-               "an EVP_AEAD_CTX must hold a gcm_siv_key");
+
+static size_t ctx_tag_len(const EVP_AEAD_CTX *ctx) {
+  return ctx_state(ctx)->tag_len;
+}
+
+/* The native key inside a context: bytes at whatever address the context
+ * is (libgcm places a key anywhere, <gcm/gcm.h>). */
+static gcm_key *ctx_key(EVP_AEAD_CTX *ctx) {
+  return (gcm_key *)(void *)((unsigned char *)ctx + CTX_KEY_OFFSET);
+}
+static const gcm_key *ctx_ckey(const EVP_AEAD_CTX *ctx) {
+  return (const gcm_key *)(const void *)((const unsigned char *)ctx +
+                                         CTX_KEY_OFFSET);
+}
+/* The same bytes holding an AES-GCM-SIV key, for the AES-GCM-SIV AEADs
+ * (gcmi_aead_siv_key_init_sized: only the bytes the key takes, not a
+ * whole gcm_siv_key). */
+_Static_assert(CTX_KEY_OFFSET + GCM_KEY_PLACE_ALIGN + GCM_SIV_KEY_MAX_BYTES <=
+                   sizeof(EVP_AEAD_CTX),
+               "an AES-GCM-SIV key on any backends fits in a declared "
+               "context");
 static gcm_siv_key *ctx_siv_key(EVP_AEAD_CTX *ctx) {
-  return (gcm_siv_key *)(void *)ctx->key;
+  return (gcm_siv_key *)(void *)((unsigned char *)ctx + CTX_KEY_OFFSET);
 }
 static const gcm_siv_key *ctx_siv_ckey(const EVP_AEAD_CTX *ctx) {
-  return (const gcm_siv_key *)(const void *)ctx->key;
+  return (const gcm_siv_key *)(const void *)((const unsigned char *)ctx +
+                                             CTX_KEY_OFFSET);
+}
+
+/* The bytes every context keeps for its key, from CTX_KEY_OFFSET: enough
+ * for a key on the default backends of either mode (AES-GCM's is the
+ * larger, holding a GHASH key beside the same AES schedule), so one
+ * context may be initialised with any AEAD, again and again. Fixed for
+ * the process; 0 with the reason recorded when the backends cannot be
+ * chosen. */
+static size_t ctx_key_room(void) {
+  const size_t gcm = gcm_key_size_for(NULL, NULL, NULL);
+  const size_t siv = gcmi_aead_siv_key_size();
+  if (gcm == 0 || siv == 0) return 0;
+  return gcm > siv ? gcm : siv;
 }
 
 /* Resets everything but the key bytes to the empty state. */
 static void ctx_clear_fields(EVP_AEAD_CTX *ctx) {
   ctx->aead = NULL;
-  ctx->tls_next = 0;
-  ctx->tls_mask = 0;
-  ctx->tls_started = 0;
-  ctx->tag_len = 0;
+  memset(ctx_state(ctx), 0, sizeof(struct aead_ctx_state));
 }
 
-void EVP_AEAD_CTX_zero(EVP_AEAD_CTX *ctx) { memset(ctx, 0, sizeof(*ctx)); }
+/* The key's placement byte zero too: no key (gcm_key_cleanup wipes no
+ * more than that byte then). */
+void EVP_AEAD_CTX_zero(EVP_AEAD_CTX *ctx) {
+  memset(ctx, 0, CTX_KEY_OFFSET + 1);
+}
 
 int EVP_AEAD_CTX_init(EVP_AEAD_CTX *ctx, const EVP_AEAD *aead,
                       const uint8_t *key, size_t key_len, size_t tag_len,
@@ -220,14 +294,20 @@ int EVP_AEAD_CTX_init(EVP_AEAD_CTX *ctx, const EVP_AEAD *aead,
                       "the %u-byte nonce, so 13..28 bytes; got %zu",
                       (unsigned)RANDOM_NONCE_LEN, tag_len);
   }
-  /* On failure the key init records the reason and leaves the key
-   * zeroed. */
-  if (aead->siv ? !gcm_siv_key_init(ctx_siv_key(ctx), key, key_len)
-                : !gcm_key_init(ctx_key(ctx), key, key_len)) {
+  /* The room every context keeps for its key, the same in every call of
+   * the process: what EVP_AEAD_CTX_new allocated. On failure the size
+   * query or the sized key init records the reason (the latter leaving the
+   * key zeroed). */
+  const size_t size = ctx_key_room();
+  if (size == 0) return 0;
+  if (aead->siv ? !gcmi_aead_siv_key_init_sized(ctx_siv_key(ctx), size, key,
+                                                key_len)
+                : !gcm_key_init_sized(ctx_key(ctx), size, key, key_len, NULL,
+                                      NULL, NULL)) {
     return 0;
   }
   ctx->aead = aead;
-  ctx->tag_len = (uint8_t)tag_len;
+  ctx_state(ctx)->tag_len = (uint8_t)tag_len;
   return 1;
 }
 
@@ -241,16 +321,31 @@ int EVP_AEAD_CTX_init_with_direction(EVP_AEAD_CTX *ctx, const EVP_AEAD *aead,
 
 void EVP_AEAD_CTX_cleanup(EVP_AEAD_CTX *ctx) {
   if (ctx == NULL) return;
-  /* The whole object, padding included, through a wipe the compiler keeps
-   * even when cleanup is inlined into EVP_AEAD_CTX_free right before
-   * free() (plain stores there are dead and were removed by clang -O3). */
-  gcmi_secure_wipe(ctx, sizeof(*ctx));
+  /* The key's bytes (exactly those: a context from EVP_AEAD_CTX_new has
+   * no more), then the fields, through wipes the compiler keeps even when
+   * cleanup is inlined into EVP_AEAD_CTX_free right before free() (plain
+   * stores there are dead and were removed by clang -O3). */
+  if (ctx->aead != NULL && ctx->aead->siv) {
+    gcm_siv_key_cleanup(ctx_siv_key(ctx));
+  } else {
+    gcm_key_cleanup(ctx_key(ctx));
+  }
+  gcmi_secure_wipe(ctx, CTX_KEY_OFFSET);
 }
 
-/* The context holds its key as bytes and asks for no more alignment than
- * its pointer and 64-bit fields, so plain malloc serves. */
+/* Room for the fields and a key on the default backends, no more (see
+ * struct aead_ctx_state and ctx_key_room), or NULL with the reason
+ * recorded. The context asks for no more alignment than its pointer and
+ * 64-bit fields, so plain malloc serves. */
 static EVP_AEAD_CTX *ctx_alloc(void) {
-  return (EVP_AEAD_CTX *)malloc(sizeof(EVP_AEAD_CTX));
+  const size_t size = ctx_key_room();
+  if (size == 0) return NULL;
+  EVP_AEAD_CTX *ctx = (EVP_AEAD_CTX *)malloc(CTX_KEY_OFFSET + size);
+  if (ctx == NULL) {
+    gcmi_error_setf(GCM_ERR_INVALID_ARGUMENT,
+                    "out of memory for an EVP_AEAD_CTX");
+  }
+  return ctx;
 }
 
 static void ctx_release(EVP_AEAD_CTX *ctx) { free(ctx); }
@@ -258,10 +353,7 @@ static void ctx_release(EVP_AEAD_CTX *ctx) { free(ctx); }
 EVP_AEAD_CTX *EVP_AEAD_CTX_new(const EVP_AEAD *aead, const uint8_t *key,
                                size_t key_len, size_t tag_len) {
   EVP_AEAD_CTX *ctx = ctx_alloc();
-  if (ctx == NULL) {
-    gcmi_error_setf(GCM_ERR_INVALID_ARGUMENT, "out of memory for an EVP_AEAD_CTX");
-    return NULL;
-  }
+  if (ctx == NULL) return NULL;
   EVP_AEAD_CTX_zero(ctx);
   if (!EVP_AEAD_CTX_init(ctx, aead, key, key_len, tag_len, NULL)) {
     ctx_release(ctx);
@@ -296,11 +388,11 @@ int EVP_AEAD_CTX_tag_len(const EVP_AEAD_CTX *ctx, size_t *out_tag_len,
   *out_tag_len = 0;
   if (ctx == NULL) return gcmi_error_set(GCM_ERR_NULL_POINTER);
   if (ctx->aead == NULL) return gcmi_error_set(GCM_ERR_NOT_INITIALIZED);
-  if (extra_in_len > SIZE_MAX - ctx->tag_len) {
+  if (extra_in_len > SIZE_MAX - ctx_tag_len(ctx)) {
     return gcmi_error_setf(GCM_ERR_TOO_LONG,
                       "extra_in_len plus the tag overflows a size_t");
   }
-  *out_tag_len = extra_in_len + ctx->tag_len;
+  *out_tag_len = extra_in_len + ctx_tag_len(ctx);
   return 1;
 }
 
@@ -481,26 +573,26 @@ static int check_seal_nonce(const EVP_AEAD_CTX *cctx, const uint8_t *nonce,
   }
   value = load_be64(nonce + TLS_COUNTER_OFFSET);
   if (rule == NONCE_TLS13) {
-    if (!ctx->tls_started) {
+    if (!ctx_state(ctx)->tls_started) {
       /* The first record has sequence number 0, so its nonce's last 8
        * bytes are the mask itself. */
-      ctx->tls_mask = value;
-      ctx->tls_started = 1;
-      ctx->tls_next = 1;
+      ctx_state(ctx)->tls_mask = value;
+      ctx_state(ctx)->tls_started = 1;
+      ctx_state(ctx)->tls_next = 1;
       return 1;
     }
-    value ^= ctx->tls_mask;
+    value ^= ctx_state(ctx)->tls_mask;
   }
   /* 2^64-1 is refused because nothing could follow it. */
-  if (value == UINT64_MAX || value < ctx->tls_next) {
+  if (value == UINT64_MAX || value < ctx_state(ctx)->tls_next) {
     return gcmi_error_setf(GCM_ERR_NONCE_ORDER,
                       "TLS nonce %s %llu was used or passed already "
                       "(next allowed: %llu)",
                       rule == NONCE_TLS13 ? "sequence number" : "counter",
                       (unsigned long long)value,
-                      (unsigned long long)ctx->tls_next);
+                      (unsigned long long)ctx_state(ctx)->tls_next);
   }
-  ctx->tls_next = value + 1;
+  ctx_state(ctx)->tls_next = value + 1;
   return 1;
 }
 
@@ -508,12 +600,11 @@ static int check_seal_nonce(const EVP_AEAD_CTX *cctx, const uint8_t *nonce,
  * The two cores
  * ------------------------------------------------------------------------- */
 
-/* Seals the pieces and writes ctx->tag_len tag bytes to out_tag. The one
- * piece, one AAD case goes straight to the one-shot seal; anything else is
- * streamed piece by piece, which gives the same result for any split. A
- * randnonce
- * seal uses a nonce fresh from the OS and writes it after the GCM tag.
- * Does not zero anything on failure; the public wrappers do. */
+/* Seals the pieces and writes the context's tag_len tag bytes to out_tag.
+ * The one piece, one AAD case goes straight to the one-shot seal; anything
+ * else is streamed piece by piece, which gives the same result for any
+ * split. A randnonce seal uses a nonce fresh from the OS and writes it after
+ * the GCM tag. Does not zero anything on failure; the public wrappers do. */
 static int seal_core(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iov,
                      size_t n_iov, uint8_t *out_tag, size_t *out_tag_len,
                      size_t max_out_tag_len, const uint8_t *nonce,
@@ -527,12 +618,12 @@ static int seal_core(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iov,
 
   if (!check_call(ctx, &b, &total)) return 0;
   if (!check_seal_nonce(ctx, nonce, nonce_len)) return 0;
-  if (max_out_tag_len < ctx->tag_len) {
+  if (max_out_tag_len < ctx_tag_len(ctx)) {
     return gcmi_error_setf(GCM_ERR_OUTPUT_TOO_SMALL,
                       "tag buffer holds %zu bytes, the tag needs %u",
-                      max_out_tag_len, (unsigned)ctx->tag_len);
+                      max_out_tag_len, (unsigned)ctx_tag_len(ctx));
   }
-  gcm_tag_len = ctx->tag_len;
+  gcm_tag_len = ctx_tag_len(ctx);
   if (ctx->aead->rule == NONCE_RANDOM) {
     if (!gcmi_os_random_bytes(fresh_nonce, sizeof(fresh_nonce))) return 0;
     nonce = fresh_nonce;
@@ -564,12 +655,12 @@ static int seal_core(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iov,
   if (ok && ctx->aead->rule == NONCE_RANDOM) {
     memcpy(out_tag + gcm_tag_len, fresh_nonce, RANDOM_NONCE_LEN);
   }
-  if (ok) *out_tag_len = ctx->tag_len;
+  if (ok) *out_tag_len = ctx_tag_len(ctx);
   return ok;
 }
 
 /* Where an open finds the GCM nonce and tag, given the caller's nonce and
- * the ctx->tag_len bytes at `tag` that the API calls the tag. For the plain
+ * the tag_len bytes at `tag` that the API calls the tag. For the plain
  * and TLS AEADs both are the caller's. For randnonce the caller's nonce must
  * be empty and the API tag is the GCM tag followed by the nonce, so an
  * altered nonce changes the J0 the tag is checked under and fails as a
@@ -577,10 +668,10 @@ static int seal_core(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iov,
 static int gcm_nonce_and_tag(const EVP_AEAD_CTX *ctx, const uint8_t **nonce,
                              size_t *nonce_len, const uint8_t *tag,
                              size_t *gcm_tag_len) {
-  *gcm_tag_len = ctx->tag_len;
+  *gcm_tag_len = ctx_tag_len(ctx);
   if (ctx->aead->rule != NONCE_RANDOM) return 1;
   if (!check_no_nonce(*nonce_len)) return 0;
-  *gcm_tag_len = (size_t)ctx->tag_len - RANDOM_NONCE_LEN;
+  *gcm_tag_len = (size_t)ctx_tag_len(ctx) - RANDOM_NONCE_LEN;
   *nonce = tag + *gcm_tag_len;
   *nonce_len = RANDOM_NONCE_LEN;
   return 1;
@@ -637,10 +728,10 @@ static int open_core(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iov,
   size_t total, gcm_tag_len;
 
   if (!check_call(ctx, &b, &total)) return 0;
-  if (in_tag_len != ctx->tag_len) {
+  if (in_tag_len != ctx_tag_len(ctx)) {
     return gcmi_error_setf(GCM_ERR_AUTH,
                       "tag is %zu bytes, this context expects %u", in_tag_len,
-                      (unsigned)ctx->tag_len);
+                      (unsigned)ctx_tag_len(ctx));
   }
   if (!gcm_nonce_and_tag(ctx, &nonce, &nonce_len, in_tag, &gcm_tag_len)) {
     return 0;
@@ -700,7 +791,7 @@ static int seal_fast_ok(const EVP_AEAD_CTX *ctx, const uint8_t *out,
          ctx->aead->rule != NONCE_RANDOM && out_len != NULL && out != NULL &&
          nonce != NULL && (in != NULL || in_len == 0) &&
          (ad != NULL || ad_len == 0) && max_out_len >= in_len &&
-         max_out_len - in_len >= ctx->tag_len &&
+         max_out_len - in_len >= ctx_tag_len(ctx) &&
          aead_inplace_or_disjoint(out, in, in_len) &&
          !buffers_overlap(out + in_len, max_out_len - in_len, in, in_len) &&
          !buffers_overlap(out, max_out_len, ad, ad_len) &&
@@ -717,13 +808,14 @@ static int open_fast_ok(const EVP_AEAD_CTX *ctx, const uint8_t *out,
                         size_t ad_len) {
   /* randnonce contexts read their nonce off the tag in open_core. */
   if (ctx == NULL || ctx->aead == NULL || ctx->aead->rule == NONCE_RANDOM ||
-      out_len == NULL || out == NULL || in == NULL || in_len < ctx->tag_len) {
+      out_len == NULL || out == NULL || in == NULL ||
+      in_len < ctx_tag_len(ctx)) {
     return 0;
   }
-  const size_t plain = in_len - ctx->tag_len;
+  const size_t plain = in_len - ctx_tag_len(ctx);
   return nonce != NULL && (ad != NULL || ad_len == 0) &&
          max_out_len >= plain && aead_inplace_or_disjoint(out, in, plain) &&
-         !buffers_overlap(out, plain, in + plain, ctx->tag_len) &&
+         !buffers_overlap(out, plain, in + plain, ctx_tag_len(ctx)) &&
          !buffers_overlap(out, plain, ad, ad_len) &&
          !buffers_overlap(out, plain, nonce, nonce_len) &&
          mode_fast_ok(ctx, nonce_len, plain, ad_len);
@@ -742,10 +834,10 @@ int EVP_AEAD_CTX_seal(const EVP_AEAD_CTX *ctx, uint8_t *out, size_t *out_len,
                         in_len, ad, ad_len, out, out + in_len);
     } else {
       gcmi_aead_seal_checked(aead_valid_key(ctx_ckey(ctx)), out, out + in_len,
-                             ctx->tag_len, nonce, nonce_len, in, in_len, ad,
-                             ad_len);
+                             ctx_tag_len(ctx), nonce, nonce_len, in, in_len,
+                             ad, ad_len);
     }
-    *out_len = in_len + ctx->tag_len;
+    *out_len = in_len + ctx_tag_len(ctx);
     return 1;
   }
   if (out_len == NULL || (out == NULL && max_out_len != 0)) {
@@ -839,7 +931,7 @@ int EVP_AEAD_CTX_open(const EVP_AEAD_CTX *ctx, uint8_t *out, size_t *out_len,
   int ok = 0;
   if (GCM_LIKELY(open_fast_ok(ctx, out, out_len, max_out_len, nonce,
                               nonce_len, in, in_len, ad, ad_len))) {
-    const size_t plain = in_len - ctx->tag_len;
+    const size_t plain = in_len - ctx_tag_len(ctx);
     const int opened =
         ctx->aead->siv
             ? gcmi_aead_siv_open_checked(aead_valid_siv_key(ctx_siv_ckey(ctx)),
@@ -847,7 +939,7 @@ int EVP_AEAD_CTX_open(const EVP_AEAD_CTX *ctx, uint8_t *out, size_t *out_len,
                                          ad, ad_len)
             : gcmi_aead_open_checked(aead_valid_key(ctx_ckey(ctx)), out, nonce,
                                      nonce_len, in, plain, in + plain,
-                                     ctx->tag_len, ad, ad_len);
+                                     ctx_tag_len(ctx), ad, ad_len);
     if (opened) {
       *out_len = plain;
       return 1;
@@ -860,20 +952,20 @@ int EVP_AEAD_CTX_open(const EVP_AEAD_CTX *ctx, uint8_t *out, size_t *out_len,
       (in == NULL && in_len != 0)) {
     gcmi_error_set(GCM_ERR_NULL_POINTER);
   } else if (ctx_ready(ctx)) {
-    if (in_len < ctx->tag_len) {
+    if (in_len < ctx_tag_len(ctx)) {
       gcmi_error_setf(GCM_ERR_AUTH,
                  "input of %zu bytes is shorter than the %u-byte tag", in_len,
-                 (unsigned)ctx->tag_len);
-    } else if (max_out_len < in_len - ctx->tag_len) {
+                 (unsigned)ctx_tag_len(ctx));
+    } else if (max_out_len < in_len - ctx_tag_len(ctx)) {
       gcmi_error_setf(GCM_ERR_OUTPUT_TOO_SMALL,
                  "output holds %zu bytes, the plaintext needs %zu",
-                 max_out_len, in_len - ctx->tag_len);
+                 max_out_len, in_len - ctx_tag_len(ctx));
     } else {
-      size_t plain_len = in_len - ctx->tag_len;
+      size_t plain_len = in_len - ctx_tag_len(ctx);
       CRYPTO_IOVEC piece = {out, in, plain_len};
       CRYPTO_IVEC aad = {ad, ad_len};
       ok = open_core(ctx, &piece, 1, nonce, nonce_len, in + plain_len,
-                     ctx->tag_len, &aad, 1);
+                     ctx_tag_len(ctx), &aad, 1);
       if (ok) *out_len = plain_len;
     }
   }
@@ -910,18 +1002,19 @@ int EVP_AEAD_CTX_openv(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iovec,
   if (out_total_bytes == NULL) {
     gcmi_error_set(GCM_ERR_NULL_POINTER);
   } else if (check_call(ctx, &b, &total)) {
-    if (total < ctx->tag_len) {
+    if (total < ctx_tag_len(ctx)) {
       gcmi_error_setf(GCM_ERR_AUTH,
                  "input of %zu bytes is shorter than the %u-byte tag", total,
-                 (unsigned)ctx->tag_len);
+                 (unsigned)ctx_tag_len(ctx));
     } else {
       /* Take the tag out of the pieces before anything is written, so an
        * in-place piece cannot change it. */
-      copy_input_tail(tag, ctx->tag_len, iovec, num_iovec);
+      copy_input_tail(tag, ctx_tag_len(ctx), iovec, num_iovec);
       ok = gcm_nonce_and_tag(ctx, &nonce, &nonce_len, tag, &gcm_tag_len) &&
-           decrypt_pieces(ctx, iovec, num_iovec, total - ctx->tag_len, nonce,
-                          nonce_len, tag, gcm_tag_len, aadvec, num_aadvec);
-      if (ok) *out_total_bytes = total - ctx->tag_len;
+           decrypt_pieces(ctx, iovec, num_iovec, total - ctx_tag_len(ctx),
+                          nonce, nonce_len, tag, gcm_tag_len, aadvec,
+                          num_aadvec);
+      if (ok) *out_total_bytes = total - ctx_tag_len(ctx);
     }
   }
   if (!ok) {

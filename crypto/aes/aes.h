@@ -12,41 +12,76 @@
  *
  * Hooks take outputs first, as the public API does.
  *
- * Key schedules are stored in `struct aes_schedule`, a block of opaque
- * storage each implementation lays out as it likes; a static assertion in
- * each file checks that its layout fits.
+ * A key schedule is `struct aes_schedule`: opaque bytes that each
+ * implementation lays out as it likes within the `key_bytes` it declares
+ * (the guard-byte test, test/key_size_test.cc, checks that no hook touches
+ * more). A key on that backend reserves exactly that many bytes, 16-byte
+ * aligned (crypto/gcm/key.c lays keys out). Two places are shared: the
+ * round-key backends (aesni, vpaes, armv8, ...) keep up to fifteen 16-byte
+ * round keys from byte 0 and the round count right after them, where every
+ * kernel reads it; the bitsliced backends keep the round count there too
+ * and their bit planes from AES_SCHEDULE_PLANES_OFFSET on.
  */
 #ifndef LIBGCM_CRYPTO_AES_AES_H
 #define LIBGCM_CRYPTO_AES_AES_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "../internal.h"
 
-/* Room for the largest schedule: the SSE2 bitsliced key holds 15 round keys,
- * each as eight 128-bit bit planes (15 * 8 * 16 = 1920 bytes). */
-#define AES_SCHEDULE_BYTES 1920
+/* Where the assembly kernels read (and the key expansions write) the round
+ * count Nr, a 32-bit word: right after fifteen round keys (AES-256 has
+ * Nr + 1 = 15). This line is the one home of the offset: asm/perlasm/
+ * layout.pm reads it from here ($ROUNDS), and the C code reads it through
+ * aes_rounds(), so C and the kernels cannot disagree. */
+#define AES_SCHEDULE_ROUNDS_OFFSET 240
 
-/* Where the assembly kernels read (and the key expansions write) `rounds`,
- * as a 32-bit word: right after the round-key bytes. This line is the one
- * home of the offset: asm/perlasm/layout.pm reads it from here ($ROUNDS),
- * so C and the kernels cannot disagree, and the assertions below check
- * that the structure puts the field there. */
-#define AES_SCHEDULE_ROUNDS_OFFSET AES_SCHEDULE_BYTES
+/* Where a bitsliced schedule's bit planes start: the next 16-byte boundary
+ * after the round count (asm/perlasm/layout.pm reads it as $PLANES). */
+#define AES_SCHEDULE_PLANES_OFFSET 256
 
-struct aes_schedule {
-  GCM_ALIGNED(64) uint8_t bytes[AES_SCHEDULE_BYTES];
-  unsigned rounds; /* 10, 12 or 14 */
+/* What a round-key backend keeps: the round keys and the round count. */
+#define AES_SCHEDULE_ROUND_KEYS_BYTES AES_SCHEDULE_PLANES_OFFSET
+
+/* The most any backend keeps (the SSE2 and NEON bitsliced schedules:
+ * fifteen round keys of eight 128-bit planes after the first 256 bytes):
+ * what the fixed-size gcm_key and the tests reserve. */
+#define AES_SCHEDULE_MAX_BYTES (AES_SCHEDULE_PLANES_OFFSET + 15 * 8 * 16)
+
+/* Opaque: a backend's key_bytes, 16-byte aligned. */
+struct aes_schedule;
+
+/* The round count at its shared place. */
+static inline unsigned aes_rounds(const struct aes_schedule *s) {
+  uint32_t nr;
+  memcpy(&nr, (const uint8_t *)(const void *)s + AES_SCHEDULE_ROUNDS_OFFSET,
+         sizeof(nr));
+  return nr;
+}
+static inline void aes_set_rounds(struct aes_schedule *s, unsigned nr) {
+  uint32_t v = nr;
+  memcpy((uint8_t *)(void *)s + AES_SCHEDULE_ROUNDS_OFFSET, &v, sizeof(v));
+}
+
+/* The bit planes of a bitsliced schedule. */
+static inline uint8_t *aes_schedule_planes(struct aes_schedule *s) {
+  return (uint8_t *)(void *)s + AES_SCHEDULE_PLANES_OFFSET;
+}
+static inline const uint8_t *aes_schedule_cplanes(
+    const struct aes_schedule *s) {
+  return (const uint8_t *)(const void *)s + AES_SCHEDULE_PLANES_OFFSET;
+}
+
+/* Room for any backend's schedule, for a schedule outside a key: the
+ * tests', and bsaes_neon's conversion of ct's. */
+union aes_schedule_room {
+  GCM_ALIGNED(16) uint8_t bytes[AES_SCHEDULE_MAX_BYTES];
 };
-
-#if !defined(__cplusplus)
-_Static_assert(offsetof(struct aes_schedule, rounds) ==
-                   AES_SCHEDULE_ROUNDS_OFFSET,
-               "the kernels read rounds at AES_SCHEDULE_ROUNDS_OFFSET");
-_Static_assert(sizeof(((struct aes_schedule *)0)->rounds) == 4,
-               "the kernels read rounds as a 32-bit word");
-#endif
+static inline struct aes_schedule *aes_schedule_in(union aes_schedule_room *r) {
+  return (struct aes_schedule *)(void *)r->bytes;
+}
 
 /* The hooks' types. A kernel that a hook points at is declared with one:
  *   GCM_HIDDEN aes_ctr32_fn gcmi_aes_x86_64_aesni_ctr32;
@@ -76,6 +111,10 @@ struct aes_impl {
    * back unused only in the first case (the stream policy's use-up rule,
    * crypto/gcm/stream_plan.h). */
   int hardware_rounds;
+  /* Bytes of a key that this backend's schedule takes, a multiple of 16:
+   * what set_encrypt_key writes and the other hooks read, from the start
+   * of struct aes_schedule. */
+  unsigned key_bytes;
   /* Returns 1 when this build has the implementation's code and this CPU
    * can run it. Asks the named queries of crypto/cpu/cpu.h only. */
   int (*usable)(void);

@@ -15,16 +15,14 @@
  * branches and addresses depend only on the key length and block count.
  *
  * The kernels read the round count from `rounds`, the field after the
- * round keys (AES_SCHEDULE_ROUNDS_OFFSET in aes.h, which asserts it); the
- * assertion below checks that their round keys fit before it.
+ * round keys (AES_SCHEDULE_ROUNDS_OFFSET in aes.h, which asserts it), and
+ * write at most fifteen round keys before it: a key on this backend keeps
+ * those 256 bytes (key_bytes), no more.
  */
 #include <stddef.h>
 
 #include "../cpu/cpu.h"
 #include "aes.h"
-
-/* The kernels write up to fifteen round keys before `rounds`, which they
- * read at AES_SCHEDULE_ROUNDS_OFFSET (aes.h). */
 
 /* The kernels of the architecture being built, or none. */
 #if defined(LIBGCM_ASM_X86_64)
@@ -50,10 +48,6 @@ GCM_HIDDEN aes_ctr32_fn AESNI_KERNEL(ctr32le);
 #define AESNI_BUILT 0
 #endif
 
-_Static_assert(15 * 16 <= AES_SCHEDULE_BYTES,
-               "fifteen round keys fit in the schedule");
-
-
 /* Runs here when this build has its kernels and the CPU has AES-NI. */
 static int aesni_usable(void) { return AESNI_BUILT && gcmi_cpu_x86_has_aesni(); }
 
@@ -62,6 +56,8 @@ const struct aes_impl gcmi_aes_aesni = {
     .constant_time = 1,
     .requires = "AES-NI",
     .ctr_batch_blocks = AESNI_CTR_BLOCKS,
+    /* Up to fifteen round keys, then the round count (aes.h). */
+    .key_bytes = AES_SCHEDULE_ROUND_KEYS_BYTES,
     .hardware_rounds = 1,
     .usable = aesni_usable,
     .set_encrypt_key = AESNI_KERNEL(set_encrypt_key),

@@ -38,10 +38,6 @@ GCM_HIDDEN aes_ctr32_fn ARMV8_KERNEL(ctr32le);
 #define ARMV8_BUILT 0
 #endif
 
-_Static_assert(16 * 16 <= AES_SCHEDULE_BYTES,
-               "the key expansion writes up to sixteen round keys");
-
-
 /* Runs here when this build has its kernels and the CPU has the AES
  * instructions. */
 static int armv8_usable(void) { return ARMV8_BUILT && gcmi_cpu_aarch64_has_aes(); }
@@ -51,6 +47,8 @@ const struct aes_impl gcmi_aes_armv8 = {
     .constant_time = 1,
     .requires = "the Armv8 AES instructions",
     .ctr_batch_blocks = 8,
+    /* Up to fifteen round keys, then the round count (aes.h). */
+    .key_bytes = AES_SCHEDULE_ROUND_KEYS_BYTES,
     .hardware_rounds = 1,
     .usable = armv8_usable,
     .set_encrypt_key = ARMV8_KERNEL(set_encrypt_key),

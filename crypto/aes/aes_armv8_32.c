@@ -33,9 +33,6 @@ GCM_HIDDEN aes_ctr32_fn ARMV8_32_KERNEL(ctr32);
 #define ARMV8_32_BUILT 0
 #endif
 
-_Static_assert(16 * 16 <= AES_SCHEDULE_BYTES,
-               "the key expansion writes up to sixteen round keys");
-
 static int armv8_32_usable(void) { return ARMV8_32_BUILT && gcmi_cpu_arm_has_aes(); }
 
 const struct aes_impl gcmi_aes_armv8_32 = {
@@ -43,6 +40,8 @@ const struct aes_impl gcmi_aes_armv8_32 = {
     .constant_time = 1,
     .requires = "the Armv8 AES instructions in AArch32 (HWCAP2_AES)",
     .ctr_batch_blocks = 4,
+    /* Up to fifteen round keys, then the round count (aes.h). */
+    .key_bytes = AES_SCHEDULE_ROUND_KEYS_BYTES,
     .hardware_rounds = 1,
     .usable = armv8_32_usable,
     .set_encrypt_key = ARMV8_32_KERNEL(set_encrypt_key),

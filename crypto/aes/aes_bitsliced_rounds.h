@@ -97,8 +97,11 @@
 #define PLANES_BYTES (8 * sizeof(word))
 #define BATCH_BYTES (16 * NBLK)
 
-_Static_assert(15 * PLANES_BYTES <= AES_SCHEDULE_BYTES,
-               "bitsliced round keys must fit in struct aes_schedule");
+/* What a key on a bitsliced backend keeps: the round count at its shared
+ * place, then from byte 256 on the planes of fifteen round keys (aes.h). */
+#define BITSLICED_KEY_BYTES (AES_SCHEDULE_PLANES_OFFSET + 15 * PLANES_BYTES)
+_Static_assert(BITSLICED_KEY_BYTES <= AES_SCHEDULE_MAX_BYTES,
+               "bitsliced round keys must fit in the largest schedule");
 _Static_assert(sizeof(word) * 8 == 16 * 8 * NBLK / 8, "one plane per word");
 
 /* ------------------------------------------------------------------------ */
@@ -418,11 +421,12 @@ static void bitsliced_set_encrypt_key(struct aes_schedule *s,
     for (int b = 0; b < NBLK; b++) memcpy(buf + 16 * b, rk, 16);
     pack(q, buf);
     for (int i = 0; i < 8; i++) {
-      w_store(s->bytes + PLANES_BYTES * j + i * sizeof(word), q[i]);
+      w_store(aes_schedule_planes(s) + PLANES_BYTES * j + i * sizeof(word),
+              q[i]);
     }
     gcmi_secure_wipe(rk, sizeof(rk));
   }
-  s->rounds = nr;
+  aes_set_rounds(s, nr);
   gcmi_secure_wipe(w, sizeof(w));
   gcmi_secure_wipe(buf, sizeof(buf));
 }
@@ -437,7 +441,7 @@ static void bitsliced_encrypt_block(const struct aes_schedule *s,
   memset(buf + 16, 0, sizeof(buf) - 16);
   memcpy(buf, in, 16);
   pack(q, buf);
-  encrypt_planes(q, s->bytes, s->rounds);
+  encrypt_planes(q, aes_schedule_cplanes(s), aes_rounds(s));
   unpack(buf, q);
   memcpy(out, buf, 16);
   gcmi_secure_wipe(buf, sizeof(buf));
@@ -474,14 +478,14 @@ static void bitsliced_ctr32(const struct aes_schedule *s, uint8_t *out,
     pack_counters(q, ctr, c);
     c += NBLK;
     OPAQUE(c);
-    encrypt_planes(q, s->bytes, s->rounds);
+    encrypt_planes(q, aes_schedule_cplanes(s), aes_rounds(s));
     xor_key_stream(out, in, q, NBLK, ks);
     in += BATCH_BYTES;
     out += BATCH_BYTES;
   }
   if (blocks > 0) {
     pack_counters(q, ctr, c);
-    encrypt_planes(q, s->bytes, s->rounds);
+    encrypt_planes(q, aes_schedule_cplanes(s), aes_rounds(s));
     xor_key_stream(out, in, q, blocks, ks);
   }
   gcmi_secure_wipe(ks, sizeof(ks));
@@ -506,7 +510,7 @@ static void bitsliced_ctr32le(const struct aes_schedule *s, uint8_t *out,
     pack(q, ks);
     c += NBLK;
     OPAQUE(c);
-    encrypt_planes(q, s->bytes, s->rounds);
+    encrypt_planes(q, aes_schedule_cplanes(s), aes_rounds(s));
     xor_key_stream(out, in, q, n, ks);
     in += 16 * n;
     out += 16 * n;

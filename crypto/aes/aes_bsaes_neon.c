@@ -43,9 +43,11 @@ GCM_HIDDEN aes_ctr32_fn BSAES_NEON_CTR32;
 #define BSAES_NEON_BUILT 0
 #endif
 
-/* 15 round keys of eight 16-byte planes fill the opaque storage exactly. */
-_Static_assert(15 * 8 * 16 <= AES_SCHEDULE_BYTES,
-               "bsaes_neon round keys must fit in struct aes_schedule");
+/* The round count at its shared place, then from byte 256 on the planes
+ * of 15 round keys, eight 16-byte planes each (aes.h). */
+#define BSAES_NEON_KEY_BYTES (AES_SCHEDULE_PLANES_OFFSET + 15 * 8 * 16)
+_Static_assert(BSAES_NEON_KEY_BYTES <= AES_SCHEDULE_MAX_BYTES,
+               "bsaes_neon round keys must fit in the largest schedule");
 
 static int bsaes_neon_usable(void) {
   return BSAES_NEON_BUILT && gcmi_cpu_arm_has_neon();
@@ -53,20 +55,22 @@ static int bsaes_neon_usable(void) {
 
 static void bsaes_neon_set_encrypt_key(struct aes_schedule *s,
                                        const uint8_t *key, size_t key_len) {
-  struct aes_schedule ct;
-  gcmi_aes_ct.set_encrypt_key(&ct, key, key_len);
-  /* ct: round key j, plane i is the 64-bit word at bytes[64 j + 8 i]. */
-  for (unsigned j = 0; j <= ct.rounds; j++) {
+  union aes_schedule_room ct;
+  gcmi_aes_ct.set_encrypt_key(aes_schedule_in(&ct), key, key_len);
+  /* ct: round key j, plane i is the 64-bit word at planes[64 j + 8 i]. */
+  const uint8_t *from = aes_schedule_cplanes(aes_schedule_in(&ct));
+  const unsigned nr = aes_rounds(aes_schedule_in(&ct));
+  for (unsigned j = 0; j <= nr; j++) {
     for (unsigned i = 0; i < 8; i++) {
       uint64_t w;
-      memcpy(&w, ct.bytes + 64 * j + 8 * i, sizeof(w));
-      uint8_t *plane = s->bytes + 128 * j + 16 * i;
+      memcpy(&w, from + 64 * j + 8 * i, sizeof(w));
+      uint8_t *plane = aes_schedule_planes(s) + 128 * j + 16 * i;
       for (unsigned k = 0; k < 16; k++) {
         plane[k] = (uint8_t)(0u - (unsigned)((w >> (4 * k)) & 1));
       }
     }
   }
-  s->rounds = ct.rounds;
+  aes_set_rounds(s, nr);
   gcmi_secure_wipe(&ct, sizeof(ct));
 }
 
@@ -88,6 +92,7 @@ const struct aes_impl gcmi_aes_bsaes_neon = {
     .constant_time = 1,
     .requires = "NEON (HWCAP_NEON)",
     .ctr_batch_blocks = 8,
+    .key_bytes = BSAES_NEON_KEY_BYTES,
     .usable = bsaes_neon_usable,
     .set_encrypt_key = bsaes_neon_set_encrypt_key, /* C, on every build */
     .encrypt_block = BSAES_NEON_KERNEL(bsaes_neon_encrypt_block),

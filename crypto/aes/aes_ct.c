@@ -141,6 +141,7 @@ const struct aes_impl gcmi_aes_ct = {
     .constant_time = 1,
     .requires = "none",
     .ctr_batch_blocks = NBLK,
+    .key_bytes = BITSLICED_KEY_BYTES,
     .usable = gcmi_cpu_always,
     .set_encrypt_key = bitsliced_set_encrypt_key,
     .encrypt_block = bitsliced_encrypt_block,

@@ -48,6 +48,11 @@
 #define CT_SSE2_BUILT 0
 #endif
 
+/* The round count at its shared place, then from byte 256 on the planes
+ * of fifteen round keys, eight 128-bit planes each (aes.h): what
+ * aes_bitsliced_rounds.h lays out for this file's word (asserted there). */
+#define CT_SSE2_KEY_BYTES (AES_SCHEDULE_PLANES_OFFSET + 15 * 8 * 16)
+
 #if CT_SSE2_BUILT
 
 #if !defined(__SSE2__) && !defined(_MSC_VER)
@@ -110,6 +115,9 @@ AES_INLINE word shift_rows2(word x) {
 }
 
 #include "aes_bitsliced_rounds.h"
+
+_Static_assert(CT_SSE2_KEY_BYTES == BITSLICED_KEY_BYTES,
+               "the descriptor states the bitsliced layout's size");
 
 /* 8 blocks (128 bytes) -> planes. Block b in word b: bit i of byte k of
  * block b is already at bit 8k + i; the transposition moves it to bit
@@ -177,6 +185,7 @@ const struct aes_impl gcmi_aes_ct_sse2 = {
     .constant_time = 1,
     .requires = "SSE2",
     .ctr_batch_blocks = 8, /* NBLK */
+    .key_bytes = CT_SSE2_KEY_BYTES,
     .usable = aes_ct_sse2_usable,
     .set_encrypt_key = CT_SSE2_KERNEL(bitsliced_set_encrypt_key),
     .encrypt_block = CT_SSE2_KERNEL(bitsliced_encrypt_block),

@@ -20,8 +20,9 @@
  * length, the round number and the block count.
  *
  * The kernels read the round count from `rounds`, the field after the
- * round keys (AES_SCHEDULE_ROUNDS_OFFSET in aes.h, which asserts it); the
- * assertion below checks that their round keys fit before it.
+ * round keys (AES_SCHEDULE_ROUNDS_OFFSET in aes.h, which asserts it), and
+ * write at most fifteen round keys before it: a key on this backend keeps
+ * those 256 bytes (key_bytes), no more.
  */
 #include <stddef.h>
 
@@ -53,10 +54,6 @@ GCM_HIDDEN aes_ctr32_fn VPAES_KERNEL(ctr32le);
 #define VPAES_BUILT 0
 #endif
 
-_Static_assert(15 * 16 <= AES_SCHEDULE_BYTES,
-               "fifteen round keys fit in the schedule");
-
-
 /* Runs here when this build has its kernels and the CPU has SSSE3. */
 static int vpaes_usable(void) { return VPAES_BUILT && gcmi_cpu_x86_has_ssse3(); }
 
@@ -65,6 +62,8 @@ const struct aes_impl gcmi_aes_vpaes = {
     .constant_time = 1,
     .requires = "SSSE3",
     .ctr_batch_blocks = VPAES_CTR_BLOCKS,
+    /* Up to fifteen round keys, then the round count (aes.h). */
+    .key_bytes = AES_SCHEDULE_ROUND_KEYS_BYTES,
     .usable = vpaes_usable,
     .set_encrypt_key = VPAES_KERNEL(set_encrypt_key),
     .encrypt_block = VPAES_KERNEL(encrypt_block),

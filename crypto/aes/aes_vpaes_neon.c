@@ -42,9 +42,6 @@ GCM_HIDDEN aes_ctr32_fn VPAES_NEON_KERNEL(ctr32);
 #define VPAES_NEON_BUILT 0
 #endif
 
-_Static_assert(15 * 16 <= AES_SCHEDULE_BYTES,
-               "fifteen round keys fit in the schedule");
-
 static int vpaes_neon_usable(void) { return VPAES_NEON_BUILT && gcmi_cpu_aarch64_has_neon(); }
 
 const struct aes_impl gcmi_aes_vpaes_neon = {
@@ -52,6 +49,8 @@ const struct aes_impl gcmi_aes_vpaes_neon = {
     .constant_time = 1,
     .requires = "NEON (ASIMD)",
     .ctr_batch_blocks = 4,
+    /* Up to fifteen round keys, then the round count (aes.h). */
+    .key_bytes = AES_SCHEDULE_ROUND_KEYS_BYTES,
     .usable = vpaes_neon_usable,
     .set_encrypt_key = VPAES_NEON_KERNEL(set_encrypt_key),
     .encrypt_block = VPAES_NEON_KERNEL(encrypt_block),

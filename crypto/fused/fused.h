@@ -9,9 +9,10 @@
  * them, so the data is read once and both execution units stay busy.
  *
  * A fused kernel belongs to one (AES, GHASH) pair: it reads that pair's key
- * schedule and may read its GHASH precomputation, and it may keep more
- * per-key data of its own (more powers of H, in its own layout) in
- * `struct fused_key`, filled by `init` when the key is set up. An entry
+ * schedule and may read its GHASH precomputation (within their key_bytes),
+ * and it may keep more per-key data of its own (more powers of H, in its
+ * own layout) in `struct fused_key`, `key_bytes` of it, filled by `init`
+ * when the key is set up. An entry
  * whose `aes` and `ghash` are NULL works with any pair by calling through
  * the two descriptors (the portable C loop).
  *
@@ -30,13 +31,13 @@
 #include "../ghash/ghash.h"
 #include "../internal.h"
 
-/* Room for a fused kernel's own per-key data, e.g. H^1..H^16 and their
- * Karatsuba halves for a 16-block loop (16 * 16 + 16 * 16 = 512 bytes). */
-#define FUSED_KEY_BYTES 512
+/* The most a fused kernel may keep of its own (e.g. 24 more powers of H):
+ * what the fixed-size gcm_key reserves beside the largest AES and GHASH
+ * keys. No kernel keeps anything today. */
+#define FUSED_KEY_MAX_BYTES 384
 
-struct fused_key {
-  GCM_ALIGNED(64) uint8_t bytes[FUSED_KEY_BYTES];
-};
+/* Opaque: a kernel's key_bytes, 16-byte aligned. */
+struct fused_key;
 
 /* What a fused kernel may read of a key: both backends, their keys and its
  * own. The mode engine assembles it (five pointers, on its stack) for each
@@ -132,9 +133,12 @@ struct fused_impl {
   unsigned min_blocks;
   /* Returns 1 when this build has the kernel and this CPU can run it. */
   int (*usable)(void);
-  /* Fills fk from the key's AES schedule, GHASH key and H = E(K, 0^128)
-   * (16 bytes, GCM order). NULL when the kernel keeps nothing of its own;
-   * fk is zeroed then. */
+  /* Bytes of a key that init writes and the kernel reads of its own, a
+   * multiple of 16; 0 when it keeps nothing (then init is NULL). */
+  unsigned key_bytes;
+  /* Fills fk (key_bytes) from the key's AES schedule, GHASH key and
+   * H = E(K, 0^128) (16 bytes, GCM order). NULL when the kernel keeps
+   * nothing of its own. */
   void (*init)(struct fused_key *fk, const struct aes_schedule *aes_key,
                const struct ghash_key *ghash_key, const uint8_t H[16]);
   /* Encrypts: for i in [0, blocks),

@@ -39,9 +39,6 @@ GCM_HIDDEN fused_crypt_fn ARMV8_PMULL_EOR3_KERNEL(open);
 #define ARMV8_PMULL_EOR3_BUILT 0
 #endif
 
-_Static_assert(256 <= GHASH_KEY_BYTES,
-               "the pmull powers K_1..K_8 and their half sums fit");
-
 static int armv8_pmull_eor3_usable(void) {
   return ARMV8_PMULL_EOR3_BUILT && gcmi_aes_armv8.usable() &&
          gcmi_ghash_pmull.usable() && gcmi_cpu_aarch64_has_sha3();
@@ -55,6 +52,7 @@ const struct fused_impl gcmi_fused_armv8_pmull_eor3 = {
     .ghash = &gcmi_ghash_pmull,
     .min_blocks = 1,
     .usable = armv8_pmull_eor3_usable,
+    .key_bytes = 0, /* nothing of its own */
     .init = NULL,
     .seal = ARMV8_PMULL_EOR3_KERNEL(seal),
     .open = ARMV8_PMULL_EOR3_KERNEL(open),

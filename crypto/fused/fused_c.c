@@ -75,6 +75,7 @@ const struct fused_impl gcmi_fused_c = {
      * (crypto/gcm/stream_plan.h). */
     .min_blocks = 16,
     .usable = fused_c_usable,
+    .key_bytes = 0, /* nothing of its own */
     .init = NULL,
     .seal = fused_c_seal,
     .open = fused_c_open,

@@ -53,10 +53,11 @@
 #include "fused.h"
 
 /* What the kernel reads, where: the two key pointers of struct fused_keys
- * (fused.h), the aesni schedule's `rounds` (AES_SCHEDULE_ROUNDS_OFFSET,
- * aes.h), and the vpclmul_avx2 key's powers (256 bytes), past which a short tail's masked-off lanes read up
- * to byte 512 of the key (multiplied by zero). */
-#define VAES_AVX512_GHASH_KEY_BYTES 512
+ * (fused.h), the aesni schedule's round keys and `rounds`
+ * (AES_SCHEDULE_ROUNDS_OFFSET, aes.h), and the vpclmul_avx2 key's 256
+ * bytes of powers (its key_bytes; a short tail's loads of them are masked
+ * to the powers it uses, and test/key_size_test.cc puts the key at the end
+ * of a readable page to hold the kernel to that). */
 
 #if defined(LIBGCM_ASM_X86_64)
 /* asm/x86_64/aes-gcm-vaes-avx512-x86_64.pl: sixteen blocks in flight. */
@@ -73,9 +74,6 @@ GCM_HIDDEN fused_lagged_fn VAES_AVX512_KERNEL(seal_lagged);
 #define VAES_AVX512_KERNEL(op) NULL
 #define VAES_AVX512_BUILT 0
 #endif
-
-_Static_assert(VAES_AVX512_GHASH_KEY_BYTES <= GHASH_KEY_BYTES,
-               "a tail's power loads stay inside the GHASH key");
 
 /* Its pair's requirements, each asked of that backend, and AVX-512. */
 static int vaes_avx512_usable(void) {
@@ -103,6 +101,7 @@ const struct fused_impl gcmi_fused_vaes_avx512 = {
     .stream_run_min = 8,
     .stream_tail_min = 8,
     .usable = vaes_avx512_usable,
+    .key_bytes = 0, /* nothing of its own */
     .init = NULL,
     .seal = VAES_AVX512_KERNEL(seal),
     .open = VAES_AVX512_KERNEL(open),

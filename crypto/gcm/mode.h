@@ -23,19 +23,70 @@
 #define GCM_KEY_MAGIC 0x67636d6bu    /* "gcmk" */
 #define GCM_STREAM_MAGIC 0x67636d73u /* "gcms" */
 
-/* What lives inside the public gcm_key: immutable after gcm_mode_key_init. */
+/* The start of every key, inside the public gcm_key (or the caller's
+ * memory of gcm_key_size_for bytes): immutable after gcm_mode_key_init.
+ * The backends' key material follows it, each region at exactly the size
+ * its descriptor states (key_bytes) and 16-byte aligned, in this order
+ * (crypto/gcm/key.c):
+ *
+ *   [0, 32)                    this header
+ *   [32, ghash_at * 16)        the AES schedule (aes->key_bytes)
+ *   [ghash_at * 16, ...)       the GHASH key (ghash->key_bytes)
+ *   [fused_at * 16, ...)       the fused kernel's own (fused->key_bytes,
+ *                              usually none)
+ *   units * 16                 the end: the key's size in bytes
+ *
+ * Offsets are kept, not pointers, so a memcpy copy of a key works. */
 struct gcm_key_st {
   uint32_t magic;
-  uint32_t key_len;
+  uint8_t key_len;  /* 16, 24 or 32 */
+  uint8_t ghash_at; /* where the GHASH key starts, in 16-byte units */
+  uint8_t fused_at; /* where the fused kernel's own starts, likewise */
+  uint8_t units;    /* the whole key's size, header included, likewise */
   const struct aes_impl *aes;
   const struct ghash_impl *ghash;
   /* The fused AES-CTR + GHASH kernel for whole-block runs, or NULL for the
    * two-pass path (crypto/fused/fused.h). */
   const struct fused_impl *fused;
-  struct aes_schedule aes_schedule;
-  struct ghash_key ghash_key;
-  struct fused_key fused_key; /* the kernel's own per-key data */
 };
+
+/* Where the AES schedule starts: the header, rounded up to 16 bytes. */
+#define GCM_KEY_HEADER_BYTES 32
+
+/* The largest key any combination of backends can make: what the
+ * fixed-size gcm_key holds (aead.c asserts it, with the placement). */
+#define GCM_KEY_MAX_BYTES                                        \
+  (GCM_KEY_HEADER_BYTES + AES_SCHEDULE_MAX_BYTES + GHASH_KEY_MAX_BYTES + \
+   FUSED_KEY_MAX_BYTES)
+
+#if !defined(__cplusplus)
+_Static_assert(sizeof(struct gcm_key_st) <= GCM_KEY_HEADER_BYTES,
+               "the header fits before the AES schedule");
+_Static_assert(GCM_KEY_MAX_BYTES / 16 <= 255,
+               "every offset and the size fit their byte");
+#endif
+
+/* The regions of key k (crypto/gcm/key.c lays them out). */
+static inline const struct aes_schedule *gcm_key_aes(
+    const struct gcm_key_st *k) {
+  return (const struct aes_schedule *)(const void *)((const uint8_t *)k +
+                                                     GCM_KEY_HEADER_BYTES);
+}
+static inline const struct ghash_key *gcm_key_ghash(
+    const struct gcm_key_st *k) {
+  return (const struct ghash_key *)(const void *)((const uint8_t *)k +
+                                                  16u * k->ghash_at);
+}
+static inline const struct fused_key *gcm_key_fused(
+    const struct gcm_key_st *k) {
+  return (const struct fused_key *)(const void *)((const uint8_t *)k +
+                                                  16u * k->fused_at);
+}
+
+/* The bytes key k takes, header included. */
+static inline size_t gcm_key_st_bytes(const struct gcm_key_st *k) {
+  return 16u * k->units;
+}
 
 enum gcm_phase { GCM_PHASE_AAD = 0, GCM_PHASE_DATA, GCM_PHASE_DONE };
 
@@ -88,14 +139,21 @@ struct gcm_stream_st {
  * crypto/fused/fused.h), assembled for a call: never stored, since a
  * gcm_key may be copied with memcpy. */
 static inline struct fused_keys gcm_key_fused_keys(const struct gcm_key_st *k) {
-  const struct fused_keys fk = {k->aes, &k->aes_schedule, k->ghash,
-                                &k->ghash_key, &k->fused_key};
+  const struct fused_keys fk = {k->aes, gcm_key_aes(k), k->ghash,
+                                gcm_key_ghash(k), gcm_key_fused(k)};
   return fk;
 }
 
-/* Expands the key with the given backends and derives H; fused (NULL for
- * the two passes) fills its own per-key data from them. key_len is 16, 24
- * or 32. */
+/* The bytes a key on (aes, ghash, fused) takes, header included (fused
+ * NULL for the two passes): what gcm_mode_key_init writes. */
+GCM_HIDDEN size_t gcm_mode_key_bytes(const struct aes_impl *aes,
+                                     const struct ghash_impl *ghash,
+                                     const struct fused_impl *fused);
+
+/* Lays the key out at k, 16-byte aligned, in gcm_mode_key_bytes(aes,
+ * ghash, fused) bytes that the caller has zeroed, expands the key with the
+ * given backends and derives H; fused (NULL for the two passes) fills its
+ * own per-key data from them. key_len is 16, 24 or 32. */
 GCM_HIDDEN void gcm_mode_key_init(struct gcm_key_st *k,
                                   const struct aes_impl *aes,
                                   const struct ghash_impl *ghash,

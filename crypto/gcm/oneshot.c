@@ -2,7 +2,8 @@
  * crypto/gcm/oneshot.c: the Galois/Counter Mode (NIST SP 800-38D) for a
  * key and for whole messages.
  *
- * For key K, nonce IV, additional data A and plaintext P:
+ * For key K (its set-up is crypto/gcm/key.c), nonce IV, additional data A
+ * and plaintext P:
  *   H   = E(K, 0^128)
  *   J0  = IV || 0^31 || 1                          if IV is 96 bits,
  *         GHASH_H(IV || 0-pad || 0^64 || [len(IV)]_64)  otherwise
@@ -52,26 +53,6 @@
 #define GCM_SHORT_FUSED_MIN 160
 #endif
 
-
-void gcm_mode_key_init(struct gcm_key_st *k, const struct aes_impl *aes,
-                       const struct ghash_impl *ghash,
-                       const struct fused_impl *fused, const uint8_t *key,
-                       size_t key_len) {
-  _Alignas(16) uint8_t H[16] = {0};
-  k->aes = aes;
-  k->ghash = ghash;
-  k->fused = fused;
-  k->key_len = (uint32_t)key_len;
-  aes->set_encrypt_key(&k->aes_schedule, key, key_len);
-  aes->encrypt_block(&k->aes_schedule, H, H);
-  ghash->init(&k->ghash_key, H);
-  memset(&k->fused_key, 0, sizeof(k->fused_key));
-  if (fused != NULL && fused->init != NULL) {
-    fused->init(&k->fused_key, &k->aes_schedule, &k->ghash_key, H);
-  }
-  gcmi_secure_wipe(H, sizeof(H));
-  k->magic = GCM_KEY_MAGIC;
-}
 
 /* Short copies and paddings of public lengths for the short path's AAD
  * over one block, without a library call: under 32 bytes a few
@@ -148,6 +129,10 @@ static void one_shot_short(const struct gcm_key_st *k, int encrypt,
   _Alignas(16) uint8_t ks[GCM_KS_MAX_BLOCKS * 16];
   _Alignas(16) uint8_t ctr[16];
   _Alignas(16) uint8_t Xi[16] = {0};
+  /* Where the GHASH key is, worked out before the calls below: read from
+   * the key's header after them, it would sit between the AES call's
+   * return and GHASH's first loads (3% of a 64-byte seal). */
+  const struct ghash_key *const gk = gcm_key_ghash(k);
   const size_t whole = in_len / 16, rem = in_len % 16;
   const size_t c = whole + (rem != 0), a = (aad_len + 15) / 16;
   uint8_t *hc = hb + a * 16; /* the ciphertext in hb */
@@ -167,7 +152,7 @@ static void one_shot_short(const struct gcm_key_st *k, int encrypt,
   block_store(ctr, block_counter(nonce, 1));
   if (1 + c <= gcm_batch_blocks(k->aes)) {
     ks_blocks = 1 + c;
-    k->aes->ctr32(&k->aes_schedule, ks, gcmi_ks_zeros, ks_blocks, ctr);
+    k->aes->ctr32(gcm_key_aes(k), ks, gcmi_ks_zeros, ks_blocks, ctr);
     for (size_t i = 0; i < whole; i++) {
       gcm_block y = block_xor(block_load(src + 16 * i),
                               block_load(ks + 16 + 16 * i));
@@ -177,15 +162,15 @@ static void one_shot_short(const struct gcm_key_st *k, int encrypt,
     tail_ks = ks + 16 + whole * 16;
   } else {
     ks_blocks = 2;
-    k->aes->encrypt_block(&k->aes_schedule, ks, ctr);
+    k->aes->encrypt_block(gcm_key_aes(k), ks, ctr);
     block_store(ctr, block_counter(nonce, 2));
     if (whole > 0) {
-      k->aes->ctr32(&k->aes_schedule, encrypt ? hc : out, src, whole, ctr);
+      k->aes->ctr32(gcm_key_aes(k), encrypt ? hc : out, src, whole, ctr);
       if (encrypt) memcpy(out, hc, whole * 16);
     }
     if (rem != 0) {
       block_store(ctr, block_counter(nonce, (uint32_t)(2 + whole)));
-      k->aes->ctr32(&k->aes_schedule, ks + 16, gcmi_ks_zeros, 1, ctr);
+      k->aes->ctr32(gcm_key_aes(k), ks + 16, gcmi_ks_zeros, 1, ctr);
     }
     tail_ks = ks + 16;
   }
@@ -198,7 +183,7 @@ static void one_shot_short(const struct gcm_key_st *k, int encrypt,
     }
     block_store_partial(out + whole * 16, y, rem);
   }
-  k->ghash->update(Xi, &k->ghash_key, hb, a + c + 1);
+  k->ghash->update(Xi, gk, hb, a + c + 1);
 
   xor_bytes(tag, Xi, ks, 16);
   wipe_blocks(ks, ks_blocks);
@@ -252,9 +237,9 @@ static void one_shot_fused(const struct gcm_key_st *k, int encrypt,
   if (!encrypt) block_store(hb, tail_in);
   block_store(hb + h, block_lengths(aad_len, in_len));
 
-  if (aad_len > 0) k->ghash->update(Xi, &k->ghash_key, ab, 1);
-  k->aes->ctr32(&k->aes_schedule, ks, gcmi_ks_zeros, 1, ctr[0]);
-  if (rest > 0) k->aes->ctr32(&k->aes_schedule, ks + 16, gcmi_ks_zeros, 1, ctr[2]);
+  if (aad_len > 0) k->ghash->update(Xi, fk.ghash_key, ab, 1);
+  k->aes->ctr32(gcm_key_aes(k), ks, gcmi_ks_zeros, 1, ctr[0]);
+  if (rest > 0) k->aes->ctr32(gcm_key_aes(k), ks + 16, gcmi_ks_zeros, 1, ctr[2]);
   /* whole >= 1 here: GCM_SHORT_FUSED_MIN is at least a block. */
   if (encrypt) {
     k->fused->seal(&fk, out, in, whole, ctr[1], Xi);
@@ -266,7 +251,7 @@ static void one_shot_fused(const struct gcm_key_st *k, int encrypt,
     if (encrypt) block_store(hb, block_and(y, block_prefix_mask(rest)));
     block_store_partial(out + whole * 16, y, rest);
   }
-  k->ghash->update(Xi, &k->ghash_key, hb, h / 16 + 1);
+  k->ghash->update(Xi, fk.ghash_key, hb, h / 16 + 1);
   xor_bytes(tag, Xi, ks, 16);
   wipe_blocks(ks, 2);
   secure_wipe_block(Xi);

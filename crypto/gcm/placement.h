@@ -2,23 +2,24 @@
  * crypto/gcm/placement.h: where the internal key and stream live inside
  * the public gcm_key and gcm_stream, whatever address those are at.
  *
- * The public types ask for 64-byte alignment, but C programs put objects
- * where their allocator or their own structs put them: malloc promises 16
- * bytes, a packed struct or a hand-rolled allocator 1. The kernels need
- * their key material aligned (legacy-SSE memory operands such as `aesenc
- * xmm, m128` fault below 16 bytes, and the C backends' types are declared
- * 64-byte aligned), so the internal struct is not at the start of the
+ * The public types ask for 64- and 16-byte alignment, but C programs put
+ * objects where their allocator or their own structs put them: malloc
+ * promises 16 bytes (8 on some 32-bit systems), a packed struct or a
+ * hand-rolled allocator 1, and a key in memory of gcm_key_size_for bytes
+ * is wherever the caller's memory is. The kernels need their key material
+ * 16-byte aligned (legacy-SSE memory operands such as `aesenc xmm, m128`
+ * fault below that), so the internal struct is not at the start of the
  * public bytes but at the first suitably aligned address after byte 0:
  *
  *   opaque[0]            the placement byte: the internal struct's offset
  *                        (1 .. align), or 0 when not initialised
  *   opaque[off ..]       the internal struct, at an address that is a
- *                        multiple of `align` (64 for keys, 16 for streams)
+ *                        multiple of `align` (16 for keys and streams)
  *
- * The public types are `align` bytes larger than the internal structs to
- * leave room for this. Every call recomputes the offset from the object's
- * address and compares it with the placement byte: one byte load, an add,
- * a mask and a compare.
+ * The public objects are `align` bytes larger than the internal structs to
+ * leave room for this (gcm_key_size_for counts it in). Every call
+ * recomputes the offset from the object's address and compares it with
+ * the placement byte: one byte load, an add, a mask and a compare.
  *
  * An object copied with memcpy to an address with another remainder mod
  * `align` keeps its old placement byte, which then differs from the
@@ -44,7 +45,7 @@
 
 /* Alignment of the internal structs inside the public objects: what the
  * internal types declare (static assertions in aead.c check it). */
-#define GCM_KEY_PLACE_ALIGN 64
+#define GCM_KEY_PLACE_ALIGN 16
 #define GCM_STREAM_PLACE_ALIGN 16
 
 /* The offset of the first multiple of `align` after the byte at `base`:
@@ -83,7 +84,7 @@ static inline const struct gcm_key_st *gcm_key_placed(const gcm_key *k) {
 }
 
 /* The offset of the internal key of a memcpy copy whose placement byte is
- * not this address's (1 .. 64), or 0 when `k` is at its place or not
+ * not this address's (1 .. 16), or 0 when `k` is at its place or not
  * initialised at all. Its magic is checked by the caller, after copying
  * the struct to an aligned place. */
 static inline size_t gcm_key_moved(const gcm_key *k) {

@@ -48,7 +48,7 @@ _Static_assert((FUSED_LAG_MAX_BLOCKS + 2) * 16 <= GCM_KS_MAX_BLOCKS * 16,
  * collected only there: tail_key_stream). */
 static void flush_lag(struct gcm_stream_st *s) {
   const struct gcm_key_st *k = s->key;
-  k->ghash->update(s->Xi, &k->ghash_key, s->ks,
+  k->ghash->update(s->Xi, gcm_key_ghash(k), s->ks,
                    s->policy.lag_blocks + s->hash_len / 16u);
   s->lagging = 0;
   s->hash_len = 0;
@@ -63,7 +63,7 @@ __attribute__((always_inline)) /* out of line it measured 2-4% slower */
 static inline void flush_hash(struct gcm_stream_st *s) {
   if (s->lagging) flush_lag(s);
   if (s->hash_len == 0) return;
-  s->key->ghash->update(s->Xi, &s->key->ghash_key,
+  s->key->ghash->update(s->Xi, gcm_key_ghash(s->key),
                        s->ks + s->ks_pos - s->hash_len, s->hash_len / 16u);
   s->hash_len = 0;
 }
@@ -82,11 +82,11 @@ static void aad_bytes(struct gcm_stream_st *s, const uint8_t *p, size_t n) {
     p += take;
     n -= take;
     if (s->aad_buf_len < 16) return; /* n is 0 here */
-    k->ghash->update(s->Xi, &k->ghash_key, s->aad_buf, 1);
+    k->ghash->update(s->Xi, gcm_key_ghash(k), s->aad_buf, 1);
     s->aad_buf_len = 0;
   }
   if (n >= 16) {
-    k->ghash->update(s->Xi, &k->ghash_key, p, n / 16);
+    k->ghash->update(s->Xi, gcm_key_ghash(k), p, n / 16);
     p += n & ~(size_t)15;
     n &= 15;
   }
@@ -107,7 +107,7 @@ static void enter_data(struct gcm_stream_st *s) {
       memcpy(s->ks + s->ks_pos - 16, s->aad_buf, 16);
       s->hash_len = 16;
     } else {
-      s->key->ghash->update(s->Xi, &s->key->ghash_key, s->aad_buf, 1);
+      s->key->ghash->update(s->Xi, gcm_key_ghash(s->key), s->aad_buf, 1);
     }
     s->aad_buf_len = 0;
   }
@@ -121,22 +121,22 @@ static void derive_j0(const struct gcm_key_st *k, const uint8_t *nonce,
   _Alignas(16) uint8_t block[16];
   memset(j0, 0, 16);
   size_t whole = nonce_len / 16, rest = nonce_len % 16;
-  k->ghash->update(j0, &k->ghash_key, nonce, whole);
+  k->ghash->update(j0, gcm_key_ghash(k), nonce, whole);
   if (rest > 0) {
     memset(block, 0, sizeof(block));
     memcpy(block, nonce + whole * 16, rest);
-    k->ghash->update(j0, &k->ghash_key, block, 1);
+    k->ghash->update(j0, gcm_key_ghash(k), block, 1);
   }
   memset(block, 0, 8);
   store_be64(block + 8, (uint64_t)nonce_len * 8);
-  k->ghash->update(j0, &k->ghash_key, block, 1);
+  k->ghash->update(j0, gcm_key_ghash(k), block, 1);
 }
 
 
 /* Fills s->ks with `blocks` blocks of key stream from s->ctr onwards. */
 static void refill_key_stream(struct gcm_stream_st *s, unsigned blocks) {
   const struct gcm_key_st *k = s->key;
-  k->aes->ctr32(&k->aes_schedule, s->ks, gcmi_ks_zeros, blocks, s->ctr);
+  k->aes->ctr32(gcm_key_aes(k), s->ks, gcmi_ks_zeros, blocks, s->ctr);
   block_ctr32_add(s->ctr, blocks);
   s->ks_pos = 0;
   s->ks_len = blocks * 16;
@@ -150,7 +150,7 @@ static void refill_key_stream(struct gcm_stream_st *s, unsigned blocks) {
 static void tail_key_stream(struct gcm_stream_st *s) {
   const struct gcm_key_st *k = s->key;
   const uint32_t at = s->lagging ? 16u * s->policy.lag_blocks : 0u;
-  k->aes->ctr32(&k->aes_schedule, s->ks + at, gcmi_ks_zeros, 1, s->ctr);
+  k->aes->ctr32(gcm_key_aes(k), s->ks + at, gcmi_ks_zeros, 1, s->ctr);
   block_ctr32_add(s->ctr, 1);
   s->ks_pos = at;
   s->ks_len = at + 16u;
@@ -352,9 +352,10 @@ __attribute__((noinline)) /* keeps gcm_mode_crypt's fast paths frameless */
 static void bulk_run(struct gcm_stream_st *s, uint8_t *out, const uint8_t *in,
                      size_t blocks) {
   const struct gcm_key_st *k = s->key;
-  if (!s->encrypt) k->ghash->update(s->Xi, &k->ghash_key, in, blocks);
-  k->aes->ctr32(&k->aes_schedule, out, in, blocks, s->ctr);
-  if (s->encrypt) k->ghash->update(s->Xi, &k->ghash_key, out, blocks);
+  const struct ghash_key *gk = gcm_key_ghash(k); /* before the calls */
+  if (!s->encrypt) k->ghash->update(s->Xi, gk, in, blocks);
+  k->aes->ctr32(gcm_key_aes(k), out, in, blocks, s->ctr);
+  if (s->encrypt) k->ghash->update(s->Xi, gk, out, blocks);
   block_ctr32_add(s->ctr, (uint32_t)blocks);
 }
 
@@ -497,7 +498,7 @@ void gcm_mode_tag(struct gcm_stream_st *s, uint8_t tag[16]) {
      * length block behind it in ks: one GHASH call. */
     const unsigned group = s->policy.lag_blocks;
     memcpy(s->ks + 16u * group, lengths, 16);
-    k->ghash->update(s->Xi, &k->ghash_key, s->ks, group + 1u);
+    k->ghash->update(s->Xi, gcm_key_ghash(k), s->ks, group + 1u);
     s->lagging = 0;
   } else {
     /* Zero-pad the last partial block of ciphertext in place (over key
@@ -518,7 +519,7 @@ void gcm_mode_tag(struct gcm_stream_st *s, uint8_t tag[16]) {
       flush_hash(s);
     } else {
       flush_hash(s);
-      k->ghash->update(s->Xi, &k->ghash_key, lengths, 1);
+      k->ghash->update(s->Xi, gcm_key_ghash(k), lengths, 1);
     }
   }
   xor_bytes(tag, s->Xi, s->tag_mask, 16);

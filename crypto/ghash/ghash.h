@@ -11,7 +11,9 @@
  * implementation converts to its own internal form on entry and back on exit.
  *
  * An implementation precomputes what it needs from H once per key
- * (`init`) into `struct ghash_key`, opaque storage it lays out as it likes.
+ * (`init`) into `struct ghash_key`: opaque bytes it lays out as it likes
+ * within the `key_bytes` it declares, 16-byte aligned (a key on that
+ * backend reserves exactly that many; crypto/gcm/key.c lays keys out).
  *
  * Each implementation lives in its own file, crypto/ghash/ghash_<name>.c,
  * built on every architecture: an assembly backend declares its kernels
@@ -27,12 +29,27 @@
 
 #include "../internal.h"
 
-/* Room for the largest precomputation (tables of multiples or powers of H). */
-#define GHASH_KEY_BYTES 1024
+/* The most any backend keeps (the SSSE3 rows and the aarch64 NEON
+ * tables): what the fixed-size gcm_key and the tests reserve. */
+#define GHASH_KEY_MAX_BYTES 1024
 
-struct ghash_key {
-  GCM_ALIGNED(64) uint8_t bytes[GHASH_KEY_BYTES];
+/* Opaque: a backend's key_bytes, 16-byte aligned. */
+struct ghash_key;
+
+static inline uint8_t *ghash_key_bytes(struct ghash_key *k) {
+  return (uint8_t *)(void *)k;
+}
+static inline const uint8_t *ghash_key_cbytes(const struct ghash_key *k) {
+  return (const uint8_t *)(const void *)k;
+}
+
+/* Room for any backend's key, for a key outside a gcm key (the tests). */
+union ghash_key_room {
+  GCM_ALIGNED(16) uint8_t bytes[GHASH_KEY_MAX_BYTES];
 };
+static inline struct ghash_key *ghash_key_in(union ghash_key_room *r) {
+  return (struct ghash_key *)(void *)r->bytes;
+}
 
 /* The hooks' types. A kernel that a hook points at is declared with one:
  *   GCM_HIDDEN ghash_update_fn gcmi_ghash_x86_64_clmul_blocks;
@@ -58,6 +75,8 @@ struct ghash_impl {
    * struct aes_impl's hardware_rounds; EVP_has_aes_hardware
    * (crypto/aead/compat.c) asks both. */
   int hardware_multiply;
+  /* Bytes of a key that init writes and update reads, a multiple of 16. */
+  unsigned key_bytes;
   /* Returns 1 when this build has the implementation's code and this CPU
    * can run it. Asks the named queries of crypto/cpu/cpu.h only. */
   int (*usable)(void);

@@ -39,8 +39,10 @@ struct table4_key {
   uint64_t lo[16];
 };
 
-_Static_assert(sizeof(struct table4_key) <= GHASH_KEY_BYTES,
-               "4bit table does not fit in struct ghash_key");
+/* The table rounded up to a multiple of 16 (256 bytes). */
+#define TABLE4_KEY_BYTES ((sizeof(struct table4_key) + 15) & ~(size_t)15)
+_Static_assert(TABLE4_KEY_BYTES <= GHASH_KEY_MAX_BYTES,
+               "4bit table does not fit in the largest GHASH key");
 
 /* R[r]: reduction of the four bits r shifted out by Z * x^4, for the high
  * word. Bit j of r stands for x^(131-j) = x^128 * x^(3-j). */
@@ -52,8 +54,8 @@ static const uint64_t kReduce4[16] = {
 };
 
 static void ghash_4bit_init(struct ghash_key *key, const uint8_t H[16]) {
-  struct table4_key *t = (struct table4_key *)(void *)key->bytes;
-  memset(key, 0, sizeof(*key));
+  struct table4_key *t = (struct table4_key *)(void *)ghash_key_bytes(key);
+  memset(t, 0, sizeof(*t));
   uint64_t hi = load_be64(H), lo = load_be64(H + 8);
   /* Nibble value 8 is x^0, 4 is x^1, 2 is x^2, 1 is x^3. */
   for (int n = 8; n > 0; n >>= 1) {
@@ -83,7 +85,7 @@ static void ghash_4bit_init(struct ghash_key *key, const uint8_t H[16]) {
 static void ghash_4bit_blocks(uint8_t Xi[16], const struct ghash_key *key,
                               const uint8_t *in, size_t blocks) {
   const struct table4_key *t =
-      (const struct table4_key *)(const void *)key->bytes;
+      (const struct table4_key *)(const void *)ghash_key_cbytes(key);
   uint64_t zh = load_be64(Xi), zl = load_be64(Xi + 8);
   for (; blocks > 0; blocks--, in += 16) {
     /* Loaded big-endian, the last nibble in GCM order (the low nibble of
@@ -109,6 +111,7 @@ const struct ghash_impl gcmi_ghash_4bit = {
     .constant_time = 0,
     .requires = "none",
     .hardware_multiply = 0,
+    .key_bytes = TABLE4_KEY_BYTES,
     .usable = gcmi_cpu_always,
     .init = ghash_4bit_init,
     .update = ghash_4bit_blocks,

@@ -49,7 +49,9 @@ GCM_HIDDEN ghash_init_for_fn CLMUL_INIT_FOR;
 #define CLMUL_INIT_FOR NULL /* the 32-bit kernel has none: init serves */
 #endif
 
-_Static_assert(256 <= GHASH_KEY_BYTES, "the clmul key takes 256 bytes");
+#define CLMUL_KEY_BYTES 256
+_Static_assert(CLMUL_KEY_BYTES <= GHASH_KEY_MAX_BYTES,
+               "the clmul key fits in the largest GHASH key");
 
 static int clmul_usable(void) {
   return CLMUL_BUILT && gcmi_cpu_x86_has_pclmulqdq() && gcmi_cpu_x86_has_ssse3();
@@ -60,6 +62,7 @@ const struct ghash_impl gcmi_ghash_clmul = {
     .constant_time = 1,
     .requires = "PCLMULQDQ and SSSE3",
     .hardware_multiply = 1,
+    .key_bytes = CLMUL_KEY_BYTES,
     .usable = clmul_usable,
     .init = CLMUL_KERNEL(init),
     .update = CLMUL_KERNEL(blocks),

@@ -108,8 +108,10 @@ struct ct32_key {
   split32_t pow[CT32_POWERS][9];
 };
 
-_Static_assert(sizeof(struct ct32_key) <= GHASH_KEY_BYTES,
-               "ct32 precomputation does not fit in struct ghash_key");
+/* The powers rounded up to a multiple of 16. */
+#define CT32_KEY_BYTES ((sizeof(struct ct32_key) + 15) & ~(size_t)15)
+_Static_assert(CT32_KEY_BYTES <= GHASH_KEY_MAX_BYTES,
+               "ct32 precomputation does not fit in the largest GHASH key");
 
 /* Combines a 64x64 Karatsuba triple (lo, hi, mid products) into 128 bits. */
 static inline void combine64(uint64_t *r1, uint64_t *r0, uint64_t lo,
@@ -170,8 +172,8 @@ static void hpow_set(split32_t p[9], uint64_t h1, uint64_t h0) {
 }
 
 static void ghash_ct32_init(struct ghash_key *key, const uint8_t H[16]) {
-  struct ct32_key *k = (struct ct32_key *)(void *)key->bytes;
-  memset(key, 0, sizeof(*key));
+  struct ct32_key *k = (struct ct32_key *)(void *)ghash_key_bytes(key);
+  memset(k, 0, sizeof(*k));
   uint64_t h1 = load_be64(H), h0 = load_be64(H + 8);
   hpow_set(k->pow[0], h1, h0);
   /* H^(i+1) = H^i * H: multiply the block H^i by H with Y = 0. */
@@ -191,7 +193,7 @@ static void ghash_ct32_init(struct ghash_key *key, const uint8_t H[16]) {
 
 static void ghash_ct32_blocks(uint8_t Xi[16], const struct ghash_key *key,
                               const uint8_t *in, size_t blocks) {
-  const struct ct32_key *k = (const struct ct32_key *)(const void *)key->bytes;
+  const struct ct32_key *k = (const struct ct32_key *)(const void *)ghash_key_cbytes(key);
   uint64_t y1 = load_be64(Xi), y0 = load_be64(Xi + 8);
   while (blocks >= CT32_POWERS) {
     ct32_group(&y1, &y0, k, in, CT32_POWERS);
@@ -210,6 +212,7 @@ const struct ghash_impl gcmi_ghash_ct32 = {
     .constant_time = 1,
     .requires = "none",
     .hardware_multiply = 0,
+    .key_bytes = CT32_KEY_BYTES,
     .usable = gcmi_cpu_always,
     .init = ghash_ct32_init,
     .update = ghash_ct32_blocks,

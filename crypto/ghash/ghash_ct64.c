@@ -175,11 +175,13 @@ struct ct64_key {
   hpow_t pow[CT64_POWERS];
 };
 
-_Static_assert(sizeof(struct ct64_key) <= GHASH_KEY_BYTES,
-               "ct64 precomputation does not fit in struct ghash_key");
+/* The powers rounded up to a multiple of 16. */
+#define CT64_KEY_BYTES ((sizeof(struct ct64_key) + 15) & ~(size_t)15)
+_Static_assert(CT64_KEY_BYTES <= GHASH_KEY_MAX_BYTES,
+               "ct64 precomputation does not fit in the largest GHASH key");
 
 static const struct ct64_key *ct64_key_const(const struct ghash_key *key) {
-  return (const struct ct64_key *)(const void *)key->bytes;
+  return (const struct ct64_key *)(const void *)ghash_key_cbytes(key);
 }
 
 /* Y = (Y ^ X_1) H^n ^ X_2 H^(n-1) ^ ... ^ X_n H for 1 <= n <= CT64_POWERS
@@ -226,8 +228,8 @@ static void hpow_set(hpow_t *p, uint64_t h1, uint64_t h0) {
 }
 
 static void ghash_ct64_init(struct ghash_key *key, const uint8_t H[16]) {
-  struct ct64_key *k = (struct ct64_key *)(void *)key->bytes;
-  memset(key, 0, sizeof(*key));
+  struct ct64_key *k = (struct ct64_key *)(void *)ghash_key_bytes(key);
+  memset(k, 0, sizeof(*k));
   uint64_t h1 = load_be64(H), h0 = load_be64(H + 8);
   hpow_set(&k->pow[0], h1, h0);
   /* H^(i+1) = H^i * H: multiply the block H^i by H with Y = 0. */
@@ -266,6 +268,7 @@ const struct ghash_impl gcmi_ghash_ct64 = {
     .constant_time = 1,
     .requires = "none",
     .hardware_multiply = 0,
+    .key_bytes = CT64_KEY_BYTES,
     .usable = gcmi_cpu_always,
     .init = ghash_ct64_init,
     .update = ghash_ct64_blocks,

@@ -33,6 +33,9 @@
 #include "gf128_setup.h"
 #include "ghash.h"
 
+/* Eight 128-byte entries, one per power H^8 .. H^1 (the kernel's layout). */
+#define NEON_KEY_BYTES 1024
+
 #if defined(LIBGCM_ASM_AARCH64)
 /* asm/aarch64/ghash-neon-aarch64.pl: reads the 1024-byte key built by
  * neon_init below; aggregates up to eight blocks per reduction. */
@@ -58,12 +61,12 @@ static void put_reg(uint8_t out[16], uint64_t lo, uint64_t hi) {
 static void neon_init(struct ghash_key *key, const uint8_t H[16]) {
   const struct u128 h = {load_be64(H), load_be64(H + 8)};
   struct u128 p = h;
-  memset(key, 0, sizeof(*key));
+  memset(key, 0, NEON_KEY_BYTES);
   for (int k = 1; k <= 8; k++) {
     if (k > 1) p = mul(p, h);
     const struct u128 kk = mul_x_inv(p);
     const uint64_t b0 = kk.lo, b1 = kk.hi, m = b0 ^ b1;
-    uint8_t *out = key->bytes + 128 * (8 - k);
+    uint8_t *out = ghash_key_bytes(key) + 128 * (8 - k);
     for (unsigned r = 0; r <= 4; r++) {
       put_reg(out + 16 * r, rot_bytes(b0, r), rot_bytes(b1, r));
     }
@@ -73,7 +76,8 @@ static void neon_init(struct ghash_key *key, const uint8_t H[16]) {
   }
 }
 
-_Static_assert(8 * 128 <= GHASH_KEY_BYTES, "the neon key takes 1024 bytes");
+_Static_assert(NEON_KEY_BYTES <= GHASH_KEY_MAX_BYTES,
+               "the neon key fits in the largest GHASH key");
 
 static int neon_usable(void) {
   return NEON_AARCH64_BUILT && gcmi_cpu_aarch64_has_neon();
@@ -85,6 +89,7 @@ const struct ghash_impl gcmi_ghash_neon_aarch64 = {
     .constant_time = 1,
     .requires = "NEON (ASIMD)",
     .hardware_multiply = 0,
+    .key_bytes = NEON_KEY_BYTES,
     .usable = neon_usable,
     .init = neon_init,
     .update = NEON_AARCH64_BLOCKS,

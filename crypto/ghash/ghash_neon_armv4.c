@@ -30,7 +30,9 @@ GCM_HIDDEN ghash_update_fn NEON_ARMV4_KERNEL(blocks);
 #define NEON_ARMV4_BUILT 0
 #endif
 
-_Static_assert(64 <= GHASH_KEY_BYTES, "the neon key takes 64 bytes");
+#define NEON_ARMV4_KEY_BYTES 64
+_Static_assert(NEON_ARMV4_KEY_BYTES <= GHASH_KEY_MAX_BYTES,
+               "the neon key fits in the largest GHASH key");
 
 static int neon_usable(void) { return NEON_ARMV4_BUILT && gcmi_cpu_arm_has_neon(); }
 
@@ -40,6 +42,7 @@ const struct ghash_impl gcmi_ghash_neon_armv4 = {
     .constant_time = 1,
     .requires = "NEON (HWCAP_NEON)",
     .hardware_multiply = 0,
+    .key_bytes = NEON_ARMV4_KEY_BYTES,
     .usable = neon_usable,
     .init = NEON_ARMV4_KERNEL(init),
     .update = NEON_ARMV4_KERNEL(blocks),

@@ -19,9 +19,9 @@
 
 #if defined(LIBGCM_ASM_AARCH64)
 /* asm/aarch64/ghash-pmull-aarch64.pl: init stores H^k * x^-1
- * (bit-reflected) for k = 1..8, their Karatsuba halves and the powers with
- * their halves swapped (384 bytes);
- * the blocks kernel aggregates eight blocks per reduction. */
+ * (bit-reflected) for k = 1..8 with their halves swapped, and their
+ * Karatsuba halves, 8 bytes each (192 bytes); the blocks kernel aggregates
+ * eight blocks per reduction. */
 #define PMULL_KERNEL(op) gcmi_ghash_aarch64_pmull_##op
 GCM_HIDDEN ghash_init_fn PMULL_KERNEL(init);
 GCM_HIDDEN ghash_update_fn PMULL_KERNEL(blocks);
@@ -33,7 +33,12 @@ GCM_HIDDEN ghash_update_fn PMULL_KERNEL(polyval);
 #define PMULL_BUILT 0
 #endif
 
-_Static_assert(384 <= GHASH_KEY_BYTES, "the pmull key takes 384 bytes");
+/* Eight powers with their halves swapped (128 bytes), then the XOR of each
+ * power's halves, two to 16 bytes (64): the kernel's layout, which the fused kernels armv8_pmull and
+ * armv8_pmull_eor3 read too. */
+#define PMULL_KEY_BYTES 192
+_Static_assert(PMULL_KEY_BYTES <= GHASH_KEY_MAX_BYTES,
+               "the pmull key fits in the largest GHASH key");
 
 
 /* Runs here when this build has its kernels and the CPU has PMULL. */
@@ -44,6 +49,7 @@ const struct ghash_impl gcmi_ghash_pmull = {
     .constant_time = 1,
     .requires = "the Armv8 PMULL instructions",
     .hardware_multiply = 1,
+    .key_bytes = PMULL_KEY_BYTES,
     .usable = pmull_usable,
     .init = PMULL_KERNEL(init),
     .update = PMULL_KERNEL(blocks),

@@ -30,7 +30,9 @@ GCM_HIDDEN ghash_update_fn PMULL32_KERNEL(blocks);
 #define PMULL32_BUILT 0
 #endif
 
-_Static_assert(96 <= GHASH_KEY_BYTES, "the pmull32 key takes 96 bytes");
+#define PMULL32_KEY_BYTES 96
+_Static_assert(PMULL32_KEY_BYTES <= GHASH_KEY_MAX_BYTES,
+               "the pmull32 key fits in the largest GHASH key");
 
 static int pmull32_usable(void) {
   return PMULL32_BUILT && gcmi_cpu_arm_has_pmull();
@@ -41,6 +43,7 @@ const struct ghash_impl gcmi_ghash_pmull32 = {
     .constant_time = 1,
     .requires = "the Armv8 PMULL instruction in AArch32 (HWCAP2_PMULL)",
     .hardware_multiply = 1,
+    .key_bytes = PMULL32_KEY_BYTES,
     .usable = pmull32_usable,
     .init = PMULL32_KERNEL(init),
     .update = PMULL32_KERNEL(blocks),

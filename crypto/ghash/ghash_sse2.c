@@ -32,6 +32,9 @@
 #include "gf128_setup.h"
 #include "ghash.h"
 
+/* Nine operands, four masked 16-byte entries each (the kernel's layout). */
+#define SSE2_KEY_BYTES 576
+
 #if defined(LIBGCM_ASM_X86)
 /* asm/x86/ghash-sse2-x86.pl, cdecl: reads the 576-byte key built by
  * sse2_init below (the Karatsuba operand words of H*x^-1 and H^2*x^-1,
@@ -43,6 +46,9 @@ GCM_HIDDEN ghash_update_fn SSE2_BLOCKS;
 #define SSE2_BLOCKS NULL
 #define SSE2_BUILT 0
 #endif
+
+_Static_assert(SSE2_KEY_BYTES <= GHASH_KEY_MAX_BYTES,
+               "the sse2 key fits in the largest GHASH key");
 
 /* The nine Karatsuba operand words of h, in the kernel's order o. */
 static void operands(uint32_t op[9], struct u128 h) {
@@ -58,11 +64,11 @@ static void sse2_init(struct ghash_key *key, const uint8_t H[16]) {
   uint32_t op1[9], op2[9];
   operands(op1, mul_x_inv(h));
   operands(op2, mul_x_inv(mul(h, h)));
-  memset(key, 0, sizeof(*key));
+  memset(key, 0, SSE2_KEY_BYTES);
   for (int o = 0; o < 9; o++) {
     for (int j = 0; j < 4; j++) {
       const uint32_t m = UINT32_C(0x11111111) << j;
-      uint8_t *e = key->bytes + 16 * (4 * o + j);
+      uint8_t *e = ghash_key_bytes(key) + 16 * (4 * o + j);
       store_le32(e, op2[o] & m);
       store_le32(e + 8, op1[o] & m);
     }
@@ -78,6 +84,7 @@ const struct ghash_impl gcmi_ghash_sse2 = {
     .constant_time = 1,
     .requires = "SSE2",
     .hardware_multiply = 0,
+    .key_bytes = SSE2_KEY_BYTES,
     .usable = sse2_usable,
     .init = sse2_init,
     .update = SSE2_BLOCKS,

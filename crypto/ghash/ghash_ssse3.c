@@ -51,6 +51,11 @@ GCM_HIDDEN ghash_update_fn SSSE3_BLOCKS;
 #define SSSE3_BUILT 0
 #endif
 
+/* The 512 bytes of rows for H and for H^2 (the kernel's layout). */
+#define SSSE3_KEY_BYTES 1024
+_Static_assert(SSSE3_KEY_BYTES <= GHASH_KEY_MAX_BYTES,
+               "the ssse3 key fits in the largest GHASH key");
+
 /* Writes the 512 bytes of transposed T and T4 rows for g at `out`. */
 static void build_rows(uint8_t out[512], struct u128 g) {
   struct u128 t[16], t4[16];
@@ -88,9 +93,8 @@ static void ssse3_init(struct ghash_key *key, const uint8_t H[16]) {
     g = mul_x_inv(g);
     g2 = mul_x_inv(g2);
   }
-  memset(key, 0, sizeof(*key));
-  build_rows(key->bytes, g);
-  build_rows(key->bytes + 512, g2);
+  build_rows(ghash_key_bytes(key), g);
+  build_rows(ghash_key_bytes(key) + 512, g2);
 }
 
 /* Runs here when this build has its kernels and the CPU has SSSE3. */
@@ -101,6 +105,7 @@ const struct ghash_impl gcmi_ghash_ssse3 = {
     .constant_time = 1,
     .requires = "SSSE3",
     .hardware_multiply = 0,
+    .key_bytes = SSSE3_KEY_BYTES,
     .usable = ssse3_usable,
     .init = ssse3_init,
     .update = SSSE3_BLOCKS,

@@ -7,7 +7,8 @@
  * Karatsuba products with VPCLMULQDQ in both 128-bit lanes, powers
  * H..H^16 precomputed at init, sixteen blocks per reduction, and the clmul
  * kernel's Montgomery reduction in GCM's reflected bit order. Its key
- * layout is the one the fused kernel crypto/fused/fused_vaes_avx2.c reads.
+ * layout is the one the fused kernels crypto/fused/fused_vaes_avx2.c and
+ * fused_vaes_avx512.c read.
  *
  * Constant time: secrets (H, its powers, the running hash and the data)
  * only pass through carry-less multiplications, XORs and constant
@@ -25,9 +26,10 @@
 #include "ghash.h"
 
 /* init stores H*x^-1 and its powers up to 16 (H^16 first: entry e at 16*e
- * is H^(16-e)) and their Karatsuba half sums at 256 + 16*e: 512 bytes of
- * the key. The fused kernel crypto/fused/fused_vaes_avx2.c reads them. */
-#define VPCLMUL_AVX2_KEY_BYTES 512
+ * is H^(16-e)), 256 bytes, and nothing else: the kernels make the
+ * Karatsuba half sums as they go. The fused kernels
+ * crypto/fused/fused_vaes_avx2.c and fused_vaes_avx512.c read them. */
+#define VPCLMUL_AVX2_KEY_BYTES 256
 
 #if defined(LIBGCM_ASM_X86_64)
 /* asm/x86_64/ghash-vpclmul-avx2-x86_64.pl: sixteen blocks per reduction. */
@@ -44,8 +46,8 @@ GCM_HIDDEN ghash_init_for_fn VPCLMUL_AVX2_KERNEL(init_for);
 #define VPCLMUL_AVX2_BUILT 0
 #endif
 
-_Static_assert(VPCLMUL_AVX2_KEY_BYTES <= GHASH_KEY_BYTES,
-               "the powers H^16..H^1 and their halves fit in the key");
+_Static_assert(VPCLMUL_AVX2_KEY_BYTES <= GHASH_KEY_MAX_BYTES,
+               "the powers H^16..H^1 fit in the largest GHASH key");
 
 static int vpclmul_avx2_usable(void) {
   return VPCLMUL_AVX2_BUILT && gcmi_cpu_x86_has_avx() && gcmi_cpu_x86_has_avx2() &&
@@ -58,6 +60,7 @@ const struct ghash_impl gcmi_ghash_vpclmul_avx2 = {
     .constant_time = 1,
     .requires = "AVX2, PCLMULQDQ, VPCLMULQDQ and VAES",
     .hardware_multiply = 1,
+    .key_bytes = VPCLMUL_AVX2_KEY_BYTES,
     .usable = vpclmul_avx2_usable,
     .init = VPCLMUL_AVX2_KERNEL(init),
     .update = VPCLMUL_AVX2_KERNEL(blocks),

@@ -65,7 +65,10 @@ void gcm_siv_mode_key_init(struct gcm_siv_key_st *k, const struct aes_impl *aes,
   k->ghash = ghash;
   k->fused = fused;
   k->key_len = (uint32_t)key_len;
-  siv_expand_kgk(aes, &k->kgk, key, key_len);
+  siv_expand_kgk(aes,
+                 (struct aes_schedule *)(void *)((uint8_t *)(void *)k +
+                                                 GCM_SIV_KEY_HEADER_BYTES),
+                 key, key_len);
   k->magic = GCM_SIV_KEY_MAGIC;
 }
 
@@ -115,11 +118,11 @@ static void derive_message_keys(const struct gcm_siv_key_st *k,
     /* The blocks LE32(0) || N .. LE32(n-1) || N are counter mode's from
      * LE32(0) || N, over zeros. */
     block_store(in, first);
-    k->aes->ctr32le(siv_schedule(&k->kgk), b, siv_zeros, n, in);
+    k->aes->ctr32le(gcm_siv_key_kgk(k), b, siv_zeros, n, in);
   } else {
     for (size_t i = 0; i < n; i++) {
       block_store(in, siv_block_set_le32(first, (uint32_t)i));
-      k->aes->encrypt_block(siv_schedule(&k->kgk), b + 16 * i, in);
+      k->aes->encrypt_block(gcm_siv_key_kgk(k), b + 16 * i, in);
     }
   }
   for (size_t i = 0; i < n; i += 2) {

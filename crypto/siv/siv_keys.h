@@ -27,46 +27,38 @@
 #include "../ghash/ghash.h"
 #include "../internal.h"
 
-/* Room for one AES schedule, whatever the backend: the key-generating
- * key's (in struct gcm_siv_key_st) and K_enc's. */
-struct siv_aes_room {
-  struct aes_schedule s;
-};
-
-static inline const struct aes_schedule *siv_schedule(
-    const struct siv_aes_room *r) {
-  return &r->s;
-}
-
-/* The keys of one message: the message-encryption key as the AES backend
- * expands it, and the message-authentication key as the GHASH backend
- * precomputes it (for the GHASH key POLYVAL's key maps to). */
+/* The keys of one message, on the stack: the message-encryption key as
+ * the AES backend expands it, and the message-authentication key as the
+ * GHASH backend precomputes it (for the GHASH key POLYVAL's key maps to),
+ * each in room for the largest any backend keeps (the backends write only
+ * their key_bytes of it). */
 struct siv_message_keys {
-  struct siv_aes_room enc;
-  struct ghash_key hash;
+  union aes_schedule_room enc;
+  union ghash_key_room hash;
 };
 
 static inline const struct aes_schedule *siv_enc(
     const struct siv_message_keys *mk) {
-  return siv_schedule(&mk->enc);
+  return (const struct aes_schedule *)(const void *)mk->enc.bytes;
 }
 static inline const struct ghash_key *siv_hash(
     const struct siv_message_keys *mk) {
-  return &mk->hash;
+  return (const struct ghash_key *)(const void *)mk->hash.bytes;
 }
 
-/* Expands the key-generating key into `r` (the one per-key schedule). */
+/* Expands the key-generating key into `kgk`, the aes->key_bytes of a
+ * gcm_siv_key after its header (crypto/siv/siv_mode.h lays it out). */
 static inline void siv_expand_kgk(const struct aes_impl *aes,
-                                  struct siv_aes_room *r, const uint8_t *key,
+                                  struct aes_schedule *kgk, const uint8_t *key,
                                   size_t key_len) {
-  aes->set_encrypt_key(&r->s, key, key_len);
+  aes->set_encrypt_key(kgk, key, key_len);
 }
 
 /* Expands the message-encryption key (16 or 32 bytes). */
 static inline void siv_expand_enc(const struct aes_impl *aes,
                                   struct siv_message_keys *mk,
                                   const uint8_t *key, size_t key_len) {
-  aes->set_encrypt_key(&mk->enc.s, key, key_len);
+  aes->set_encrypt_key(aes_schedule_in(&mk->enc), key, key_len);
 }
 
 /* Precomputes the GHASH backend's key for GHASH key `h` (16 bytes, GCM
@@ -80,16 +72,16 @@ static inline void siv_init_hash(const struct ghash_impl *ghash,
                                  const uint8_t h[16], uint64_t max_blocks) {
   const size_t max = max_blocks < SIZE_MAX ? (size_t)max_blocks : SIZE_MAX;
   if (wide != NULL) {
-    wide(&mk->hash, h, max);
+    wide(ghash_key_in(&mk->hash), h, max);
   } else if (ghash->init_for != NULL) {
-    ghash->init_for(&mk->hash, h, max);
+    ghash->init_for(ghash_key_in(&mk->hash), h, max);
   } else {
-    ghash->init(&mk->hash, h);
+    ghash->init(ghash_key_in(&mk->hash), h);
   }
 }
 
-/* Wipes a message's keys: all of their room (the backends do not say how
- * much of it they wrote). */
+/* Wipes a message's keys: all of their room (a fused kernel's
+ * siv_hash_init states no size of its own). */
 static inline void siv_message_keys_wipe(struct siv_message_keys *mk) {
   gcmi_secure_wipe(mk, sizeof(*mk));
 }

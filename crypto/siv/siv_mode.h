@@ -27,8 +27,17 @@
 /* Marks an initialised gcm_siv_key. A cleaned (zeroed) key lacks it. */
 #define GCM_SIV_KEY_MAGIC 0x67637369u /* "gcsi" */
 
-/* What lives inside the public gcm_siv_key: immutable after
- * gcm_siv_mode_key_init. */
+/* The start of every AES-GCM-SIV key, inside the public gcm_siv_key (or
+ * the bytes an EVP_AEAD_CTX keeps for its key): immutable after
+ * gcm_siv_mode_key_init. As a gcm_key's (crypto/gcm/mode.h), the key
+ * takes exactly what its backends keep:
+ *
+ *   [0, 32)                    this header
+ *   [32, 32 + aes->key_bytes)  the key-generating key's AES schedule
+ *
+ * and nothing else: the per-message keys live on the stack of a seal or
+ * open, and a fused kernel with AES-GCM-SIV functions keeps nothing of
+ * its own (gcm_siv_fused_fits). */
 struct gcm_siv_key_st {
   uint32_t magic;
   uint32_t key_len; /* 16 or 32 */
@@ -38,9 +47,37 @@ struct gcm_siv_key_st {
    * siv_open, and siv_ctr32le and siv_polyval if it has them), or NULL:
    * the two backends' ctr32le and polyval_update hooks only. */
   const struct fused_impl *fused;
-  /* The key-generating key, expanded by the AES backend. */
-  struct siv_aes_room kgk;
 };
+
+/* Where the key-generating key's schedule starts. */
+#define GCM_SIV_KEY_HEADER_BYTES 32
+
+/* The largest AES-GCM-SIV key: what the fixed-size gcm_siv_key holds
+ * (aead_siv.c asserts it, with the placement). */
+#define GCM_SIV_KEY_MAX_BYTES (GCM_SIV_KEY_HEADER_BYTES + AES_SCHEDULE_MAX_BYTES)
+
+#if !defined(__cplusplus)
+_Static_assert(sizeof(struct gcm_siv_key_st) <= GCM_SIV_KEY_HEADER_BYTES,
+               "the header fits before the AES schedule");
+#endif
+
+/* The bytes a key on `aes` takes, header included: what
+ * gcm_siv_mode_key_init writes and every later call reads. */
+static inline size_t gcm_siv_mode_key_bytes(const struct aes_impl *aes) {
+  return GCM_SIV_KEY_HEADER_BYTES + aes->key_bytes;
+}
+
+/* The bytes key k takes, header included. */
+static inline size_t gcm_siv_key_st_bytes(const struct gcm_siv_key_st *k) {
+  return gcm_siv_mode_key_bytes(k->aes);
+}
+
+/* The key-generating key's schedule. */
+static inline const struct aes_schedule *gcm_siv_key_kgk(
+    const struct gcm_siv_key_st *k) {
+  return (const struct aes_schedule *)(const void *)((const uint8_t *)k +
+                                                     GCM_SIV_KEY_HEADER_BYTES);
+}
 
 /* 1 when a key on the pair (aes, ghash) can use fused kernel f: f has
  * AES-GCM-SIV's open, and the pair has the hooks the rest of the mode
@@ -54,8 +91,10 @@ static inline int gcm_siv_fused_fits(const struct fused_impl *f,
          aes->ctr32le != NULL && ghash->polyval_update != NULL;
 }
 
-/* Expands the key-generating key (16 or 32 bytes) with `aes` and records
- * the pair and the fused kernel (NULL, or one that gcm_siv_fused_fits). */
+/* Lays the key out at k, 16-byte aligned, in gcm_siv_mode_key_bytes(aes)
+ * bytes that the caller has zeroed: expands the key-generating key (16 or
+ * 32 bytes) with `aes` and records the pair and the fused kernel (NULL, or
+ * one that gcm_siv_fused_fits). */
 GCM_HIDDEN void gcm_siv_mode_key_init(struct gcm_siv_key_st *k,
                                       const struct aes_impl *aes,
                                       const struct ghash_impl *ghash,

@@ -3,9 +3,9 @@
  * inside the public gcm_siv_key, whatever address that is at.
  *
  * The same scheme as gcm_key's (crypto/gcm/placement.h, which explains
- * it): opaque[0] holds the offset (1 .. 64) of the internal struct, which
- * sits at the first 64-byte boundary after byte 0, or 0 when the key is
- * not initialised. A memcpy copy at another remainder modulo 64 keeps its
+ * it): opaque[0] holds the offset (1 .. 16) of the internal struct, which
+ * sits at the first 16-byte boundary after byte 0, or 0 when the key is
+ * not initialised. A memcpy copy at another remainder modulo 16 keeps its
  * old offset; calls on it copy the struct to an aligned place on their
  * stack (crypto/aead/aead_siv.c).
  */
@@ -45,7 +45,7 @@ static inline const struct gcm_siv_key_st *gcm_siv_key_placed(
 }
 
 /* The offset of the internal key of a memcpy copy whose placement byte is
- * not this address's (1 .. 64), or 0 when `k` is at its place or not
+ * not this address's (1 .. 16), or 0 when `k` is at its place or not
  * initialised at all. Its magic is checked after copying it to an aligned
  * place. */
 static inline size_t gcm_siv_key_moved(const gcm_siv_key *k) {

@@ -10,7 +10,8 @@
  * - Functions that can fail return 1 on success and 0 on failure. After a
  *   failure, gcm_last_error() on the same thread says why.
  * - All objects are owned by the caller and may live on the stack. No
- *   function here allocates memory.
+ *   function here allocates memory. A key can also live in memory of just
+ *   the size its backends need (gcm_key_size_for, gcm_key_init_sized).
  * - Buffers: `out` may equal `in` exactly (in-place operation). Any other
  *   overlap between an output and any input is refused with
  *   GCM_ERR_OVERLAP. Zero-length buffers may be NULL.
@@ -165,18 +166,22 @@ GCM_EXPORT const char *gcm_error_string(gcm_error err);
  * (see "Alignment" below for copies to other addresses); both must be
  * cleaned up.
  *
+ * The type is large enough for a key on any backends. A key uses only what
+ * its backends keep (560 bytes for the hardware pairs on x86_64, 496 on
+ * aarch64, up to about 3 KB for the software ones); callers that hold
+ * many keys can give each exactly that, see gcm_key_size_for.
+ *
  * Alignment. Every function here works on a gcm_key or gcm_stream at any
  * address: one declared normally, from malloc (which promises only 16
  * bytes), inside a packed struct or from a hand-rolled allocator. libgcm
  * keeps its data at an aligned offset inside the object, worked out from
  * the object's address on every call, and never relies on the alignment
- * the type declares. That alignment (64 bytes for gcm_key, 16 for
- * gcm_stream) is what every call's fast path wants, and what declarations,
- * aligned_alloc and C++ new give:
+ * the type declares (64 bytes for gcm_key, 16 for gcm_stream); the data
+ * itself sits at 16-byte alignment, so any address serves equally:
  *  - A memcpy copy of an initialised gcm_key at an address with the same
- *    remainder modulo 64 as the original (for instance any two gcm_key
- *    variables, or two aligned_alloc(64, ...) blocks) works exactly like
- *    the original. A copy at another remainder works too, with the same
+ *    remainder modulo 16 as the original (for instance any two gcm_key
+ *    variables, or two blocks from malloc) works exactly like the
+ *    original. A copy at another remainder works too, with the same
  *    results, but every call on it first copies the key to an aligned
  *    place on its stack (and wipes it afterwards), which costs about as
  *    much as sealing a few hundred bytes; gcm_key_init the copy instead
@@ -246,9 +251,45 @@ GCM_EXPORT int gcm_key_init_with_fused(gcm_key *k, const uint8_t *key,
                                        const char *ghash_backend,
                                        const char *fused_backend);
 
-/* Wipes the key schedule, H and every value derived from them. `k` may be
- * NULL or already cleaned; afterwards it must be initialised again before
- * use. */
+/* The number of bytes of memory a key on the given backends takes, for
+ * gcm_key_init_sized: the backends are chosen exactly as
+ * gcm_key_init_with_fused would choose them from the same three arguments
+ * (NULL for a default; the environment and OPENSSL_ia32cap apply, read
+ * once per process, so the answer for given arguments does not change
+ * while the process runs). It counts in the up to 16 bytes libgcm may skip
+ * to align its data, so memory of this size works at any address. The
+ * size does not depend on the key length.
+ *
+ * Returns the size, or 0 when the backends cannot be chosen, with the
+ * reason as for gcm_key_init_with_fused (GCM_ERR_BACKEND_UNKNOWN,
+ * GCM_ERR_BACKEND_UNUSABLE; the message names the backend). */
+GCM_EXPORT size_t gcm_key_size_for(const char *aes_backend,
+                                   const char *ghash_backend,
+                                   const char *fused_backend);
+
+/* Like gcm_key_init_with_fused, but into the `size` bytes at `k` only,
+ * which need not be a whole gcm_key: memory of gcm_key_size_for(aes_backend,
+ * ghash_backend, fused_backend) bytes (or more) from malloc or anywhere
+ * else, at any address (nothing beyond the alignment of a byte is needed;
+ * see "Alignment" at gcm_key). libgcm never reads or writes a byte of it
+ * past `size`, in this call or any later one on the key.
+ *
+ * Returns 1 on success. On failure returns 0 and leaves the `size` bytes
+ * zeroed: the errors of gcm_key_init_with_fused, and
+ * GCM_ERR_OUTPUT_TOO_SMALL when `size` is less than the backends chosen
+ * need (the message gives both sizes). The key is then used like any
+ * other: gcm_seal, gcm_open, streams, the accessors, and gcm_key_cleanup,
+ * which wipes exactly the bytes the key took. A memcpy copy of it needs
+ * as many bytes as the original was given. */
+GCM_EXPORT int gcm_key_init_sized(gcm_key *k, size_t size, const uint8_t *key,
+                                  size_t key_len, const char *aes_backend,
+                                  const char *ghash_backend,
+                                  const char *fused_backend);
+
+/* Wipes the key schedule, H and every value derived from them: every byte
+ * of `k` the key occupies (for a key from gcm_key_init_sized, within the
+ * size it was given), no byte after it. `k` may be NULL or already
+ * cleaned; afterwards it must be initialised again before use. */
 GCM_EXPORT void gcm_key_cleanup(gcm_key *k);
 
 /* The names of the backends `k` uses, or NULL if `k` is not initialised. */
@@ -433,7 +474,7 @@ GCM_EXPORT int gcm_default_fused_backend(const char **fused_name);
  * out == in allowed and any other overlap refused (GCM_ERR_OVERLAP), every
  * output zeroed on failure. A gcm_siv_key, like a gcm_key, is read-only
  * after gcm_siv_key_init, works at any address (see "Alignment" at
- * gcm_key: a memcpy copy at another remainder modulo 64 works too, on an
+ * gcm_key: a memcpy copy at another remainder modulo 16 works too, on an
  * aligned stack copy per call) and may be shared between threads.
  *
  * There is no streaming form, by the algorithm's design: sealing must hash
@@ -458,7 +499,10 @@ GCM_EXPORT int gcm_default_fused_backend(const char **fused_name);
 /* An expanded AES-GCM-SIV key: the key-generating key's AES schedule and
  * the backends chosen for it. Treat the contents as opaque; copy and
  * clean up as for gcm_key. (Its size leaves room for the largest AES
- * schedule any backend keeps.) */
+ * schedule any backend keeps; a key uses only a 32-byte header and its
+ * own backend's schedule, 288 bytes on the round-key backends such as
+ * AES-NI and Armv8, after up to 16 bytes of alignment, and
+ * gcm_siv_key_cleanup wipes those.) */
 typedef struct gcm_siv_key {
   GCM_ALIGNAS(64) unsigned char opaque[2304];
 } gcm_siv_key;

@@ -4,9 +4,9 @@
 # EVP_* functions. Internal names (aes_*, ghash_*, dispatch_*, cpu_*,
 # error_*, ct_memeq, ...) must stay hidden. With the version script
 # (cmake/libgcm.map, passed as the second argument) it also checks that
-# every exported name carries the version of the node the script lists it
-# in (LIBGCM_1.0, LIBGCM_1.1, ...) and that the exports are exactly the
-# names the script lists; with the include directory as
+# every exported name carries the version of the node that lists it
+# (LIBGCM_1.0, LIBGCM_1.1, ...) and that the exports are exactly the names
+# the script lists; with the include directory as
 # the third argument, also exactly the functions the public headers
 # declare (GCM_EXPORT in gcm.h, OPENSSL_EXPORT in the compat aead.h), so a
 # name dropped from the script, or declared and never exported, fails.
@@ -44,21 +44,22 @@ for must in gcm_key_init gcm_seal gcm_open gcm_stream_update EVP_AEAD_CTX_seal E
   printf '%s\n' "$syms" | grep -qx "$must" || { echo "missing export: $must" >&2; exit 1; }
 done
 if [ -n "$map" ]; then
-  # "name@@NODE" for every name the script lists, from the node it is in.
-  want=$(awk '/^LIBGCM_[0-9.]+ *\{/ { node = $1 }
-              /^ *[A-Za-z_][A-Za-z0-9_]*;$/ { sub(/^ */, ""); sub(/;$/, "");
-                                               print $0 "@@" node }' "$map" | sort -u)
-  got=$(nm -D --defined-only "$lib" | awk '$2 ~ /^[TDRBVW]$/ {print $3}' |
-        grep -E '^(gcm_|EVP_)' | sort -u)
-  wrong=$(printf '%s\n' "$got" | grep -vxF "$want" || true)
-  if [ -n "$wrong" ]; then
-    echo "exported without the version of the node $(basename "$map") lists them in:" >&2
-    printf '  %s\n' $wrong >&2
+  # name@@NODE for every name of the script, from the node it sits in.
+  wanted=$(awk '/^LIBGCM_[0-9.]+ *\{/ { node = $1 }
+                /^ *[A-Za-z_][A-Za-z0-9_]*;$/ { sub(/^ */, ""); sub(/;$/, "");
+                                                print $0 "@@" node }' "$map" | sort -u)
+  versioned=$(nm -D --defined-only "$lib" | awk '$2 ~ /^[TDRBVW]$/ {print $3}' |
+              grep -E '^(gcm_|EVP_)' | sort -u)
+  if [ "$wanted" != "$versioned" ]; then
+    echo "exports and their versions differ from $(basename "$map") (< script, > library):" >&2
+    printf '%s\n' "$wanted" > "${TMPDIR:-/tmp}/libgcm-versions.$$"
+    printf '%s\n' "$versioned" | diff "${TMPDIR:-/tmp}/libgcm-versions.$$" - >&2 || true
+    rm -f "${TMPDIR:-/tmp}/libgcm-versions.$$"
     exit 1
   fi
-  listed=$(printf '%s\n' "$want" | sed 's/@@.*//' | sort -u)
+  listed=$(printf '%s\n' "$wanted" | sed 's/@@.*//' | sort -u)
   same_names "the version script" "$listed"
-  echo "every export versioned as $(basename "$map") lists ($(printf '%s\n' "$want" | sed 's/.*@@//' | sort -u | tr '\n' ' '))"
+  echo "every export versioned by the node of $(basename "$map") that lists it"
 fi
 if [ -n "$incdir" ]; then
   declared=$(grep -hE '^(GCM|OPENSSL)_EXPORT' "$incdir/gcm/gcm.h" \

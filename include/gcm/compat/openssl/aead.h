@@ -235,25 +235,37 @@ OPENSSL_EXPORT size_t EVP_AEAD_max_tag_len(const EVP_AEAD *aead);
  * BoringSSL's, it asks only for the alignment of a pointer and a uint64_t,
  * so it may sit at any such address (malloc, a member of the caller's own
  * struct): the native key is kept as bytes, which libgcm uses at any
- * address (see "Alignment" in <gcm/gcm.h>). */
+ * address (see "Alignment" in <gcm/gcm.h>).
+ *
+ * Size. The type keeps the size it had in libgcm 1.0 (3,680 bytes on
+ * 64-bit targets): it is part of libgcm.so.1's ABI, since a program
+ * compiled against 1.0 allocates that much for each context it declares.
+ * BoringSSL's is 576 bytes; libgcm's will become about that size, the key
+ * inline when it fits and allocated at init otherwise, with the next
+ * major version. Since 1.1, libgcm uses only the first bytes of a context:
+ * its fields and a key on the default backends, 32 + gcm_key_size_for(NULL,
+ * NULL, NULL) bytes (592 on the hardware tiers of x86_64, 528 on aarch64), all
+ * inside `key` below; the members after `key` are no longer used (their
+ * state is kept inside `key`). EVP_AEAD_CTX_new allocates just those bytes,
+ * so a context from it must be used through the functions below only: no
+ * struct assignment or memcpy of sizeof(EVP_AEAD_CTX) bytes. */
 struct evp_aead_ctx_st {
   const EVP_AEAD *aead; /* NULL when not initialised */
-  /* A gcm_key's bytes: the expanded AES key and GHASH tables. */
+  /* libgcm's nonce state, tag length and native key (gcm_key_init_sized),
+   * as bytes. */
   unsigned char key[sizeof(gcm_key)];
-  /* Nonce state of the TLS AEADs. tls_next is the smallest counter
-   * (TLS 1.2) or sequence number (TLS 1.3) the next seal may use;
-   * tls_mask is the TLS 1.3 mask; tls_started says whether a TLS 1.3 seal
-   * has happened yet, i.e. whether tls_mask is known. */
+  /* Unused since libgcm 1.1 (1.0 kept the TLS AEADs' nonce state and the
+   * tag length here); kept for the size and layout of 1.0's ABI. */
   uint64_t tls_next;
   uint64_t tls_mask;
   uint8_t tls_started;
-  /* The tag length chosen at init (1..16; 13..28 for randnonce, counting
-   * the appended nonce); 0 when not initialised. */
   uint8_t tag_len;
 };
 
 /* Puts `ctx` into the empty state: not initialised, and safe to pass to
- * EVP_AEAD_CTX_cleanup. Useful for uniform cleanup paths. */
+ * EVP_AEAD_CTX_cleanup. Useful for uniform cleanup paths. Like every
+ * function here it writes only the bytes libgcm uses (see the struct), so
+ * it is safe on a context from EVP_AEAD_CTX_new too. */
 OPENSSL_EXPORT void EVP_AEAD_CTX_zero(EVP_AEAD_CTX *ctx);
 
 /* Sets up `ctx` to use `aead` with the key_len-byte `key`. key_len must
@@ -274,14 +286,19 @@ OPENSSL_EXPORT int EVP_AEAD_CTX_init(EVP_AEAD_CTX *ctx, const EVP_AEAD *aead,
                                      const uint8_t *key, size_t key_len,
                                      size_t tag_len, ENGINE *impl);
 
-/* Wipes the key material and nonce state in `ctx` and returns it to the
- * empty state. A zeroed, failed or already cleaned-up context is fine;
- * `ctx` may be NULL. Does not free `ctx` itself. */
+/* Wipes the key material and nonce state in `ctx` (every byte libgcm
+ * wrote) and returns it to the empty state. A zeroed, failed or already
+ * cleaned-up context is fine; `ctx` may be NULL. Does not free `ctx`
+ * itself. */
 OPENSSL_EXPORT void EVP_AEAD_CTX_cleanup(EVP_AEAD_CTX *ctx);
 
 /* Allocates a context, initialises it as EVP_AEAD_CTX_init(ctx, aead, key,
  * key_len, tag_len, NULL) would, and returns it; returns NULL if the
- * allocation or the initialisation fails. Release it with
+ * allocation or the initialisation fails. The allocation holds only what
+ * the context uses: its fields and a key on the default backends (592
+ * bytes on the hardware tiers of x86_64, 528 on aarch64), not
+ * sizeof(EVP_AEAD_CTX) (see the struct): use it through these functions
+ * only. It may be cleaned up and initialised again. Release it with
  * EVP_AEAD_CTX_free. */
 OPENSSL_EXPORT EVP_AEAD_CTX *EVP_AEAD_CTX_new(const EVP_AEAD *aead,
                                               const uint8_t *key,

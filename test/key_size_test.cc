@@ -1,0 +1,510 @@
+// test/key_size_test.cc: keys in memory of their own size
+// (gcm_key_size_for, gcm_key_init_sized), over every usable (AES, GHASH,
+// fused) choice.
+//
+// What a reported size must mean, and how each part is held to it:
+//   - enough: the key is initialised in exactly that many bytes, with guard
+//     bytes before and after them, at every placement remainder modulo 16;
+//     seal, open, streaming, a memcpy copy and cleanup never touch a guard,
+//     and give what a key in a whole gcm_key gives. One byte less is
+//     refused (GCM_ERR_OUTPUT_TOO_SMALL) without a write past it.
+//   - no more than needed: with the memory 16-byte aligned (the placement
+//     that takes the most), the key's bytes reach into the last 16 of the
+//     reported size. A size 16 bytes too large fails this; 16 too small
+//     fails the guards or the init.
+//   - reads stay inside: the key's last byte is the last readable byte
+//     before an inaccessible page, and every operation runs (a read past
+//     the key faults). The same for each backend's own region: an AES
+//     schedule or GHASH key of exactly key_bytes at a page's end.
+//   - cleanup wipes exactly the key's bytes: all of them zero afterwards,
+//     the guards untouched.
+// Every vector file also runs through keys from gcm_key_init_sized
+// (test/vectors_test.cc).
+#include <gcm/gcm.h>
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#if defined(_WIN32)
+#include <windows.h>
+#else
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
+
+#include "key_rooms.h"
+#include "test_util.h"
+
+extern "C" {
+#include "../crypto/dispatch/dispatch.h"
+}
+
+namespace {
+
+using gcmtest::Triple;
+using Bytes = std::vector<uint8_t>;
+
+constexpr uint8_t kGuardByte = 0xc5;
+constexpr size_t kGuard = 64;
+
+const char *Name(const std::string &s) { return s.c_str(); }
+
+size_t SizeFor(const Triple &t) {
+  return gcm_key_size_for(Name(t.aes), Name(t.ghash), Name(t.fused));
+}
+
+// Memory for one key: kGuard guard bytes, `offset` more (so the key's
+// memory starts at any remainder modulo 16), `size` bytes for the key,
+// kGuard guard bytes; the buffer itself 64-byte aligned.
+class KeyMemory {
+ public:
+  KeyMemory(size_t size, size_t offset)
+      : size_(size), buf_(kGuard + offset + size + kGuard + 64, kGuardByte) {
+    uintptr_t p = reinterpret_cast<uintptr_t>(buf_.data());
+    start_ = static_cast<size_t>((64 - (p & 63)) & 63) + kGuard + offset;
+  }
+  gcm_key *key() { return reinterpret_cast<gcm_key *>(buf_.data() + start_); }
+  const uint8_t *bytes() const { return buf_.data() + start_; }
+  size_t size() const { return size_; }
+  // "" when every byte outside the key's memory is still a guard byte.
+  std::string GuardsIntact() const {
+    for (size_t i = 0; i < start_; i++)
+      if (buf_[i] != kGuardByte)
+        return "wrote " + std::to_string(start_ - i) + " bytes before the key";
+    for (size_t i = start_ + size_; i < buf_.size(); i++)
+      if (buf_[i] != kGuardByte)
+        return "wrote at byte " + std::to_string(i - start_) +
+               " of a key of " + std::to_string(size_);
+    return "";
+  }
+  bool AllZero() const {
+    for (size_t i = 0; i < size_; i++)
+      if (bytes()[i] != 0) return false;
+    return true;
+  }
+
+ private:
+  size_t size_;
+  Bytes buf_;
+  size_t start_ = 0;
+};
+
+// A region of `size` bytes that ends where an inaccessible page begins:
+// reading or writing one byte past it faults. Its start is 16-byte aligned
+// when size is a multiple of 16.
+class PageEnd {
+ public:
+  explicit PageEnd(size_t size) : size_(size) {
+#if defined(_WIN32)
+    SYSTEM_INFO si;
+    GetSystemInfo(&si);
+    page_ = si.dwPageSize;
+#else
+    page_ = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+#endif
+    span_ = (size + page_ - 1) / page_ * page_ + page_;
+#if defined(_WIN32)
+    base_ = static_cast<uint8_t *>(
+        VirtualAlloc(nullptr, span_, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE));
+    DWORD old;
+    ok_ = base_ != nullptr &&
+          VirtualProtect(base_ + span_ - page_, page_, PAGE_NOACCESS, &old);
+#else
+    void *p = mmap(nullptr, span_, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    base_ = p == MAP_FAILED ? nullptr : static_cast<uint8_t *>(p);
+    ok_ = base_ != nullptr &&
+          mprotect(base_ + span_ - page_, page_, PROT_NONE) == 0;
+#endif
+  }
+  ~PageEnd() {
+#if defined(_WIN32)
+    if (base_ != nullptr) VirtualFree(base_, 0, MEM_RELEASE);
+#else
+    if (base_ != nullptr) munmap(base_, span_);
+#endif
+  }
+  PageEnd(const PageEnd &) = delete;
+  PageEnd &operator=(const PageEnd &) = delete;
+  bool ok() const { return ok_; }
+  uint8_t *data() { return base_ + span_ - page_ - size_; }
+
+ private:
+  size_t size_, page_ = 0, span_ = 0;
+  uint8_t *base_ = nullptr;
+  bool ok_ = false;
+};
+
+// What a message under a key gives: ciphertext, tag, and the plaintext
+// opened back; streamed in `chunk`-byte pieces when chunk > 0.
+struct Result {
+  Bytes ct, tag, pt;
+  bool operator==(const Result &o) const {
+    return ct == o.ct && tag == o.tag && pt == o.pt;
+  }
+};
+
+Result RunMessage(const gcm_key *k, const Bytes &msg, size_t chunk) {
+  static const uint8_t nonce[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+  static const uint8_t aad[13] = {'k', 'e', 'y', ' ', 's', 'i', 'z', 'e'};
+  Result r;
+  r.ct.assign(msg.size() + 1, 0);
+  r.pt.assign(msg.size() + 1, 0);
+  r.tag.assign(16, 0);
+  if (chunk == 0) {
+    if (!gcm_seal(k, r.ct.data(), r.tag.data(), 16, nonce, 12, msg.data(),
+                  msg.size(), aad, sizeof(aad)) ||
+        !gcm_open(k, r.pt.data(), nonce, 12, r.ct.data(), msg.size(),
+                  r.tag.data(), 16, aad, sizeof(aad)))
+      r.tag.clear();
+    return r;
+  }
+  gcm_stream s;
+  bool ok = gcm_stream_init(&s, k, GCM_ENCRYPT, nonce, 12) &&
+            gcm_stream_aad(&s, aad, sizeof(aad));
+  for (size_t i = 0; ok && i < msg.size(); i += chunk) {
+    size_t n = msg.size() - i < chunk ? msg.size() - i : chunk;
+    ok = gcm_stream_update(&s, r.ct.data() + i, msg.data() + i, n);
+  }
+  ok = ok && gcm_stream_finish_seal(&s, r.tag.data(), 16);
+  ok = ok && gcm_stream_init(&s, k, GCM_DECRYPT, nonce, 12) &&
+       gcm_stream_aad(&s, aad, sizeof(aad));
+  for (size_t i = 0; ok && i < msg.size(); i += chunk) {
+    size_t n = msg.size() - i < chunk ? msg.size() - i : chunk;
+    ok = gcm_stream_update(&s, r.pt.data() + i, r.ct.data() + i, n);
+  }
+  ok = ok && gcm_stream_finish_open(&s, r.tag.data(), 16);
+  gcm_stream_cleanup(&s);
+  if (!ok) r.tag.clear();
+  return r;
+}
+
+// Message lengths that take every path: the short one-shot path, the
+// fused one-shot path, the stream with and without a fused kernel, with
+// partial blocks at both ends.
+const size_t kLengths[] = {0, 1, 16, 31, 160, 255, 256, 257, 1000, 4099};
+const size_t kChunks[] = {0, 7, 256, 1000};
+
+const uint8_t kKey[32] = {0x8a, 0x15, 0x33, 0xd2, 0x71, 0x0e, 0x9c, 0x44,
+                          0x2b, 0xf6, 0x60, 0x18, 0xa9, 0x3d, 0xc7, 0x52,
+                          0x05, 0xee, 0x4f, 0x91, 0x7a, 0x23, 0xb8, 0xd6,
+                          0x1c, 0x6b, 0xf0, 0x39, 0x84, 0x5e, 0xa2, 0x47};
+
+class KeySize : public ::testing::TestWithParam<Triple> {
+ protected:
+  const Triple &t() const { return GetParam(); }
+
+  // The results of every length and chunking under a key in a whole
+  // gcm_key: what a sized key must give.
+  std::vector<Result> Reference(size_t key_len) const {
+    gcm_key ref;
+    EXPECT_TRUE(gcm_key_init_with_fused(&ref, kKey, key_len, Name(t().aes),
+                                        Name(t().ghash), Name(t().fused)))
+        << gcm_last_error_message();
+    std::vector<Result> out;
+    for (size_t len : kLengths) {
+      Bytes msg(len);
+      for (size_t i = 0; i < len; i++) msg[i] = static_cast<uint8_t>(i * 7 + len);
+      for (size_t chunk : kChunks) out.push_back(RunMessage(&ref, msg, chunk));
+    }
+    gcm_key_cleanup(&ref);
+    return out;
+  }
+
+  // Every length and chunking under k, against `want`; "" or the first
+  // difference.
+  static std::string Compare(const gcm_key *k, const std::vector<Result> &want) {
+    size_t i = 0;
+    for (size_t len : kLengths) {
+      Bytes msg(len);
+      for (size_t j = 0; j < len; j++) msg[j] = static_cast<uint8_t>(j * 7 + len);
+      for (size_t chunk : kChunks) {
+        Result r = RunMessage(k, msg, chunk);
+        if (r.tag.empty())
+          return "a call failed at length " + std::to_string(len) + ": " +
+                 gcm_last_error_message();
+        if (!(r == want[i]))
+          return "different result at length " + std::to_string(len) +
+                 ", chunk " + std::to_string(chunk);
+        i++;
+      }
+    }
+    return "";
+  }
+};
+
+TEST_P(KeySize, SizeIsEnoughAtEveryPlacement) {
+  const size_t size = SizeFor(t());
+  ASSERT_NE(size, 0u) << gcm_last_error_message();
+  EXPECT_LE(size, sizeof(gcm_key));
+  const std::vector<Result> want = Reference(16);
+  // Every remainder modulo 16 for the default choice, four for the others.
+  std::vector<size_t> offsets = {0, 1, 8, 15};
+  const char *da = nullptr, *dg = nullptr, *df = nullptr;
+  if (gcm_default_backends(&da, &dg) && gcm_default_fused_backend(&df) &&
+      t().aes == da && t().ghash == dg && t().fused == df) {
+    offsets.clear();
+    for (size_t o = 0; o < 16; o++) offsets.push_back(o);
+  }
+  for (size_t off : offsets) {
+    SCOPED_TRACE("placement remainder " + std::to_string(off));
+    KeyMemory m(size, off);
+    ASSERT_EQ(1, gcm_key_init_sized(m.key(), size, kKey, 16, Name(t().aes),
+                                    Name(t().ghash), Name(t().fused)))
+        << gcm_last_error_message();
+    EXPECT_STREQ(gcm_key_aes_backend(m.key()), Name(t().aes));
+    EXPECT_STREQ(gcm_key_ghash_backend(m.key()), Name(t().ghash));
+    EXPECT_STREQ(gcm_key_fused_backend(m.key()), Name(t().fused));
+    EXPECT_EQ(gcm_key_length(m.key()), 16u);
+    EXPECT_EQ("", m.GuardsIntact()) << "after init";
+    EXPECT_EQ("", Compare(m.key(), want));
+    EXPECT_EQ("", m.GuardsIntact()) << "after seal, open and streams";
+
+    // A memcpy copy in memory of the same size at another remainder (the
+    // calls lend it an aligned copy of exactly its bytes).
+    KeyMemory copy(size, (off + 5) % 16);
+    std::memcpy(copy.key(), m.key(), size);
+    EXPECT_EQ("", Compare(copy.key(), want)) << "the copy";
+    EXPECT_EQ("", copy.GuardsIntact()) << "the copy";
+    gcm_key_cleanup(copy.key());
+    EXPECT_TRUE(copy.AllZero()) << "cleanup of the copy left key bytes";
+    EXPECT_EQ("", copy.GuardsIntact()) << "cleanup of the copy";
+
+    gcm_key_cleanup(m.key());
+    EXPECT_TRUE(m.AllZero()) << "cleanup left key bytes";
+    EXPECT_EQ("", m.GuardsIntact()) << "after cleanup";
+    EXPECT_EQ(gcm_key_aes_backend(m.key()), nullptr) << "still a key";
+    gcm_key_cleanup(m.key());  // a cleaned key again: nothing to do
+    EXPECT_EQ("", m.GuardsIntact()) << "after a second cleanup";
+  }
+}
+
+TEST_P(KeySize, EveryKeyLength) {
+  const size_t size = SizeFor(t());
+  for (size_t key_len : {16, 24, 32}) {
+    SCOPED_TRACE("key length " + std::to_string(key_len));
+    const std::vector<Result> want = Reference(key_len);
+    KeyMemory m(size, 3);
+    ASSERT_EQ(1, gcm_key_init_sized(m.key(), size, kKey, key_len,
+                                    Name(t().aes), Name(t().ghash),
+                                    Name(t().fused)))
+        << gcm_last_error_message();
+    EXPECT_EQ("", Compare(m.key(), want));
+    gcm_key_cleanup(m.key());
+    EXPECT_TRUE(m.AllZero());
+    EXPECT_EQ("", m.GuardsIntact());
+  }
+}
+
+TEST_P(KeySize, OneByteShortIsRefused) {
+  const size_t size = SizeFor(t());
+  for (size_t off : {0, 7}) {
+    KeyMemory m(size - 1, off);
+    EXPECT_EQ(0, gcm_key_init_sized(m.key(), size - 1, kKey, 16, Name(t().aes),
+                                    Name(t().ghash), Name(t().fused)));
+    EXPECT_EQ(gcm_last_error(), GCM_ERR_OUTPUT_TOO_SMALL);
+    const std::string msg = gcm_last_error_message();
+    EXPECT_NE(msg.find(std::to_string(size)), std::string::npos) << msg;
+    EXPECT_NE(msg.find(std::to_string(size - 1)), std::string::npos) << msg;
+    EXPECT_TRUE(m.AllZero()) << "a refused init leaves its memory zeroed";
+    EXPECT_EQ("", m.GuardsIntact());
+    EXPECT_EQ(gcm_key_aes_backend(m.key()), nullptr);
+    uint8_t tag[16];
+    EXPECT_EQ(0, gcm_seal(m.key(), nullptr, tag, 16, kKey, 12, nullptr, 0,
+                          nullptr, 0));
+    EXPECT_EQ(gcm_last_error(), GCM_ERR_NOT_INITIALIZED);
+  }
+}
+
+// Not one of the reported bytes is spare: at the placement that uses the
+// most of them (16-byte aligned memory puts the key 16 bytes in), the key
+// reaches into the last 16. Key material there is random-looking, so it is
+// all zero only if the size is too large.
+TEST_P(KeySize, NoSpareBytes) {
+  const size_t size = SizeFor(t());
+  KeyMemory m(size, 0);
+  ASSERT_EQ(0u, reinterpret_cast<uintptr_t>(m.bytes()) % 16);
+  ASSERT_EQ(1, gcm_key_init_sized(m.key(), size, kKey, 32, Name(t().aes),
+                                  Name(t().ghash), Name(t().fused)));
+  bool used = false;
+  for (size_t i = size - 16; i < size; i++) used = used || m.bytes()[i] != 0;
+  EXPECT_TRUE(used) << "the last 16 of " << size << " bytes are unused";
+  gcm_key_cleanup(m.key());
+}
+
+// The key's last byte right before an inaccessible page: nothing reads
+// past it.
+TEST_P(KeySize, NothingReadsPastTheKey) {
+  const size_t size = SizeFor(t());
+  const std::vector<Result> want = Reference(32);
+  PageEnd mem(size);
+  ASSERT_TRUE(mem.ok()) << "no guard page";
+  gcm_key *k = reinterpret_cast<gcm_key *>(mem.data());
+  ASSERT_EQ(1, gcm_key_init_sized(k, size, kKey, 32, Name(t().aes),
+                                  Name(t().ghash), Name(t().fused)));
+  EXPECT_EQ("", Compare(k, want));
+  gcm_key_cleanup(k);
+}
+
+// The whole gcm_key: cleanup wipes the key's bytes, init all of it.
+TEST(KeyCleanupExtent, FixedKeyIsWipedWhole) {
+  gcm_key k;
+  std::memset(&k, 0x77, sizeof(k));
+  ASSERT_EQ(1, gcm_key_init(&k, kKey, 16));
+  const uint8_t *b = reinterpret_cast<const uint8_t *>(&k);
+  gcm_key_cleanup(&k);
+  for (size_t i = 0; i < sizeof(k); i++) ASSERT_EQ(b[i], 0) << "byte " << i;
+}
+
+// The size query chooses as the inits do, and refuses what they refuse.
+TEST(KeySizeQuery, DefaultsAndErrors) {
+  const char *aes, *ghash, *fused;
+  ASSERT_EQ(1, gcm_default_backends(&aes, &ghash));
+  ASSERT_EQ(1, gcm_default_fused_backend(&fused));
+  const size_t def = gcm_key_size_for(nullptr, nullptr, nullptr);
+  EXPECT_NE(def, 0u);
+  EXPECT_EQ(def, gcm_key_size_for(aes, ghash, fused));
+  EXPECT_EQ(def, gcm_key_size_for(aes, nullptr, nullptr));
+  EXPECT_EQ(0u, gcm_key_size_for("no-such-aes", nullptr, nullptr));
+  EXPECT_EQ(gcm_last_error(), GCM_ERR_BACKEND_UNKNOWN);
+  EXPECT_NE(std::string(gcm_last_error_message()).find("gcm_key_size_for"),
+            std::string::npos);
+  EXPECT_EQ(0u, gcm_key_size_for(nullptr, nullptr, "no-such-fused"));
+  EXPECT_EQ(gcm_last_error(), GCM_ERR_BACKEND_UNKNOWN);
+
+  // A sized key on the defaults is what gcm_key_init makes.
+  KeyMemory m(def, 9);
+  ASSERT_EQ(1, gcm_key_init_sized(m.key(), def, kKey, 16, nullptr, nullptr,
+                                  nullptr));
+  EXPECT_STREQ(gcm_key_aes_backend(m.key()), aes);
+  EXPECT_STREQ(gcm_key_ghash_backend(m.key()), ghash);
+  EXPECT_STREQ(gcm_key_fused_backend(m.key()), fused);
+  gcm_key_cleanup(m.key());
+
+  // Bad arguments: nothing past `size` is written, `size` bytes are zeroed.
+  KeyMemory bad(def, 2);
+  EXPECT_EQ(0, gcm_key_init_sized(bad.key(), def, kKey, 17, nullptr, nullptr,
+                                  nullptr));
+  EXPECT_EQ(gcm_last_error(), GCM_ERR_KEY_LENGTH);
+  EXPECT_TRUE(bad.AllZero());
+  EXPECT_EQ("", bad.GuardsIntact());
+  EXPECT_EQ(0, gcm_key_init_sized(nullptr, def, kKey, 16, nullptr, nullptr,
+                                  nullptr));
+  EXPECT_EQ(gcm_last_error(), GCM_ERR_NULL_POINTER);
+  EXPECT_EQ(0, gcm_key_init_sized(bad.key(), 0, kKey, 16, nullptr, nullptr,
+                                  nullptr));
+  EXPECT_EQ(gcm_last_error(), GCM_ERR_OUTPUT_TOO_SMALL);
+  EXPECT_EQ("", bad.GuardsIntact());
+}
+
+// Each backend's key_bytes: a multiple of 16 within the largest that the
+// fixed-size gcm_key reserves, and all that its hooks write and read. A
+// region of exactly key_bytes ends at an inaccessible page; the backend is
+// set up and run there, against a room-sized copy.
+TEST(BackendKeyBytes, AesScheduleIsAllItUses) {
+  for (size_t i = 0; gcmi_dispatch_aes_at(i) != nullptr; i++) {
+    const aes_impl *a = gcmi_dispatch_aes_at(i);
+    SCOPED_TRACE(a->name);
+    EXPECT_EQ(a->key_bytes % 16, 0u);
+    EXPECT_GE(a->key_bytes, unsigned{AES_SCHEDULE_ROUND_KEYS_BYTES});
+    EXPECT_LE(a->key_bytes, unsigned{AES_SCHEDULE_MAX_BYTES});
+    if (!a->usable()) continue;
+    PageEnd mem(a->key_bytes);
+    ASSERT_TRUE(mem.ok());
+    aes_schedule *s = reinterpret_cast<aes_schedule *>(mem.data());
+    AesKeyRoom room;
+    for (size_t key_len : {16, 24, 32}) {
+      a->set_encrypt_key(s, kKey, key_len);
+      a->set_encrypt_key(room.get(), kKey, key_len);
+      uint8_t ctr[16] = {0xff, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xfe};
+      Bytes in(16 * 37, 0x3c), out1(in.size()), out2(in.size());
+      a->ctr32(s, out1.data(), in.data(), 37, ctr);
+      a->ctr32(room.get(), out2.data(), in.data(), 37, ctr);
+      EXPECT_EQ(out1, out2);
+      uint8_t b1[16], b2[16];
+      a->encrypt_block(s, b1, ctr);
+      a->encrypt_block(room.get(), b2, ctr);
+      EXPECT_EQ(0, std::memcmp(b1, b2, 16));
+    }
+  }
+}
+
+TEST(BackendKeyBytes, GhashKeyIsAllItUses) {
+  const uint8_t H[16] = {0x66, 0xe9, 0x4b, 0xd4, 0xef, 0x8a, 0x2c, 0x3b,
+                         0x88, 0x4c, 0xfa, 0x59, 0xca, 0x34, 0x2b, 0x2e};
+  for (size_t i = 0; gcmi_dispatch_ghash_at(i) != nullptr; i++) {
+    const ghash_impl *g = gcmi_dispatch_ghash_at(i);
+    SCOPED_TRACE(g->name);
+    EXPECT_EQ(g->key_bytes % 16, 0u);
+    EXPECT_GT(g->key_bytes, 0u);
+    EXPECT_LE(g->key_bytes, unsigned{GHASH_KEY_MAX_BYTES});
+    if (!g->usable()) continue;
+    PageEnd mem(g->key_bytes);
+    ASSERT_TRUE(mem.ok());
+    ghash_key *k = reinterpret_cast<ghash_key *>(mem.data());
+    GhashKeyRoom room;
+    g->init(k, H);
+    g->init(room.get(), H);
+    for (size_t blocks = 0; blocks <= 40; blocks++) {
+      Bytes in(16 * blocks);
+      for (size_t j = 0; j < in.size(); j++) in[j] = static_cast<uint8_t>(j + blocks);
+      uint8_t x1[16] = {1}, x2[16] = {1};
+      g->update(x1, k, in.data(), blocks);
+      g->update(x2, room.get(), in.data(), blocks);
+      ASSERT_EQ(0, std::memcmp(x1, x2, 16)) << blocks << " blocks";
+    }
+  }
+}
+
+// A fused kernel reads its pair's schedule and GHASH key within their
+// key_bytes (and its own, if it keeps any): each at a page's end.
+TEST(BackendKeyBytes, FusedKernelsReadNoMore) {
+  for (size_t i = 0; gcmi_dispatch_fused_at(i) != nullptr; i++) {
+    const fused_impl *f = gcmi_dispatch_fused_at(i);
+    SCOPED_TRACE(f->name);
+    EXPECT_EQ(f->key_bytes % 16, 0u);
+    EXPECT_LE(f->key_bytes, unsigned{FUSED_KEY_MAX_BYTES});
+    if (!f->usable() || f->aes == nullptr) continue;
+    PageEnd amem(f->aes->key_bytes), gmem(f->ghash->key_bytes),
+        fmem(f->key_bytes > 0 ? f->key_bytes : 16);
+    ASSERT_TRUE(amem.ok() && gmem.ok() && fmem.ok());
+    aes_schedule *s = reinterpret_cast<aes_schedule *>(amem.data());
+    ghash_key *g = reinterpret_cast<ghash_key *>(gmem.data());
+    fused_key *own = reinterpret_cast<fused_key *>(fmem.data());
+    f->aes->set_encrypt_key(s, kKey, 32);
+    uint8_t zero[16] = {0}, H[16];
+    f->aes->encrypt_block(s, H, zero);
+    f->ghash->init(g, H);
+    if (f->init != nullptr) f->init(own, s, g, H);
+    const fused_keys keys = {f->aes, s, f->ghash, g, own};
+    uint8_t ctr[16] = {9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 0, 0, 0, 1};
+    for (size_t blocks = 1; blocks <= 50; blocks++) {
+      Bytes in(16 * blocks, 0x42), out(in.size()), back(in.size());
+      uint8_t xs[16] = {0}, xo[16] = {0};
+      f->seal(&keys, out.data(), in.data(), blocks, ctr, xs);
+      f->open(&keys, back.data(), out.data(), blocks, ctr, xo);
+      ASSERT_EQ(in, back) << blocks << " blocks";
+      ASSERT_EQ(0, std::memcmp(xs, xo, 16)) << blocks << " blocks";
+      if (f->seal_lagged != nullptr && blocks % f->lag_blocks == 0) {
+        Bytes pending(16 * f->lag_blocks, 0x17), lout(in.size());
+        uint8_t xl[16] = {0};
+        const fused_lag lag = {xl, pending.data(), 1};
+        f->seal_lagged(&keys, lout.data(), in.data(), blocks, ctr, &lag);
+        ASSERT_EQ(out, lout) << blocks << " blocks";
+      }
+    }
+  }
+}
+
+std::string TripleTestName(const testing::TestParamInfo<Triple> &info) {
+  return gcmtest::TripleName(info.param);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllUsable, KeySize,
+                         testing::ValuesIn(gcmtest::UsableBackendTriples()),
+                         TripleTestName);
+
+}  // namespace
