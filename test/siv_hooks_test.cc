@@ -62,6 +62,15 @@ std::vector<const ghash_impl *> UsableGhash() {
 using Sched = AesKeyRoom;
 using GKey = GhashKeyRoom;
 
+// Whether a hook that made a GHASH key for g in `k` (filled with `fill`
+// first) wrote nothing past g's key_bytes.
+bool NothingPastKeyBytes(const ghash_impl *g, const GKey &k, uint8_t fill) {
+  for (size_t i = g->key_bytes; i < sizeof(k.room.bytes); i++) {
+    if (k.room.bytes[i] != fill) return false;
+  }
+  return true;
+}
+
 class SivAesHook : public ::testing::TestWithParam<const aes_impl *> {};
 
 TEST_P(SivAesHook, Ctr32leMatchesEncryptBlock) {
@@ -196,6 +205,8 @@ TEST_P(SivGhashHook, InitForServesCallsUpToItsLimit) {
     g->init(full.get(), h.data());
     std::memset(&part, 0xa5, sizeof(part));  // what init_for leaves is garbage
     g->init_for(part.get(), h.data(), max);
+    ASSERT_TRUE(NothingPastKeyBytes(g, part, 0xa5))
+        << g->name << " init_for wrote past its key_bytes, max " << max;
     for (size_t blocks = 0; blocks <= max && blocks <= 40; blocks++) {
       const Bytes in = RandomBytes(rng, 16 * blocks);
       Bytes a = RandomBytes(rng, 16), b = a;
@@ -298,6 +309,9 @@ TEST_P(SivFusedHook, PolyvalAndHashInitMatchThePairsHooks) {
     std::memset(&part, 0xa5, sizeof(part));
     if (f->siv_hash_init != nullptr) {
       f->siv_hash_init(part.get(), h.data(), max);
+      ASSERT_TRUE(NothingPastKeyBytes(f->ghash, part, 0xa5))
+          << f->name << " siv_hash_init wrote past " << f->ghash->name
+          << "'s key_bytes, max " << max;
     } else {
       part = full;
     }
