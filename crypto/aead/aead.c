@@ -97,13 +97,7 @@ static int key_init(gcm_key *k, size_t size, const uint8_t *key,
                     size_t key_len, const char *aes_backend,
                     const char *ghash_backend, const char *fused_backend,
                     const char *api) {
-  if (k == NULL) return gcmi_error_set(GCM_ERR_NULL_POINTER);
-  gcmi_secure_wipe(k, size);
-  if (key == NULL) return gcmi_error_set(GCM_ERR_NULL_POINTER);
-  if (key_len != 16 && key_len != 24 && key_len != 32) {
-    return gcmi_error_setf(GCM_ERR_KEY_LENGTH,
-                      "AES key must be 16, 24 or 32 bytes, got %zu", key_len);
-  }
+  if (!aead_key_init_start(k, size, key, key_len, 1)) return 0;
   struct key_choice c;
   if (!key_choose(aes_backend, ghash_backend, fused_backend, &c, api)) return 0;
   if (size < c.bytes) {

@@ -22,6 +22,7 @@
 
 #include <gcm/gcm.h>
 
+#include "../error.h"
 #include "../gcm/mode.h"
 #include "../gcm/placement.h"
 #include "../internal.h"
@@ -66,6 +67,24 @@ static inline int one_shot_disjoint(int seal, const uint8_t *out,
   return !seal || (!buffers_overlap(tag, tag_len, in, in_len) &&
                    !buffers_overlap(tag, tag_len, aad, aad_len) &&
                    !buffers_overlap(tag, tag_len, nonce, nonce_len));
+}
+
+/* The start of every key set-up call (gcm_key_init*, gcm_siv_key_init*):
+ * the `size` bytes at k wiped, then the pointers and the key length
+ * checked: 16 or 32 bytes, and 24 too for AES-GCM (`aes192`); AES-GCM-SIV
+ * defines no 24-byte variant. 1, or 0 with the error recorded. */
+static inline int aead_key_init_start(void *k, size_t size, const uint8_t *key,
+                                      size_t key_len, int aes192) {
+  if (k == NULL) return gcmi_error_set(GCM_ERR_NULL_POINTER);
+  gcmi_secure_wipe(k, size);
+  if (key == NULL) return gcmi_error_set(GCM_ERR_NULL_POINTER);
+  if (key_len != 16 && key_len != 32 && !(aes192 && key_len == 24)) {
+    return gcmi_error_setf(GCM_ERR_KEY_LENGTH,
+                           aes192 ? "AES key must be 16, 24 or 32 bytes, got %zu"
+                                  : "AES-GCM-SIV keys are 16 or 32 bytes, got %zu",
+                           key_len);
+  }
+  return 1;
 }
 
 /* Zeroes an output after a failure, unless its extent is unknowable: a NULL

@@ -92,14 +92,7 @@ static int siv_key_init(gcm_siv_key *k, size_t size, const uint8_t *key,
                         size_t key_len, const char *aes_backend,
                         const char *ghash_backend, const char *fused_backend,
                         const char *api) {
-  if (k == NULL) return gcmi_error_set(GCM_ERR_NULL_POINTER);
-  gcmi_secure_wipe(k, size);
-  if (key == NULL) return gcmi_error_set(GCM_ERR_NULL_POINTER);
-  if (key_len != 16 && key_len != 32) {
-    return gcmi_error_setf(GCM_ERR_KEY_LENGTH,
-                           "AES-GCM-SIV keys are 16 or 32 bytes, got %zu",
-                           key_len);
-  }
+  if (!aead_key_init_start(k, size, key, key_len, 0)) return 0;
   const struct aes_impl *aes;
   const struct ghash_impl *ghash;
   const struct fused_impl *fused;
