@@ -200,6 +200,9 @@ sub sum_products {
 # products (written over the data registers, which are not needed after
 # them) are formed, then phase 2, then the fold of the four lanes.
 sub ghash_steps {
+    # One argument: the powers are always the power registers' (a caller
+    # that still passes where in memory they are wants load_powers first).
+    die "ghash_steps: one argument, the register count\n" unless @_ == 1;
     my ($nreg) = @_;
     die "ghash_steps: 2 or 4 registers\n" unless $nreg == 2 || $nreg == 4;
     my @p = map { power($_) } 0 .. $nreg - 1;
