@@ -31,7 +31,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "vectors"))
 import gcmvec  # noqa: E402  (the vector format reader)
 
-TARGETS = ("fuzz_differential", "fuzz_open", "fuzz_stream", "fuzz_compat")
+TARGETS = ("fuzz_differential", "fuzz_open", "fuzz_stream", "fuzz_compat",
+           "fuzz_siv")
 
 KEY_SEL = {16: 0, 24: 1, 32: 2}
 
@@ -160,11 +161,25 @@ def seed_compat(case, i):
     return [out + case.pt]
 
 
+def seed_siv(case, i):
+    """fuzz_siv's layout: any case with a 16- or 32-byte key, a 12-byte
+    nonce and a plaintext (AES-GCM cases too: the target only needs a
+    message)."""
+    if case.pt is None or len(case.key) not in (16, 32):
+        return []
+    if len(case.nonce) != 12 or len(case.aad) > 0xFFFF:
+        return []
+    flags = (1 if len(case.key) == 32 else 0) | (0x80 if i % 2 else 0)
+    return [u8(flags) + case.key + case.nonce + u16(len(case.aad)) +
+            case.aad + u16((i * 37) & 0xFFFF) + case.pt]
+
+
 SEEDERS = {
     "fuzz_differential": seed_differential,
     "fuzz_open": seed_open,
     "fuzz_stream": seed_stream,
     "fuzz_compat": seed_compat,
+    "fuzz_siv": seed_siv,
 }
 
 

@@ -2,7 +2,7 @@
 # fuzz/run_fuzzers.sh: a bounded fuzzing campaign over libgcm's libFuzzer
 # targets, for CI and for people.
 #
-#   fuzz/run_fuzzers.sh [TARGET...]            (default: all four targets)
+#   fuzz/run_fuzzers.sh [TARGET...]            (default: all five targets)
 #   fuzz/run_fuzzers.sh BUILD_ROOT [TARGET...]
 #
 # With a BUILD_ROOT (a first argument that is an existing directory or
@@ -47,7 +47,7 @@
 #                          clang, else clang and clang++)
 set -euo pipefail
 
-all_targets=(fuzz_differential fuzz_open fuzz_stream fuzz_compat)
+all_targets=(fuzz_differential fuzz_open fuzz_stream fuzz_compat fuzz_siv)
 is_target() { case " ${all_targets[*]} " in *" $1 "*) return 0 ;; esac; return 1; }
 usage() {
   echo "usage: $0 [BUILD_ROOT] [TARGET...]   (targets: ${all_targets[*]})" >&2

@@ -66,8 +66,6 @@
 #define TLS_TAG_LEN EVP_GCM_TLS_TAG_LEN             /* 16 */
 
 /* Cipher-context parameters that say which libgcm backends the key uses. */
-#define PARAM_AES_BACKEND "libgcm-aes-backend"
-#define PARAM_GHASH_BACKEND "libgcm-ghash-backend"
 
 /* An expanded key shared by a context and its duplicates, with the raw key
  * it came from: EVP callers (openssl speed -aead, and programs that pass
@@ -120,16 +118,11 @@ struct gcm_ctx {
 
 /* ---- helpers -------------------------------------------------------------- */
 
-static void wipe(void *p, size_t n) {
-  volatile uint8_t *v = p;
-  while (n--) *v++ = 0;
-}
-
 static void key_release(struct shared_key *sk) {
   if (sk == NULL) return;
   if (atomic_fetch_sub(&sk->refs, 1) == 1) {
     gcm_key_cleanup(key_of(sk));
-    wipe(sk->raw, sizeof(sk->raw));
+    libgcm_wipe(sk->raw, sizeof(sk->raw));
     free(sk);
   }
 }
@@ -156,14 +149,14 @@ static int iv_reserve(struct gcm_ctx *c, size_t n) {
     LIBGCM_ERR(c->pc, LIBGCM_R_OUT_OF_MEMORY, "a %zu-byte IV", n);
     return 0;
   }
-  wipe(c->iv_inline, sizeof(c->iv_inline));
+  libgcm_wipe(c->iv_inline, sizeof(c->iv_inline));
   c->iv = p;
   return 1;
 }
 
 static void iv_release(struct gcm_ctx *c) {
   if (c->iv != c->iv_inline) {
-    wipe(c->iv, MAX_IV_LEN);
+    libgcm_wipe(c->iv, MAX_IV_LEN);
     free(c->iv);
   }
   c->iv = c->iv_inline;
@@ -316,7 +309,7 @@ static void ctx_free(void *vctx) {
   stream_drop(c, IV_NONE);
   key_release(c->key);
   iv_release(c);
-  wipe(c, sizeof(*c));
+  libgcm_wipe(c, sizeof(*c));
   free(c);
 }
 
@@ -434,7 +427,7 @@ static int tls_record(struct gcm_ctx *c, uint8_t *out, size_t *outl,
     } else {
       LIBGCM_ERR(c->pc, LIBGCM_R_OPERATION_FAILED, "%s",
                  gcm_last_error_message());
-      wipe(out, inl);
+      libgcm_wipe(out, inl);
     }
   } else {
     memcpy(nonce, c->iv, TLS_FIXED_IV_LEN);
@@ -456,11 +449,11 @@ static int tls_record(struct gcm_ctx *c, uint8_t *out, size_t *outl,
         LIBGCM_ERR(c->pc, LIBGCM_R_OPERATION_FAILED, "%s",
                    gcm_last_error_message());
       }
-      wipe(out, inl);
+      libgcm_wipe(out, inl);
     }
-    wipe(tag, sizeof(tag));
+    libgcm_wipe(tag, sizeof(tag));
   }
-  wipe(nonce, sizeof(nonce));
+  libgcm_wipe(nonce, sizeof(nonce));
   stream_drop(c, IV_FINISHED);
   return ok;
 }
@@ -543,14 +536,15 @@ static int ctx_cipher(void *vctx, unsigned char *out, size_t *outl,
 
 /* ---- parameters ------------------------------------------------------------------ */
 
-static int alg_get_params(OSSL_PARAM params[], size_t keylen) {
+int libgcm_aead_get_params(OSSL_PARAM params[], unsigned mode, size_t keylen,
+                           size_t ivlen) {
   OSSL_PARAM *p;
   p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_MODE);
-  if (p != NULL && !OSSL_PARAM_set_uint(p, EVP_CIPH_GCM_MODE)) return 0;
+  if (p != NULL && !OSSL_PARAM_set_uint(p, mode)) return 0;
   p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN);
   if (p != NULL && !OSSL_PARAM_set_size_t(p, keylen)) return 0;
   p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN);
-  if (p != NULL && !OSSL_PARAM_set_size_t(p, GCM_NONCE_LEN)) return 0;
+  if (p != NULL && !OSSL_PARAM_set_size_t(p, ivlen)) return 0;
   p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_BLOCK_SIZE);
   if (p != NULL && !OSSL_PARAM_set_size_t(p, 1)) return 0;
   p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD);
@@ -567,13 +561,13 @@ static int alg_get_params(OSSL_PARAM params[], size_t keylen) {
 }
 
 static int aes128_get_params(OSSL_PARAM params[]) {
-  return alg_get_params(params, 16);
+  return libgcm_aead_get_params(params, EVP_CIPH_GCM_MODE, 16, GCM_NONCE_LEN);
 }
 static int aes192_get_params(OSSL_PARAM params[]) {
-  return alg_get_params(params, 24);
+  return libgcm_aead_get_params(params, EVP_CIPH_GCM_MODE, 24, GCM_NONCE_LEN);
 }
 static int aes256_get_params(OSSL_PARAM params[]) {
-  return alg_get_params(params, 32);
+  return libgcm_aead_get_params(params, EVP_CIPH_GCM_MODE, 32, GCM_NONCE_LEN);
 }
 
 static const OSSL_PARAM alg_gettable[] = {
@@ -589,7 +583,7 @@ static const OSSL_PARAM alg_gettable[] = {
     OSSL_PARAM_END,
 };
 
-static const OSSL_PARAM *alg_gettable_params(void *provctx) {
+const OSSL_PARAM *libgcm_aead_gettable_params(void *provctx) {
   (void)provctx;
   return alg_gettable;
 }
@@ -870,25 +864,8 @@ static int ctx_set_params(void *vctx, const OSSL_PARAM params[]) {
 /* ---- dispatch tables ------------------------------------------------------------- */
 
 #define LIBGCM_CIPHER_FUNCTIONS(bits)                                          \
-  const OSSL_DISPATCH libgcm_aes##bits##gcm_functions[] = {                    \
-      {OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))aes##bits##_newctx},           \
-      {OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))ctx_free},                    \
-      {OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))ctx_dup},                      \
-      {OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))ctx_einit},              \
-      {OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))ctx_dinit},              \
-      {OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))ctx_update},                   \
-      {OSSL_FUNC_CIPHER_FINAL, (void (*)(void))ctx_final},                     \
-      {OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))ctx_cipher},                   \
-      {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))aes##bits##_get_params},   \
-      {OSSL_FUNC_CIPHER_GETTABLE_PARAMS, (void (*)(void))alg_gettable_params}, \
-      {OSSL_FUNC_CIPHER_GET_CTX_PARAMS, (void (*)(void))ctx_get_params},       \
-      {OSSL_FUNC_CIPHER_SET_CTX_PARAMS, (void (*)(void))ctx_set_params},       \
-      {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS,                                   \
-       (void (*)(void))ctx_gettable_params},                                   \
-      {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS,                                   \
-       (void (*)(void))ctx_settable_params},                                   \
-      {0, NULL},                                                               \
-  }
+  LIBGCM_AEAD_DISPATCH(libgcm_aes##bits##gcm_functions, aes##bits##_newctx, \
+                       aes##bits##_get_params)
 
 LIBGCM_CIPHER_FUNCTIONS(128);
 LIBGCM_CIPHER_FUNCTIONS(192);

@@ -7,8 +7,9 @@
  * (LIBGCM_AES / LIBGCM_GHASH / OPENSSL_ia32cap are honoured exactly as in
  * any libgcm program; a bad name makes the provider fail to load with the
  * reason, instead of some other implementation silently standing in), then
- * offers three ciphers, AES-128/192/256-GCM, under OpenSSL's own names and
- * aliases with the property `provider=libgcm`.
+ * offers five ciphers, AES-128/192/256-GCM under OpenSSL's own names and
+ * aliases and AES-128/256-GCM-SIV under OpenSSL 3.2's names, with the
+ * property `provider=libgcm`.
  *
  * Provider-level parameters (OSSL_PROVIDER_get_params) include counters of
  * the seal and open operations the module has run, and the backends a new
@@ -245,6 +246,13 @@ static const OSSL_ALGORITHM ciphers[] = {
     {"AES-256-GCM:id-aes256-GCM:2.16.840.1.101.3.4.1.46",
      "provider=" LIBGCM_PROVIDER_NAME, libgcm_aes256gcm_functions,
      "AES-256-GCM by libgcm (constant-time, per-key backend dispatch)"},
+    /* OpenSSL 3.2's names for RFC 8452 (there is no OID). */
+    {"AES-128-GCM-SIV", "provider=" LIBGCM_PROVIDER_NAME,
+     libgcm_aes128gcmsiv_functions,
+     "AES-128-GCM-SIV (RFC 8452) by libgcm (constant-time)"},
+    {"AES-256-GCM-SIV", "provider=" LIBGCM_PROVIDER_NAME,
+     libgcm_aes256gcmsiv_functions,
+     "AES-256-GCM-SIV (RFC 8452) by libgcm (constant-time)"},
     {NULL, NULL, NULL, NULL},
 };
 

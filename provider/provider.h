@@ -1,10 +1,11 @@
 /*
  * provider/provider.h: what the parts of libgcm's OpenSSL 3 provider share.
  *
- * The provider is two files: libgcm_provider.c (the module's entry point,
- * provider-level parameters, the operation counters and error reporting)
- * and gcm_cipher.c (the AES-GCM cipher contexts: EVP parameters in, native
- * <gcm/gcm.h> calls out). Nothing here is exported from the module; only
+ * The provider is three files: libgcm_provider.c (the module's entry
+ * point, provider-level parameters, the operation counters and error
+ * reporting), gcm_cipher.c (the AES-GCM cipher contexts: EVP parameters
+ * in, native <gcm/gcm.h> calls out) and gcm_siv_cipher.c (the same for
+ * AES-GCM-SIV). Nothing here is exported from the module; only
  * OSSL_provider_init is.
  */
 #ifndef LIBGCM_PROVIDER_H
@@ -67,9 +68,57 @@ enum libgcm_counter {
 void libgcm_count(enum libgcm_counter which);
 uint64_t libgcm_counter_value(enum libgcm_counter which);
 
-/* The cipher algorithms (gcm_cipher.c). */
+/* The cipher algorithms: AES-GCM (gcm_cipher.c) and AES-GCM-SIV
+ * (gcm_siv_cipher.c). */
 extern const OSSL_DISPATCH libgcm_aes128gcm_functions[];
 extern const OSSL_DISPATCH libgcm_aes192gcm_functions[];
 extern const OSSL_DISPATCH libgcm_aes256gcm_functions[];
+extern const OSSL_DISPATCH libgcm_aes128gcmsiv_functions[];
+extern const OSSL_DISPATCH libgcm_aes256gcmsiv_functions[];
+
+/* What both ciphers' algorithms report (OSSL_FUNC_cipher_get_params and
+ * its gettable list, gcm_cipher.c): an AEAD with a custom IV, a stream
+ * cipher's block size of 1, the given mode, key and IV lengths. */
+int libgcm_aead_get_params(OSSL_PARAM params[], unsigned mode, size_t keylen,
+                           size_t ivlen);
+const OSSL_PARAM *libgcm_aead_gettable_params(void *provctx);
+
+/* The context parameters both ciphers add: the names of the key's AES and
+ * GHASH backends (read only). */
+#define PARAM_AES_BACKEND "libgcm-aes-backend"
+#define PARAM_GHASH_BACKEND "libgcm-ghash-backend"
+
+/* Zeroes n bytes at p through a volatile pointer (the stores stay). */
+static inline void libgcm_wipe(void *p, size_t n) {
+  volatile uint8_t *v = p;
+  while (n--) *v++ = 0;
+}
+
+/* The dispatch table `name` of a cipher file that defines ctx_free,
+ * ctx_dup, ctx_einit, ctx_dinit, ctx_update, ctx_final, ctx_cipher,
+ * ctx_get_params, ctx_set_params, ctx_gettable_params and
+ * ctx_settable_params (gcm_cipher.c, gcm_siv_cipher.c), with the key
+ * size's newctx and get_params. */
+#define LIBGCM_AEAD_DISPATCH(name, newctx, get_params)                       \
+  const OSSL_DISPATCH name[] = {                                             \
+      {OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))newctx},                     \
+      {OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))ctx_free},                  \
+      {OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))ctx_dup},                    \
+      {OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))ctx_einit},            \
+      {OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))ctx_dinit},            \
+      {OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))ctx_update},                 \
+      {OSSL_FUNC_CIPHER_FINAL, (void (*)(void))ctx_final},                   \
+      {OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))ctx_cipher},                 \
+      {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))get_params},             \
+      {OSSL_FUNC_CIPHER_GETTABLE_PARAMS,                                     \
+       (void (*)(void))libgcm_aead_gettable_params},                         \
+      {OSSL_FUNC_CIPHER_GET_CTX_PARAMS, (void (*)(void))ctx_get_params},     \
+      {OSSL_FUNC_CIPHER_SET_CTX_PARAMS, (void (*)(void))ctx_set_params},     \
+      {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS,                                 \
+       (void (*)(void))ctx_gettable_params},                                 \
+      {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS,                                 \
+       (void (*)(void))ctx_settable_params},                                 \
+      {0, NULL},                                                             \
+  }
 
 #endif /* LIBGCM_PROVIDER_H */

@@ -147,6 +147,8 @@ TEST(AbiAarch64, AesKernels) {
     for (size_t blocks : {0, 1, 7, 8, 19}) {
       CheckedCall(Fn(gcmi_aes_armv8.ctr32), n + "ctr32", P(s.get()), P(out),
                   P(buf), blocks, P(ctr));
+      CheckedCall(Fn(gcmi_aes_armv8.ctr32le), n + "ctr32le", P(&s), P(out),
+                  P(buf), blocks, P(ctr));
     }
     n = "vpaes_neon (" + std::to_string(len * 8) + "-bit key) ";
     CheckedCall(Fn(gcmi_aes_vpaes_neon.set_encrypt_key), n + "set_encrypt_key",
@@ -169,6 +171,8 @@ TEST(AbiAarch64, GhashKernels) {
   for (size_t blocks : {0, 1, 8, 19}) {
     CheckedCall(Fn(gcmi_ghash_pmull.update), "pmull blocks", P(xi), P(k.get()),
                 P(buf), blocks);
+    CheckedCall(Fn(gcmi_ghash_pmull.polyval_update), "pmull polyval", P(xi),
+                P(&k), P(buf), blocks);
   }
   // neon: the key is built in C (crypto/ghash/ghash_neon_aarch64.c); the kernel
   // takes batches of up to eight blocks.
@@ -202,6 +206,10 @@ TEST_P(AbiAarch64Fused, Kernels) {
     for (size_t blocks : {0, 1, 7, 8, 9, 16, 19}) {
       CheckedCall(Fn(f->seal), n + "seal", P(&k), P(out), P(buf), blocks, P(ctr), P(xi));
       CheckedCall(Fn(f->open), n + "open", P(&k), P(out), P(buf), blocks, P(ctr), P(xi));
+      if (f->siv_open != nullptr) {
+        CheckedCall(Fn(f->siv_open), n + "siv_open", P(&k), P(out), P(buf), blocks,
+                    P(ctr), P(xi));
+      }
     }
   }
 }

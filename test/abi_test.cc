@@ -111,24 +111,37 @@ uint64_t abi_test_call_win64(const void *fn, const uint64_t args[6],
 // Only their addresses are taken: they are called through the trampoline.
 void gcmi_ghash_x86_64_clmul_init_msabi(void);
 void gcmi_ghash_x86_64_clmul_blocks_msabi(void);
+void gcmi_ghash_x86_64_clmul_polyval_msabi(void);
+void gcmi_ghash_x86_64_clmul_init_for_msabi(void);
 void gcmi_ghash_x86_64_ssse3_blocks_msabi(void);
 void gcmi_aes_gcm_x86_64_vaes_avx512_seal_msabi(void);
 void gcmi_aes_gcm_x86_64_vaes_avx512_open_msabi(void);
 void gcmi_aes_gcm_x86_64_vaes_avx512_seal_lagged_msabi(void);
+void gcmi_aes_gcm_x86_64_vaes_avx512_siv_open_msabi(void);
+void gcmi_aes_gcm_x86_64_vaes_avx512_siv_ctr32le_msabi(void);
+void gcmi_aes_gcm_x86_64_vaes_avx512_siv_polyval_msabi(void);
+void gcmi_aes_gcm_x86_64_vaes_avx512_siv_hash_init_msabi(void);
 void gcmi_aes_gcm_x86_64_vaes_avx2_seal_msabi(void);
 void gcmi_aes_gcm_x86_64_vaes_avx2_open_msabi(void);
 void gcmi_aes_gcm_x86_64_vaes_avx2_seal_lagged_msabi(void);
+void gcmi_aes_gcm_x86_64_vaes_avx2_siv_open_msabi(void);
+void gcmi_aes_gcm_x86_64_vaes_avx2_siv_ctr32le_msabi(void);
 void gcmi_aes_gcm_x86_64_aesni_avx_seal_msabi(void);
 void gcmi_aes_gcm_x86_64_aesni_avx_open_msabi(void);
 void gcmi_aes_gcm_x86_64_aesni_avx_seal_lagged_msabi(void);
+void gcmi_aes_gcm_x86_64_aesni_avx_siv_open_msabi(void);
 void gcmi_ghash_x86_64_vpclmul_avx2_init_msabi(void);
 void gcmi_ghash_x86_64_vpclmul_avx2_blocks_msabi(void);
+void gcmi_ghash_x86_64_vpclmul_avx2_polyval_msabi(void);
+void gcmi_ghash_x86_64_vpclmul_avx2_init_for_msabi(void);
 void gcmi_aes_x86_64_aesni_set_encrypt_key_msabi(void);
 void gcmi_aes_x86_64_aesni_encrypt_block_msabi(void);
 void gcmi_aes_x86_64_aesni_ctr32_msabi(void);
+void gcmi_aes_x86_64_aesni_ctr32le_msabi(void);
 void gcmi_aes_x86_64_vpaes_set_encrypt_key_msabi(void);
 void gcmi_aes_x86_64_vpaes_encrypt_block_msabi(void);
 void gcmi_aes_x86_64_vpaes_ctr32_msabi(void);
+void gcmi_aes_x86_64_vpaes_ctr32le_msabi(void);
 #endif
 }
 
@@ -186,35 +199,50 @@ struct GhashKernels {
   // The native functions, called directly for the reference results.
   void (*ref_init)(ghash_key *, const uint8_t *);
   void (*ref_blocks)(uint8_t *, const ghash_key *, const uint8_t *, size_t);
+  // AES-GCM-SIV's hooks (null where the backend has none): POLYVAL's
+  // blocks and init_for, as built and as called directly.
+  const void *polyval = nullptr;
+  const void *init_for = nullptr;
+  void (*ref_polyval)(uint8_t *, const ghash_key *, const uint8_t *,
+                      size_t) = nullptr;
+  void (*ref_init_for)(ghash_key *, const uint8_t *, size_t) = nullptr;
 };
+
+// A GHASH backend's kernels as the descriptor points at them, SIV hooks
+// included.
+GhashKernels FromDescriptor(const char *name, const ghash_impl &g,
+                            bool asm_init) {
+  GhashKernels k{name, kNativeAbi,
+                 asm_init ? reinterpret_cast<const void *>(g.init) : nullptr,
+                 reinterpret_cast<const void *>(g.update), g.init, g.update};
+  k.polyval = reinterpret_cast<const void *>(g.polyval_update);
+  k.init_for = reinterpret_cast<const void *>(g.init_for);
+  k.ref_polyval = g.polyval_update;
+  k.ref_init_for = g.init_for;
+  return k;
+}
 
 std::vector<GhashKernels> Kernels() {
   std::vector<GhashKernels> k;
-  k.push_back({"clmul", kNativeAbi,
-               reinterpret_cast<const void *>(gcmi_ghash_clmul.init),
-               reinterpret_cast<const void *>(gcmi_ghash_clmul.update),
-               gcmi_ghash_clmul.init, gcmi_ghash_clmul.update});
+  k.push_back(FromDescriptor("clmul", gcmi_ghash_clmul, true));
   // ssse3's init is C (crypto/ghash/ghash_ssse3.c).
-  k.push_back({"ssse3", kNativeAbi,
-               reinterpret_cast<const void *>(gcmi_ghash_ssse3.init),
-               reinterpret_cast<const void *>(gcmi_ghash_ssse3.update),
-               gcmi_ghash_ssse3.init, gcmi_ghash_ssse3.update});
-  k.push_back(
-      {"vpclmul_avx2", kNativeAbi,
-       reinterpret_cast<const void *>(gcmi_ghash_vpclmul_avx2.init),
-       reinterpret_cast<const void *>(gcmi_ghash_vpclmul_avx2.update),
-       gcmi_ghash_vpclmul_avx2.init, gcmi_ghash_vpclmul_avx2.update});
+  k.push_back(FromDescriptor("ssse3", gcmi_ghash_ssse3, true));
+  k.push_back(FromDescriptor("vpclmul_avx2", gcmi_ghash_vpclmul_avx2, true));
 #if defined(LIBGCM_ABI_TEST_MSABI)
-  k.push_back(
-      {"vpclmul_avx2_msabi", Abi::kWin64,
-       reinterpret_cast<const void *>(&gcmi_ghash_x86_64_vpclmul_avx2_init_msabi),
-       reinterpret_cast<const void *>(&gcmi_ghash_x86_64_vpclmul_avx2_blocks_msabi),
-       gcmi_ghash_vpclmul_avx2.init, gcmi_ghash_vpclmul_avx2.update});
-  k.push_back({"clmul_msabi", Abi::kWin64,
-               reinterpret_cast<const void *>(&gcmi_ghash_x86_64_clmul_init_msabi),
-               reinterpret_cast<const void *>(
-                   &gcmi_ghash_x86_64_clmul_blocks_msabi),
-               gcmi_ghash_clmul.init, gcmi_ghash_clmul.update});
+  GhashKernels v = FromDescriptor("vpclmul_avx2_msabi", gcmi_ghash_vpclmul_avx2, true);
+  v.abi = Abi::kWin64;
+  v.init = reinterpret_cast<const void *>(&gcmi_ghash_x86_64_vpclmul_avx2_init_msabi);
+  v.blocks = reinterpret_cast<const void *>(&gcmi_ghash_x86_64_vpclmul_avx2_blocks_msabi);
+  v.polyval = reinterpret_cast<const void *>(&gcmi_ghash_x86_64_vpclmul_avx2_polyval_msabi);
+  v.init_for = reinterpret_cast<const void *>(&gcmi_ghash_x86_64_vpclmul_avx2_init_for_msabi);
+  k.push_back(v);
+  GhashKernels c = FromDescriptor("clmul_msabi", gcmi_ghash_clmul, true);
+  c.abi = Abi::kWin64;
+  c.init = reinterpret_cast<const void *>(&gcmi_ghash_x86_64_clmul_init_msabi);
+  c.blocks = reinterpret_cast<const void *>(&gcmi_ghash_x86_64_clmul_blocks_msabi);
+  c.polyval = reinterpret_cast<const void *>(&gcmi_ghash_x86_64_clmul_polyval_msabi);
+  c.init_for = reinterpret_cast<const void *>(&gcmi_ghash_x86_64_clmul_init_for_msabi);
+  k.push_back(c);
   k.push_back({"ssse3_msabi", Abi::kWin64, nullptr,
                reinterpret_cast<const void *>(
                    &gcmi_ghash_x86_64_ssse3_blocks_msabi),
@@ -224,6 +252,25 @@ std::vector<GhashKernels> Kernels() {
 }
 
 void PrintTo(const GhashKernels &k, std::ostream *os) { *os << k.name; }
+
+// An init_for-shaped kernel (key, H, max_blocks) called through the
+// trampoline against `ref` called directly, for limits around the powers
+// of H that kernels compute in groups: the keys must be byte for byte the
+// same.
+void CheckInitFor(Abi abi, const void *fn, ghash_init_for_fn *ref,
+                  const uint8_t H[16], const std::string &name) {
+  for (size_t max : {1, 2, 4, 5, 8, 9, 16, 17}) {
+    GhashKeyRoom ref_key, got_key;
+    memset(ref_key.get(), 0, sizeof(ref_key));
+    memset(got_key.get(), 0, sizeof(got_key));
+    ref(ref_key.get(), H, max);
+    uint64_t args[6] = {Arg(got_key.get()), Arg(H), max, 0, 0, 0};
+    const std::string what = name + " " + std::to_string(max);
+    CheckedCall(abi, fn, args, what);
+    EXPECT_EQ(0, memcmp(ref_key.get(), got_key.get(), sizeof(got_key)))
+        << what;
+  }
+}
 
 class GhashAbiTest : public ::testing::TestWithParam<GhashKernels> {};
 
@@ -273,7 +320,17 @@ TEST_P(GhashAbiTest, PreservesRegistersAndMatchesDirectCall) {
                          std::to_string(misalign);
       CheckedCall(k.abi, k.blocks, args, what);
       EXPECT_EQ(0, memcmp(ref, got, 16)) << what;
+      if (k.polyval != nullptr) {
+        k.ref_polyval(ref, ref_key.get(), p, n);
+        uint64_t pargs[6] = {Arg(got), Arg(key.get()), Arg(p), n, 0, 0};
+        CheckedCall(k.abi, k.polyval, pargs, what + " polyval");
+        EXPECT_EQ(0, memcmp(ref, got, 16)) << what << " polyval";
+      }
     }
+  }
+  if (k.init_for != nullptr) {
+    CheckInitFor(k.abi, k.init_for, k.ref_init_for, H,
+                 std::string(k.name) + " init_for");
   }
 }
 
@@ -295,6 +352,10 @@ struct AesKernels {
   void (*ref_encrypt_block)(const aes_schedule *, uint8_t *, const uint8_t *);
   void (*ref_ctr32)(const aes_schedule *, uint8_t *, const uint8_t *, size_t,
                     const uint8_t *);
+  // AES-GCM-SIV's counter mode, as built and as called directly.
+  const void *ctr32le = nullptr;
+  void (*ref_ctr32le)(const aes_schedule *, uint8_t *, const uint8_t *,
+                      size_t, const uint8_t *) = nullptr;
 };
 
 std::vector<AesKernels> AesKernelList() {
@@ -305,14 +366,18 @@ std::vector<AesKernels> AesKernelList() {
        reinterpret_cast<const void *>(gcmi_aes_aesni.encrypt_block),
        reinterpret_cast<const void *>(gcmi_aes_aesni.ctr32),
        gcmi_aes_aesni.set_encrypt_key, gcmi_aes_aesni.encrypt_block,
-       gcmi_aes_aesni.ctr32});
+       gcmi_aes_aesni.ctr32,
+       reinterpret_cast<const void *>(gcmi_aes_aesni.ctr32le),
+       gcmi_aes_aesni.ctr32le});
   k.push_back(
       {"vpaes", kNativeAbi,
        reinterpret_cast<const void *>(gcmi_aes_vpaes.set_encrypt_key),
        reinterpret_cast<const void *>(gcmi_aes_vpaes.encrypt_block),
        reinterpret_cast<const void *>(gcmi_aes_vpaes.ctr32),
        gcmi_aes_vpaes.set_encrypt_key, gcmi_aes_vpaes.encrypt_block,
-       gcmi_aes_vpaes.ctr32});
+       gcmi_aes_vpaes.ctr32,
+       reinterpret_cast<const void *>(gcmi_aes_vpaes.ctr32le),
+       gcmi_aes_vpaes.ctr32le});
 #if defined(LIBGCM_ABI_TEST_MSABI)
   k.push_back(
       {"aesni_msabi", Abi::kWin64,
@@ -320,14 +385,18 @@ std::vector<AesKernels> AesKernelList() {
        reinterpret_cast<const void *>(&gcmi_aes_x86_64_aesni_encrypt_block_msabi),
        reinterpret_cast<const void *>(&gcmi_aes_x86_64_aesni_ctr32_msabi),
        gcmi_aes_aesni.set_encrypt_key, gcmi_aes_aesni.encrypt_block,
-       gcmi_aes_aesni.ctr32});
+       gcmi_aes_aesni.ctr32,
+       reinterpret_cast<const void *>(&gcmi_aes_x86_64_aesni_ctr32le_msabi),
+       gcmi_aes_aesni.ctr32le});
   k.push_back(
       {"vpaes_msabi", Abi::kWin64,
        reinterpret_cast<const void *>(&gcmi_aes_x86_64_vpaes_set_encrypt_key_msabi),
        reinterpret_cast<const void *>(&gcmi_aes_x86_64_vpaes_encrypt_block_msabi),
        reinterpret_cast<const void *>(&gcmi_aes_x86_64_vpaes_ctr32_msabi),
        gcmi_aes_vpaes.set_encrypt_key, gcmi_aes_vpaes.encrypt_block,
-       gcmi_aes_vpaes.ctr32});
+       gcmi_aes_vpaes.ctr32,
+       reinterpret_cast<const void *>(&gcmi_aes_x86_64_vpaes_ctr32le_msabi),
+       gcmi_aes_vpaes.ctr32le});
 #endif
   return k;
 }
@@ -381,6 +450,13 @@ TEST_P(AesAbiTest, PreservesRegistersAndMatchesDirectCall) {
                            " misalign=" + std::to_string(misalign);
         CheckedCall(k.abi, k.ctr32, args, what);
         EXPECT_EQ(ref, got) << what;
+        if (k.ctr32le != nullptr) {
+          std::fill(ref.begin(), ref.end(), 0);
+          std::fill(got.begin(), got.end(), 0);
+          k.ref_ctr32le(ref_s.get(), ref.data() + misalign, p, n, ctr);
+          CheckedCall(k.abi, k.ctr32le, args, what + " ctr32le");
+          EXPECT_EQ(ref, got) << what << " ctr32le";
+        }
       }
     }
   }
@@ -401,7 +477,18 @@ struct FusedKernels {
   const void *open;
   const fused_impl *ref;  // the descriptor, for the key set-up and results
   const void *seal_lagged;  // the lagged seal, or null when there is none
+  // The AES-GCM-SIV functions as built (null where the kernel has none);
+  // the descriptor's are the reference.
+  const void *siv_open = nullptr;
+  const void *siv_ctr32le = nullptr;
+  const void *siv_polyval = nullptr;
+  const void *siv_hash_init = nullptr;
 };
+
+template <typename F>
+const void *Fn(F *f) {
+  return reinterpret_cast<const void *>(f);
+}
 
 std::vector<FusedKernels> FusedKernelList() {
   std::vector<FusedKernels> k;
@@ -409,7 +496,11 @@ std::vector<FusedKernels> FusedKernelList() {
                reinterpret_cast<const void *>(gcmi_fused_vaes_avx512.seal),
                reinterpret_cast<const void *>(gcmi_fused_vaes_avx512.open),
                &gcmi_fused_vaes_avx512,
-               reinterpret_cast<const void *>(gcmi_fused_vaes_avx512.seal_lagged)});
+               reinterpret_cast<const void *>(gcmi_fused_vaes_avx512.seal_lagged),
+               Fn(gcmi_fused_vaes_avx512.siv_open),
+               Fn(gcmi_fused_vaes_avx512.siv_ctr32le),
+               Fn(gcmi_fused_vaes_avx512.siv_polyval),
+               Fn(gcmi_fused_vaes_avx512.siv_hash_init)});
 #if defined(LIBGCM_ABI_TEST_MSABI)
   k.push_back(
       {"vaes_avx512_msabi", Abi::kWin64,
@@ -417,13 +508,19 @@ std::vector<FusedKernels> FusedKernelList() {
        reinterpret_cast<const void *>(&gcmi_aes_gcm_x86_64_vaes_avx512_open_msabi),
        &gcmi_fused_vaes_avx512,
        reinterpret_cast<const void *>(
-           &gcmi_aes_gcm_x86_64_vaes_avx512_seal_lagged_msabi)});
+           &gcmi_aes_gcm_x86_64_vaes_avx512_seal_lagged_msabi),
+       Fn(&gcmi_aes_gcm_x86_64_vaes_avx512_siv_open_msabi),
+       Fn(&gcmi_aes_gcm_x86_64_vaes_avx512_siv_ctr32le_msabi),
+       Fn(&gcmi_aes_gcm_x86_64_vaes_avx512_siv_polyval_msabi),
+       Fn(&gcmi_aes_gcm_x86_64_vaes_avx512_siv_hash_init_msabi)});
 #endif
   k.push_back({"vaes_avx2", kNativeAbi,
                reinterpret_cast<const void *>(gcmi_fused_vaes_avx2.seal),
                reinterpret_cast<const void *>(gcmi_fused_vaes_avx2.open),
                &gcmi_fused_vaes_avx2,
-               reinterpret_cast<const void *>(gcmi_fused_vaes_avx2.seal_lagged)});
+               reinterpret_cast<const void *>(gcmi_fused_vaes_avx2.seal_lagged),
+               Fn(gcmi_fused_vaes_avx2.siv_open),
+               Fn(gcmi_fused_vaes_avx2.siv_ctr32le)});
 #if defined(LIBGCM_ABI_TEST_MSABI)
   k.push_back(
       {"vaes_avx2_msabi", Abi::kWin64,
@@ -431,13 +528,16 @@ std::vector<FusedKernels> FusedKernelList() {
        reinterpret_cast<const void *>(&gcmi_aes_gcm_x86_64_vaes_avx2_open_msabi),
        &gcmi_fused_vaes_avx2,
        reinterpret_cast<const void *>(
-           &gcmi_aes_gcm_x86_64_vaes_avx2_seal_lagged_msabi)});
+           &gcmi_aes_gcm_x86_64_vaes_avx2_seal_lagged_msabi),
+       Fn(&gcmi_aes_gcm_x86_64_vaes_avx2_siv_open_msabi),
+       Fn(&gcmi_aes_gcm_x86_64_vaes_avx2_siv_ctr32le_msabi)});
 #endif
   k.push_back({"aesni_avx", kNativeAbi,
                reinterpret_cast<const void *>(gcmi_fused_aesni_avx.seal),
                reinterpret_cast<const void *>(gcmi_fused_aesni_avx.open),
                &gcmi_fused_aesni_avx,
-               reinterpret_cast<const void *>(gcmi_fused_aesni_avx.seal_lagged)});
+               reinterpret_cast<const void *>(gcmi_fused_aesni_avx.seal_lagged),
+               Fn(gcmi_fused_aesni_avx.siv_open)});
 #if defined(LIBGCM_ABI_TEST_MSABI)
   k.push_back(
       {"aesni_avx_msabi", Abi::kWin64,
@@ -445,7 +545,8 @@ std::vector<FusedKernels> FusedKernelList() {
        reinterpret_cast<const void *>(&gcmi_aes_gcm_x86_64_aesni_avx_open_msabi),
        &gcmi_fused_aesni_avx,
        reinterpret_cast<const void *>(
-           &gcmi_aes_gcm_x86_64_aesni_avx_seal_lagged_msabi)});
+           &gcmi_aes_gcm_x86_64_aesni_avx_seal_lagged_msabi),
+       Fn(&gcmi_aes_gcm_x86_64_aesni_avx_siv_open_msabi)});
 #endif
   return k;
 }
@@ -496,6 +597,49 @@ TEST_P(FusedAbiTest, PreservesRegistersAndMatchesDirectCall) {
         EXPECT_EQ(ref, got) << what;
         EXPECT_EQ(0, memcmp(ref_xi, got_xi, 16)) << what;
       }
+    }
+    // The AES-GCM-SIV functions on the same keys (the byte order does not
+    // matter to the calling convention): siv_open like open, counter mode
+    // and POLYVAL alone through every loop and tail, and the powers of H.
+    const fused_impl &d = *k.ref;
+    for (size_t n : {1, 2, 7, 8, 9, 15, 16, 17, 23, 24, 40}) {
+      const uint8_t *p = in.data() + 1;
+      const std::string what = std::string(k.name) + " key_len=" +
+                               std::to_string(key_len) +
+                               " n=" + std::to_string(n);
+      if (k.siv_open != nullptr) {
+        std::vector<uint8_t> ref(16 * n + 1), got(16 * n + 1);
+        uint8_t ref_s[16], got_s[16];
+        memcpy(ref_s, xi0, 16);
+        memcpy(got_s, xi0, 16);
+        d.siv_open(&keys, ref.data() + 1, p, n, ctr, ref_s);
+        uint64_t args[6] = {Arg(&keys), Arg(got.data() + 1), Arg(p), n,
+                            Arg(ctr), Arg(got_s)};
+        CheckedCall(k.abi, k.siv_open, args, what + " siv_open");
+        EXPECT_EQ(ref, got) << what << " siv_open";
+        EXPECT_EQ(0, memcmp(ref_s, got_s, 16)) << what << " siv_open";
+      }
+      if (k.siv_ctr32le != nullptr) {
+        std::vector<uint8_t> ref(16 * n + 1), got(16 * n + 1);
+        d.siv_ctr32le(s.get(), ref.data() + 1, p, n, ctr);
+        uint64_t args[6] = {Arg(s.get()), Arg(got.data() + 1), Arg(p), n, Arg(ctr),
+                            0};
+        CheckedCall(k.abi, k.siv_ctr32le, args, what + " siv_ctr32le");
+        EXPECT_EQ(ref, got) << what << " siv_ctr32le";
+      }
+      if (k.siv_polyval != nullptr) {
+        uint8_t ref_s[16], got_s[16];
+        memcpy(ref_s, xi0, 16);
+        memcpy(got_s, xi0, 16);
+        d.siv_polyval(ref_s, g.get(), p, n);
+        uint64_t args[6] = {Arg(got_s), Arg(g.get()), Arg(p), n, 0, 0};
+        CheckedCall(k.abi, k.siv_polyval, args, what + " siv_polyval");
+        EXPECT_EQ(0, memcmp(ref_s, got_s, 16)) << what << " siv_polyval";
+      }
+    }
+    if (k.siv_hash_init != nullptr) {
+      CheckInitFor(k.abi, k.siv_hash_init, d.siv_hash_init, H,
+                   std::string(k.name) + " siv_hash_init");
     }
     // The lagged seal: one group and several, with and without a pending
     // group (its struct fused_lag is the sixth argument).

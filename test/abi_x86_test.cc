@@ -20,6 +20,7 @@
 #include <ostream>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #if defined(LIBGCM_ASM_X86) && defined(LIBGCM_ABI_TEST_TRAMPOLINES_X86)
@@ -89,14 +90,19 @@ struct X86GhashKernels {
   void (*init)(ghash_key *, const uint8_t *);  // null when init is C
   void (*blocks)(uint8_t *, const ghash_key *, const uint8_t *, size_t);
   const ghash_impl *c_init;  // the descriptor whose C init builds the key
+  // The POLYVAL entry point (AES-GCM-SIV), null when the kernel has none.
+  void (*polyval)(uint8_t *, const ghash_key *, const uint8_t *, size_t);
 };
 
 std::vector<X86GhashKernels> GhashList() {
-  return {{"clmul", gcmi_ghash_clmul.init, gcmi_ghash_clmul.update, nullptr},
+  return {{"clmul", gcmi_ghash_clmul.init, gcmi_ghash_clmul.update, nullptr,
+           gcmi_ghash_clmul.polyval_update},
           // ssse3's init is C (crypto/ghash/ghash_ssse3.c).
-          {"ssse3", nullptr, gcmi_ghash_ssse3.update, &gcmi_ghash_ssse3},
+          {"ssse3", nullptr, gcmi_ghash_ssse3.update, &gcmi_ghash_ssse3,
+           gcmi_ghash_ssse3.polyval_update},
           // So is sse2's (crypto/ghash/ghash_sse2.c).
-          {"sse2", nullptr, gcmi_ghash_sse2.update, &gcmi_ghash_sse2}};
+          {"sse2", nullptr, gcmi_ghash_sse2.update, &gcmi_ghash_sse2,
+           gcmi_ghash_sse2.polyval_update}};
 }
 
 void PrintTo(const X86GhashKernels &k, std::ostream *os) { *os << k.name; }
@@ -125,26 +131,34 @@ TEST_P(GhashAbiX86Test, PreservesRegistersAtAnyStackAlignment) {
 
   std::vector<uint8_t> in(16 * 40 + 1);
   for (auto &b : in) b = static_cast<uint8_t>(rng());
-  for (uint32_t n : {0, 1, 2, 7, 8, 9, 16, 17, 40}) {
-    for (size_t misalign : {0, 1}) {
-      const uint8_t *p = in.data() + misalign;
-      uint8_t ref[16], got[16];
-      for (int i = 0; i < 16; i++) ref[i] = static_cast<uint8_t>(i * 17);
-      k.blocks(ref, ref_key.get(), p, n);
-      std::string what = std::string(k.name) + " blocks n=" + std::to_string(n) +
-                         " misalign=" + std::to_string(misalign);
-      // Four calls (one per alignment), each from the same starting Xi.
-      for (uint32_t skew : kSkews) {
-        for (int i = 0; i < 16; i++) got[i] = static_cast<uint8_t>(i * 17);
+  struct Entry {
+    const char *what;
+    void (*fn)(uint8_t *, const ghash_key *, const uint8_t *, size_t);
+  };
+  for (const Entry &e :
+       {Entry{" blocks", k.blocks}, Entry{" polyval", k.polyval}}) {
+    if (e.fn == nullptr) continue;
+    for (uint32_t n : {0, 1, 2, 7, 8, 9, 16, 17, 40}) {
+      for (size_t misalign : {0, 1}) {
+        const uint8_t *p = in.data() + misalign;
+        uint8_t ref[16], got[16];
+        for (int i = 0; i < 16; i++) ref[i] = static_cast<uint8_t>(i * 17);
+        e.fn(ref, ref_key.get(), p, n);
+        std::string what = std::string(k.name) + e.what + " n=" + std::to_string(n) +
+                           " misalign=" + std::to_string(misalign);
+        // Four calls (one per alignment), each from the same starting Xi.
+        for (uint32_t skew : kSkews) {
+          for (int i = 0; i < 16; i++) got[i] = static_cast<uint8_t>(i * 17);
+          uint32_t args[6] = {Arg(got), Arg(key.get()), Arg(p), n, 0, 0};
+          AbiX86Regs r{{1, 2, 3, 4}, skew, 0};
+          abi_test_call_x86(reinterpret_cast<const void *>(e.fn), args, &r);
+          EXPECT_EQ(0, memcmp(ref, got, 16)) << what << " skew " << skew;
+        }
+        // Registers: blocks updates Xi in place, so they are checked on
+        // calls whose result is not compared.
         uint32_t args[6] = {Arg(got), Arg(key.get()), Arg(p), n, 0, 0};
-        AbiX86Regs r{{1, 2, 3, 4}, skew, 0};
-        abi_test_call_x86(reinterpret_cast<const void *>(k.blocks), args, &r);
-        EXPECT_EQ(0, memcmp(ref, got, 16)) << what << " skew " << skew;
+        CheckedCall(reinterpret_cast<const void *>(e.fn), args, what);
       }
-      // Registers: blocks updates Xi in place, so they are checked on
-      // calls whose result is not compared.
-      uint32_t args[6] = {Arg(got), Arg(key.get()), Arg(p), n, 0, 0};
-      CheckedCall(reinterpret_cast<const void *>(k.blocks), args, what);
     }
   }
 }
@@ -161,18 +175,21 @@ struct X86AesKernels {
   void (*encrypt_block)(const aes_schedule *, uint8_t *, const uint8_t *);
   void (*ctr32)(const aes_schedule *, uint8_t *, const uint8_t *, size_t,
                 const uint8_t *);
+  // The little-endian counter form (AES-GCM-SIV), null when absent.
+  void (*ctr32le)(const aes_schedule *, uint8_t *, const uint8_t *, size_t,
+                  const uint8_t *);
 };
 
 std::vector<X86AesKernels> AesList() {
   return {{"aesni", gcmi_aes_aesni.set_encrypt_key, gcmi_aes_aesni.encrypt_block,
-           gcmi_aes_aesni.ctr32},
+           gcmi_aes_aesni.ctr32, gcmi_aes_aesni.ctr32le},
           {"vpaes", gcmi_aes_vpaes.set_encrypt_key, gcmi_aes_vpaes.encrypt_block,
-           gcmi_aes_vpaes.ctr32},
+           gcmi_aes_vpaes.ctr32, gcmi_aes_vpaes.ctr32le},
           // C with SSE2 intrinsics, not assembly: checked here because it
           // must keep its SSE2 spills aligned at any caller alignment
           // (-mstackrealign, CMakeLists.txt).
           {"ct_sse2", gcmi_aes_ct_sse2.set_encrypt_key, gcmi_aes_ct_sse2.encrypt_block,
-           gcmi_aes_ct_sse2.ctr32}};
+           gcmi_aes_ct_sse2.ctr32, gcmi_aes_ct_sse2.ctr32le}};
 }
 
 void PrintTo(const X86AesKernels &k, std::ostream *os) { *os << k.name; }
@@ -212,17 +229,24 @@ TEST_P(AesAbiX86Test, PreservesRegistersAtAnyStackAlignment) {
                 key_what + " encrypt_block");
     EXPECT_EQ(0, memcmp(ref_block, got_block, 16)) << key_what;
 
-    for (uint32_t n : {0, 1, 2, 3, 4, 5, 6, 7, 11, 12, 13, 20}) {
-      for (size_t misalign : {0, 1}) {
-        std::vector<uint8_t> ref(16 * n + 1), got(16 * n + 1);
-        const uint8_t *p = in.data() + misalign;
-        k.ctr32(ref_s.get(), ref.data() + misalign, p, n, ctr);
-        uint32_t args[6] = {Arg(s.get()), Arg(got.data() + misalign), Arg(p), n,
-                            Arg(ctr), 0};
-        std::string what = key_what + " ctr32 n=" + std::to_string(n) +
-                           " misalign=" + std::to_string(misalign);
-        CheckedCall(reinterpret_cast<const void *>(k.ctr32), args, what);
-        EXPECT_EQ(ref, got) << what;
+    using CtrFn = void (*)(const aes_schedule *, uint8_t *, const uint8_t *,
+                           size_t, const uint8_t *);
+    const std::pair<const char *, CtrFn> ctr_fns[] = {{" ctr32", k.ctr32},
+                                                      {" ctr32le", k.ctr32le}};
+    for (const auto &fn : ctr_fns) {
+      if (fn.second == nullptr) continue;
+      for (uint32_t n : {0, 1, 2, 3, 4, 5, 6, 7, 11, 12, 13, 20}) {
+        for (size_t misalign : {0, 1}) {
+          std::vector<uint8_t> ref(16 * n + 1), got(16 * n + 1);
+          const uint8_t *p = in.data() + misalign;
+          fn.second(ref_s.get(), ref.data() + misalign, p, n, ctr);
+          uint32_t args[6] = {Arg(s.get()), Arg(got.data() + misalign), Arg(p), n,
+                              Arg(ctr), 0};
+          std::string what = key_what + fn.first + " n=" + std::to_string(n) +
+                             " misalign=" + std::to_string(misalign);
+          CheckedCall(reinterpret_cast<const void *>(fn.second), args, what);
+          EXPECT_EQ(ref, got) << what;
+        }
       }
     }
   }

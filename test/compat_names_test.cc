@@ -1,5 +1,6 @@
-// test/compat_names_test.cc: every AES-GCM name of BoringSSL's
-// <openssl/aead.h> exists in libgcm's compat header, with BoringSSL's type.
+// test/compat_names_test.cc: every AES-GCM and AES-GCM-SIV name of
+// BoringSSL's <openssl/aead.h> exists in libgcm's compat header, with
+// BoringSSL's type.
 //
 // Where the list comes from: BoringSSL's include/openssl/aead.h (2025
 // layout, as mirrored at
@@ -7,11 +8,11 @@
 // EVP_AEAD_CTX_sealv / openv / openv_detached and CRYPTO_IOVEC /
 // CRYPTO_IVEC, which that copy predates; their argument lists are the ones
 // BoringSSL's crypto/cipher/aead_test.cc calls them with. The AES-GCM part
-// is every EVP_aead_aes_*_gcm* constructor (GCM-SIV is a different mode and
-// not part of it), EVP_has_aes_hardware, and the algorithm-independent
-// EVP_AEAD_* functions, constants and types an AES-GCM user needs.
-// When BoringSSL adds an AES-GCM name, add it here: the test then fails to
-// build until the compat header has it.
+// is every EVP_aead_aes_*_gcm* constructor (AES-GCM-SIV's two included),
+// EVP_has_aes_hardware, and the algorithm-independent EVP_AEAD_* functions,
+// constants and types an AES-GCM user needs. When BoringSSL adds an AES-GCM
+// name, add it here: the test then fails to build until the compat header
+// has it.
 //
 // Checked at compile time: each function's address converts to exactly
 // BoringSSL's function type (std::is_same on decltype), so a missing name
@@ -41,6 +42,8 @@ namespace {
   X(EVP_aead_aes_256_gcm_tls12, const EVP_AEAD *(*)(void))                    \
   X(EVP_aead_aes_128_gcm_tls13, const EVP_AEAD *(*)(void))                    \
   X(EVP_aead_aes_256_gcm_tls13, const EVP_AEAD *(*)(void))                    \
+  X(EVP_aead_aes_128_gcm_siv, const EVP_AEAD *(*)(void))                      \
+  X(EVP_aead_aes_256_gcm_siv, const EVP_AEAD *(*)(void))                      \
   X(EVP_has_aes_hardware, int (*)(void))                                      \
   X(EVP_AEAD_key_length, size_t (*)(const EVP_AEAD *))                        \
   X(EVP_AEAD_nonce_length, size_t (*)(const EVP_AEAD *))                      \
@@ -132,7 +135,7 @@ TEST(CompatNames, EveryFunctionLinks) {
 }
 
 // Run time: BoringSSL's key length, nonce length, overhead and largest tag
-// for each AES-GCM AEAD (crypto/cipher/e_aes.c there).
+// for each AES-GCM AEAD (crypto/cipher/e_aes.c and e_aesgcmsiv.c there).
 TEST(CompatNames, EveryAeadReportsBoringSslProperties) {
   struct {
     const char *name;
@@ -154,6 +157,8 @@ TEST(CompatNames, EveryAeadReportsBoringSslProperties) {
        16},
       {"EVP_aead_aes_256_gcm_tls13", EVP_aead_aes_256_gcm_tls13(), 32, 12, 16,
        16},
+      {"EVP_aead_aes_128_gcm_siv", EVP_aead_aes_128_gcm_siv(), 16, 12, 16, 16},
+      {"EVP_aead_aes_256_gcm_siv", EVP_aead_aes_256_gcm_siv(), 32, 12, 16, 16},
   };
   std::set<const EVP_AEAD *> distinct;
   for (const auto &a : aeads) {

@@ -900,4 +900,204 @@ TEST(CompatTest, SharedContextAcrossThreads) {
   for (int f : failures) EXPECT_EQ(0, f);
 }
 
+// ---- AES-GCM-SIV (EVP_aead_aes_{128,256}_gcm_siv) ---------------------------
+
+// The native AES-GCM-SIV seal of the same inputs: ciphertext || tag.
+Bytes NativeSivSeal(const Bytes &key, const Bytes &nonce, const Bytes &pt,
+                    const Bytes &aad) {
+  gcm_siv_key k;
+  EXPECT_EQ(1, gcm_siv_key_init(&k, key.data(), key.size()));
+  Bytes out(pt.size() + 16);
+  EXPECT_EQ(1, gcm_siv_seal(&k, out.data(), out.data() + pt.size(), 16,
+                            nonce.data(), nonce.size(), pt.data(), pt.size(),
+                            aad.data(), aad.size()));
+  gcm_siv_key_cleanup(&k);
+  return out;
+}
+
+TEST(CompatSiv, InitTakesOnly16ByteTagsAndItsKeyLength) {
+  bssl::ScopedEVP_AEAD_CTX ctx;
+  const Bytes key(32, 7);
+  for (size_t tag_len : {0, 16}) {
+    EXPECT_TRUE(EVP_AEAD_CTX_init(ctx.get(), EVP_aead_aes_256_gcm_siv(),
+                                  key.data(), 32, tag_len, nullptr));
+    size_t n = 0;
+    EXPECT_TRUE(EVP_AEAD_CTX_tag_len(ctx.get(), &n, 100, 0));
+    EXPECT_EQ(16u, n);
+    EVP_AEAD_CTX_cleanup(ctx.get());
+  }
+  for (size_t tag_len : {1, 12, 15, 17}) {
+    EXPECT_FALSE(EVP_AEAD_CTX_init(ctx.get(), EVP_aead_aes_128_gcm_siv(),
+                                   key.data(), 16, tag_len, nullptr));
+    EXPECT_EQ(GCM_ERR_TAG_LENGTH, gcm_last_error()) << tag_len;
+    EXPECT_EQ(nullptr, EVP_AEAD_CTX_aead(ctx.get()));
+  }
+  EXPECT_FALSE(EVP_AEAD_CTX_init(ctx.get(), EVP_aead_aes_128_gcm_siv(),
+                                 key.data(), 32, 0, nullptr));
+  EXPECT_EQ(GCM_ERR_KEY_LENGTH, gcm_last_error());
+}
+
+TEST(CompatSiv, EveryFormAgreesWithNative) {
+  std::mt19937 rng(8452);
+  for (int iter = 0; iter < 200; iter++) {
+    const bool in_place = iter % 2 == 1;
+    const size_t key_len = iter % 3 == 0 ? 32 : 16;
+    const EVP_AEAD *aead = key_len == 32 ? EVP_aead_aes_256_gcm_siv()
+                                         : EVP_aead_aes_128_gcm_siv();
+    Bytes key = RandomBytes(rng, key_len), nonce = RandomBytes(rng, 12);
+    Bytes pt = RandomBytes(rng, RandomBelow(rng, iter < 100 ? 70 : 700));
+    Bytes aad = RandomBytes(rng, RandomBelow(rng, 50));
+    const Bytes expected = NativeSivSeal(key, nonce, pt, aad);
+    const Bytes ct(expected.begin(), expected.end() - 16);
+    const Bytes tag(expected.end() - 16, expected.end());
+    bssl::ScopedEVP_AEAD_CTX ctx;
+    ASSERT_TRUE(EVP_AEAD_CTX_init(ctx.get(), aead, key.data(), key_len, 0,
+                                  nullptr));
+
+    // seal and open, one buffer.
+    Bytes buf = pt;
+    buf.resize(pt.size() + 16);
+    size_t len = 0;
+    Bytes out(pt.size() + 16);
+    ASSERT_TRUE(EVP_AEAD_CTX_seal(ctx.get(), in_place ? buf.data() : out.data(),
+                                  &len, pt.size() + 16, nonce.data(), 12,
+                                  in_place ? buf.data() : pt.data(), pt.size(),
+                                  aad.data(), aad.size()));
+    EXPECT_EQ(expected, in_place ? buf : out);
+    Bytes opened = expected;
+    ASSERT_TRUE(EVP_AEAD_CTX_open(ctx.get(), opened.data(), &len,
+                                  opened.size(), nonce.data(), 12,
+                                  opened.data(), opened.size(), aad.data(),
+                                  aad.size()));
+    opened.resize(len);
+    EXPECT_EQ(pt, opened);
+
+    // seal_scatter (no extra_in) and open_gather.
+    Bytes sct(pt.size()), stag(16);
+    ASSERT_TRUE(EVP_AEAD_CTX_seal_scatter(
+        ctx.get(), sct.data(), stag.data(), &len, stag.size(), nonce.data(),
+        12, pt.data(), pt.size(), nullptr, 0, aad.data(), aad.size()));
+    EXPECT_EQ(ct, sct);
+    EXPECT_EQ(tag, stag);
+    Bytes gathered(pt.size());
+    ASSERT_TRUE(EVP_AEAD_CTX_open_gather(ctx.get(), gathered.data(),
+                                         nonce.data(), 12, ct.data(),
+                                         ct.size(), tag.data(), 16,
+                                         aad.data(), aad.size()));
+    EXPECT_EQ(pt, gathered);
+
+    // sealv, openv and openv_detached in random pieces.
+    std::vector<CRYPTO_IVEC> aadv = SplitAad(rng, aad);
+    Bytes work = pt;
+    Pieces seal_pieces(work, RandomSplit(rng, pt.size()), in_place);
+    Bytes vtag(16);
+    ASSERT_TRUE(EVP_AEAD_CTX_sealv(ctx.get(), seal_pieces.iov.data(),
+                                   seal_pieces.iov.size(), vtag.data(), &len,
+                                   vtag.size(), nonce.data(), 12, aadv.data(),
+                                   aadv.size()));
+    EXPECT_EQ(ct, seal_pieces.Output());
+    EXPECT_EQ(tag, vtag);
+    Bytes combined = expected;
+    Pieces open_pieces(combined, RandomSplit(rng, combined.size()), in_place);
+    size_t total = 0;
+    ASSERT_TRUE(EVP_AEAD_CTX_openv(ctx.get(), open_pieces.iov.data(),
+                                   open_pieces.iov.size(), &total,
+                                   nonce.data(), 12, aadv.data(), aadv.size()));
+    Bytes got = open_pieces.Output();
+    got.resize(total);
+    EXPECT_EQ(pt, got);
+    Bytes det = ct;
+    Pieces det_pieces(det, RandomSplit(rng, det.size()), in_place);
+    ASSERT_TRUE(EVP_AEAD_CTX_openv_detached(
+        ctx.get(), det_pieces.iov.data(), det_pieces.iov.size(), nonce.data(),
+        12, tag.data(), 16, aadv.data(), aadv.size()));
+    EXPECT_EQ(pt, det_pieces.Output());
+
+    // A flipped bit anywhere fails every open and zeroes every output.
+    Bytes bad = expected;
+    bad[RandomBelow(rng, bad.size())] ^= 0x04;
+    Pieces bad_pieces(bad, RandomSplit(rng, bad.size()), in_place);
+    EXPECT_FALSE(EVP_AEAD_CTX_openv(ctx.get(), bad_pieces.iov.data(),
+                                    bad_pieces.iov.size(), &total,
+                                    nonce.data(), 12, aadv.data(),
+                                    aadv.size()));
+    EXPECT_EQ(GCM_ERR_AUTH, gcm_last_error());
+    EXPECT_TRUE(bad_pieces.OutputsZero());
+    Bytes bad_one = bad, bad_out(bad.size(), 0xcc);
+    EXPECT_FALSE(EVP_AEAD_CTX_open(ctx.get(), bad_out.data(), &len,
+                                   bad_out.size(), nonce.data(), 12,
+                                   bad_one.data(), bad_one.size(), aad.data(),
+                                   aad.size()));
+    EXPECT_TRUE(AllZero(bad_out));
+  }
+}
+
+TEST(CompatSiv, ManyOneBytePieces) {
+  std::mt19937 rng(9);
+  Bytes key = RandomBytes(rng, 16), nonce = RandomBytes(rng, 12);
+  Bytes pt = RandomBytes(rng, 700), aad = RandomBytes(rng, 37);
+  bssl::ScopedEVP_AEAD_CTX ctx;
+  ASSERT_TRUE(EVP_AEAD_CTX_init(ctx.get(), EVP_aead_aes_128_gcm_siv(),
+                                key.data(), 16, 0, nullptr));
+  Bytes work = pt;
+  Pieces pieces(work, std::vector<size_t>(pt.size(), 1), /*in_place=*/true);
+  std::vector<CRYPTO_IVEC> aadv;
+  for (size_t i = 0; i < aad.size(); i++) aadv.push_back({aad.data() + i, 1});
+  uint8_t tag[16];
+  size_t tag_len = 0;
+  ASSERT_TRUE(EVP_AEAD_CTX_sealv(ctx.get(), pieces.iov.data(),
+                                 pieces.iov.size(), tag, &tag_len, sizeof(tag),
+                                 nonce.data(), 12, aadv.data(), aadv.size()));
+  Bytes got = work;
+  got.insert(got.end(), tag, tag + tag_len);
+  EXPECT_EQ(NativeSivSeal(key, nonce, pt, aad), got);
+  // And back, one byte at a time, the tag spread over sixteen pieces.
+  Pieces back(got, std::vector<size_t>(got.size(), 1), /*in_place=*/true);
+  size_t total = 0;
+  ASSERT_TRUE(EVP_AEAD_CTX_openv(ctx.get(), back.iov.data(), back.iov.size(),
+                                 &total, nonce.data(), 12, aadv.data(),
+                                 aadv.size()));
+  EXPECT_EQ(pt, Bytes(got.begin(), got.begin() + total));
+}
+
+TEST(CompatSiv, BoringSslRefusals) {
+  bssl::ScopedEVP_AEAD_CTX ctx;
+  ASSERT_TRUE(EVP_AEAD_CTX_init(ctx.get(), EVP_aead_aes_128_gcm_siv(), kKey128,
+                                16, 0, nullptr));
+  Bytes nonce(13, 1), in(20, 2), out(40, 0xcc), tag(40, 0xcc);
+  size_t len = 9;
+  // A nonce of other than 12 bytes, in seal and in open.
+  for (size_t n : {0, 8, 11, 13}) {
+    std::fill(out.begin(), out.end(), 0xcc);
+    EXPECT_FALSE(EVP_AEAD_CTX_seal(ctx.get(), out.data(), &len, out.size(),
+                                   nonce.data(), n, in.data(), in.size(),
+                                   nullptr, 0));
+    EXPECT_EQ(GCM_ERR_NONCE_LENGTH, gcm_last_error()) << n;
+    EXPECT_EQ(0u, len);
+    EXPECT_TRUE(AllZero(out));
+    std::fill(out.begin(), out.end(), 0xcc);
+    EXPECT_FALSE(EVP_AEAD_CTX_open(ctx.get(), out.data(), &len, out.size(),
+                                   nonce.data(), n, in.data(), in.size(),
+                                   nullptr, 0));
+    EXPECT_EQ(GCM_ERR_NONCE_LENGTH, gcm_last_error()) << n;
+    EXPECT_TRUE(AllZero(out));
+  }
+  // extra_in, which BoringSSL's AES-GCM-SIV does not take.
+  Bytes extra(5, 3);
+  EXPECT_FALSE(EVP_AEAD_CTX_seal_scatter(
+      ctx.get(), out.data(), tag.data(), &len, tag.size(), nonce.data(), 12,
+      in.data(), in.size(), extra.data(), extra.size(), nullptr, 0));
+  EXPECT_EQ(GCM_ERR_INVALID_ARGUMENT, gcm_last_error());
+  EXPECT_TRUE(AllZero(out.data(), in.size()) && AllZero(tag));
+  // A tag of other than 16 bytes to open_gather, and a tag buffer too small.
+  EXPECT_FALSE(EVP_AEAD_CTX_open_gather(ctx.get(), out.data(), nonce.data(),
+                                        12, in.data(), in.size(), tag.data(),
+                                        15, nullptr, 0));
+  EXPECT_EQ(GCM_ERR_AUTH, gcm_last_error());
+  EXPECT_FALSE(EVP_AEAD_CTX_seal_scatter(ctx.get(), out.data(), tag.data(),
+                                         &len, 15, nonce.data(), 12, in.data(),
+                                         in.size(), nullptr, 0, nullptr, 0));
+  EXPECT_EQ(GCM_ERR_OUTPUT_TOO_SMALL, gcm_last_error());
+}
+
 }  // namespace

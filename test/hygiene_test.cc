@@ -158,10 +158,12 @@ const EVP_AEAD *const kAeads[] = {
     EVP_aead_aes_128_gcm(),       EVP_aead_aes_192_gcm(),
     EVP_aead_aes_256_gcm(),       EVP_aead_aes_128_gcm_tls12(),
     EVP_aead_aes_256_gcm_tls12(), EVP_aead_aes_128_gcm_tls13(),
-    EVP_aead_aes_256_gcm_tls13()};
+    EVP_aead_aes_256_gcm_tls13(), EVP_aead_aes_128_gcm_siv(),
+    EVP_aead_aes_256_gcm_siv()};
 
 // The bytes of a context libgcm uses: its fields (the AEAD pointer and the
-// nonce state, 32 bytes) and a key on the default backends. A context from
+// nonce state, 32 bytes) and a key on the default backends (an
+// AES-GCM-SIV key, which takes fewer, is kept in the same room). A context from
 // EVP_AEAD_CTX_new has no more (test/no_alloc.c checks its size); in one
 // the caller declares, the rest of sizeof(EVP_AEAD_CTX) (1.0's size, kept
 // for the ABI) is never written.
@@ -229,6 +231,24 @@ TEST(Hygiene, CompatNewContextStaysInItsMemory) {
     EVP_AEAD_CTX_zero(ctx);
     SealTwiceAndCleanUp(ctx, aead, rng);
     ASSERT_TRUE(EVP_AEAD_CTX_init(ctx, aead, raw.data(), raw.size(), 0, nullptr));
+    EVP_AEAD_CTX_free(ctx);
+  }
+}
+
+// One context from EVP_AEAD_CTX_new initialised with every AEAD in turn,
+// AES-GCM and AES-GCM-SIV alike, through cleanups: each key fits the
+// memory the first AEAD's context was given.
+TEST(Hygiene, CompatNewContextTakesEveryAead) {
+  std::mt19937_64 rng(7);
+  for (const EVP_AEAD *first : kAeads) {
+    Bytes raw = RandomBytes(rng, EVP_AEAD_key_length(first));
+    EVP_AEAD_CTX *ctx = EVP_AEAD_CTX_new(first, raw.data(), raw.size(), 0);
+    ASSERT_NE(ctx, nullptr);
+    EVP_AEAD_CTX_cleanup(ctx);
+    for (const EVP_AEAD *aead : kAeads) {
+      SCOPED_TRACE(EVP_AEAD_key_length(aead));
+      SealTwiceAndCleanUp(ctx, aead, rng);
+    }
     EVP_AEAD_CTX_free(ctx);
   }
 }

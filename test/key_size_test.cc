@@ -40,6 +40,11 @@
 
 extern "C" {
 #include "../crypto/dispatch/dispatch.h"
+// crypto/aead/aead_internal.h: the BoringSSL shim's AES-GCM-SIV key in
+// the bytes of a context.
+size_t gcmi_aead_siv_key_size(void);
+int gcmi_aead_siv_key_init_sized(gcm_siv_key *k, size_t size,
+                                 const uint8_t *key, size_t key_len);
 }
 
 namespace {
@@ -506,5 +511,88 @@ std::string TripleTestName(const testing::TestParamInfo<Triple> &info) {
 INSTANTIATE_TEST_SUITE_P(AllUsable, KeySize,
                          testing::ValuesIn(gcmtest::UsableBackendTriples()),
                          TripleTestName);
+
+// ---- AES-GCM-SIV keys -------------------------------------------------------
+//
+// A gcm_siv_key uses a 32-byte header and its AES backend's key_bytes,
+// after its placement offset (crypto/siv/siv_mode.h): seal, open, a
+// memcpy copy at another remainder and cleanup touch no byte past them,
+// and cleanup leaves those bytes zero.
+
+class SivKeySize : public testing::TestWithParam<Triple> {};
+
+// One message of each length sealed and opened on k; "" or what failed.
+std::string SivRoundTrips(const gcm_siv_key *k) {
+  static const uint8_t nonce[12] = {9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 1, 2};
+  for (size_t n : {0, 1, 16, 17, 64, 129, 300, 1000}) {
+    Bytes pt(n), ct(n), back(n), aad(n / 3 + 1, 0x3c);
+    for (size_t i = 0; i < n; i++) pt[i] = static_cast<uint8_t>(i * 7);
+    uint8_t tag[16];
+    if (!gcm_siv_seal(k, ct.data(), tag, 16, nonce, 12, pt.data(), n,
+                      aad.data(), aad.size()))
+      return "seal failed at " + std::to_string(n);
+    if (!gcm_siv_open(k, back.data(), nonce, 12, ct.data(), n, tag, 16,
+                      aad.data(), aad.size()) ||
+        back != pt)
+      return "open failed at " + std::to_string(n);
+  }
+  return "";
+}
+
+TEST_P(SivKeySize, StaysInItsBytes) {
+  const Triple &t = GetParam();
+  const aes_impl *aes = gcmi_dispatch_find_aes(t.aes.c_str());
+  ASSERT_NE(aes, nullptr);
+  for (size_t key_len : {16, 32}) {
+    for (size_t shift : {0, 1, 8}) {
+      // The key at `shift` into an aligned buffer: a memcpy copy there
+      // keeps the original's placement byte (the moved path).
+      alignas(64) uint8_t buf[sizeof(gcm_siv_key) + 64];
+      std::memset(buf, kGuardByte, sizeof(buf));
+      gcm_siv_key *k = reinterpret_cast<gcm_siv_key *>(buf);
+      ASSERT_EQ(1, gcm_siv_key_init_with_fused(k, kKey, key_len, Name(t.aes),
+                                               Name(t.ghash), Name(t.fused)));
+      const size_t extent = buf[0] + 32 + aes->key_bytes;
+      ASSERT_LE(extent, sizeof(gcm_siv_key));
+      if (shift != 0) {
+        std::memmove(buf + shift, buf, extent);
+        std::memset(buf, kGuardByte, shift);
+        k = reinterpret_cast<gcm_siv_key *>(buf + shift);
+      }
+      std::memset(buf + shift + extent, kGuardByte,
+                  sizeof(buf) - shift - extent);
+      EXPECT_EQ("", SivRoundTrips(k)) << key_len << " shift " << shift;
+      EXPECT_STREQ(gcm_siv_key_aes_backend(k), aes->name);
+      gcm_siv_key_cleanup(k);
+      for (size_t i = 0; i < shift; i++) ASSERT_EQ(buf[i], kGuardByte) << i;
+      for (size_t i = 0; i < extent; i++)
+        ASSERT_EQ(buf[shift + i], 0) << "key byte " << i << " not wiped";
+      for (size_t i = shift + extent; i < sizeof(buf); i++)
+        ASSERT_EQ(buf[i], kGuardByte)
+            << "byte " << i - shift << " past a key of " << extent;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllUsable, SivKeySize,
+                         testing::ValuesIn(gcmtest::UsableSivTriples()),
+                         TripleTestName);
+
+// The BoringSSL shim's AES-GCM-SIV key (the default backends, in the
+// bytes of a context) with its last byte the last readable one: a read
+// past the key faults. One byte less is refused.
+TEST(SivKeySizeShim, NothingReadsPastTheKey) {
+  const size_t size = gcmi_aead_siv_key_size();
+  ASSERT_GT(size, 0u);
+  PageEnd mem(size);
+  ASSERT_TRUE(mem.ok()) << "no guard page";
+  gcm_siv_key *k = reinterpret_cast<gcm_siv_key *>(mem.data());
+  EXPECT_EQ(0, gcmi_aead_siv_key_init_sized(k, size - 1, kKey, 32));
+  EXPECT_EQ(GCM_ERR_OUTPUT_TOO_SMALL, gcm_last_error());
+  ASSERT_EQ(1, gcmi_aead_siv_key_init_sized(k, size, kKey, 32));
+  EXPECT_EQ("", SivRoundTrips(k));
+  gcm_siv_key_cleanup(k);
+  for (size_t i = 0; i < size; i++) ASSERT_EQ(mem.data()[i], 0) << i;
+}
 
 }  // namespace

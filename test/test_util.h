@@ -68,6 +68,26 @@ inline std::vector<Triple> UsableBackendTriples() {
   return out;
 }
 
+// The triples an AES-GCM-SIV key can take: every usable pair with "none",
+// and with every fused kernel of UsableBackendTriples that has AES-GCM-SIV
+// functions (gcm_siv_key_init_with_fused refuses the others).
+inline std::vector<Triple> UsableSivTriples() {
+  std::vector<Triple> out;
+  for (const auto &t : UsableBackendTriples()) {
+    if (t.fused != "none") {
+      gcm_siv_key k;
+      const uint8_t key[16] = {0};
+      const int ok = gcm_siv_key_init_with_fused(
+          &k, key, sizeof(key), t.aes.c_str(), t.ghash.c_str(),
+          t.fused.c_str());
+      gcm_siv_key_cleanup(&k);
+      if (!ok) continue;
+    }
+    out.push_back(t);
+  }
+  return out;
+}
+
 // What GoogleTest prints for a Triple parameter.
 inline void PrintTo(const Triple &t, std::ostream *os) {
   *os << "AES " << t.aes << ", GHASH " << t.ghash << ", fused " << t.fused;

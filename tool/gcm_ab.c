@@ -3,7 +3,7 @@
  * process (not a test, not installed).
  *
  *   gcm-ab LIB_A LIB_B [--open] [--key-bits 128|192|256] [--chunk N]
- *          [--rounds R] [--batch B] [--copies C] SIZE...
+ *          [--rounds R] [--batch B] [--copies C] [--siv] SIZE...
  *
  * LIB_A and LIB_B are paths to two builds of libgcm.so (for instance main's
  * and a branch's). Both are loaded with dlopen(RTLD_LOCAL), so each keeps
@@ -14,7 +14,8 @@
  * prints the median ticks per call of each and their ratio A/B (above 1:
  * B is faster). With --chunk N each message goes through the streaming
  * API instead (gcm_stream_init, the AAD in one call, N-byte updates,
- * finish). Timing two builds in turn in one process gives both the
+ * finish). With --siv the messages are AES-GCM-SIV's (gcm_siv_seal,
+ * gcm_siv_open; 128- or 256-bit keys, one-shot only). Timing two builds in turn in one process gives both the
  * same machine load, which on a shared machine two separate runs do not.
  * A streamed message's gcm_stream sits at one of PLACES 16-byte steps of a
  * 64-byte line, round r at step (r / copies) % PLACES, and a streamed
@@ -64,6 +65,13 @@ typedef int (*seal_fn)(const gcm_key *, uint8_t *, uint8_t *, size_t,
 typedef int (*open_fn)(const gcm_key *, uint8_t *, const uint8_t *, size_t,
                        const uint8_t *, size_t, const uint8_t *, size_t,
                        const uint8_t *, size_t);
+typedef int (*siv_key_init_fn)(gcm_siv_key *, const uint8_t *, size_t);
+typedef int (*siv_seal_fn)(const gcm_siv_key *, uint8_t *, uint8_t *, size_t,
+                           const uint8_t *, size_t, const uint8_t *, size_t,
+                           const uint8_t *, size_t);
+typedef int (*siv_open_fn)(const gcm_siv_key *, uint8_t *, const uint8_t *,
+                           size_t, const uint8_t *, size_t, const uint8_t *,
+                           size_t, const uint8_t *, size_t);
 typedef int (*stream_init_fn)(gcm_stream *, const gcm_key *, gcm_direction,
                               const uint8_t *, size_t);
 typedef int (*stream_aad_fn)(gcm_stream *, const uint8_t *, size_t);
@@ -83,6 +91,10 @@ struct loaded {
   stream_finish_seal_fn finish_seal;
   stream_finish_open_fn finish_open;
   gcm_key key;
+  /* --siv: AES-GCM-SIV's entry points and key instead. */
+  siv_seal_fn siv_seal;
+  siv_open_fn siv_open;
+  gcm_siv_key siv_key;
 };
 
 struct build {
@@ -102,7 +114,8 @@ static void die(const char *what, const char *detail) {
 static void usage(void) {
   fprintf(stderr,
           "Usage: gcm-ab LIB_A LIB_B [--open] [--key-bits 128|192|256] "
-          "[--chunk N] [--rounds R] [--batch B] [--copies C] SIZE...\n");
+          "[--chunk N] [--rounds R] [--batch B] [--copies C] [--siv] "
+          "SIZE...\n");
   exit(2);
 }
 
@@ -151,12 +164,21 @@ static char *fresh_copy(const char *path) {
 }
 
 static void load(struct loaded *c, const char *path, const uint8_t *raw,
-                 size_t key_len) {
+                 size_t key_len, int siv) {
   char *copy = fresh_copy(path);
   void *h = dlopen(copy, RTLD_NOW | RTLD_LOCAL);
   unlink(copy);
   free(copy);
   if (h == NULL) die("cannot load", dlerror());
+  if (siv) {
+    siv_key_init_fn siv_init;
+    symbol(h, path, "gcm_siv_key_init", &siv_init, sizeof(siv_init));
+    SYMBOL(h, path, c, "gcm_siv_seal", siv_seal);
+    SYMBOL(h, path, c, "gcm_siv_open", siv_open);
+    if (!siv_init(&c->siv_key, raw, key_len))
+      die("gcm_siv_key_init failed in", path);
+    return;
+  }
   key_init_fn init;
   symbol(h, path, "gcm_key_init", &init, sizeof(init));
   SYMBOL(h, path, c, "gcm_seal", seal);
@@ -184,6 +206,26 @@ static int streamed(const struct loaded *b, gcm_stream *s, int open,
   }
   if (!ok) return 0;
   return open ? b->finish_open(s, tag, 16) : b->finish_seal(s, tag, 16);
+}
+
+/* One-shot seal and open of whichever mode the run times. */
+static int seal_one(const struct loaded *l, int siv, uint8_t *out,
+                    uint8_t *tag, const uint8_t *nonce, const uint8_t *msg,
+                    size_t n, const uint8_t *aad, size_t aad_len) {
+  if (siv) {
+    return l->siv_seal(&l->siv_key, out, tag, 16, nonce, 12, msg, n, aad,
+                       aad_len);
+  }
+  return l->seal(&l->key, out, tag, 16, nonce, 12, msg, n, aad, aad_len);
+}
+static int open_one(const struct loaded *l, int siv, uint8_t *out,
+                    const uint8_t *nonce, const uint8_t *ct, size_t n,
+                    const uint8_t *tag, const uint8_t *aad, size_t aad_len) {
+  if (siv) {
+    return l->siv_open(&l->siv_key, out, nonce, 12, ct, n, tag, 16, aad,
+                       aad_len);
+  }
+  return l->open(&l->key, out, nonce, 12, ct, n, tag, 16, aad, aad_len);
 }
 
 /* The median of the rounds r0, r0 + step, r0 + 2 step, ... below n. */
@@ -222,7 +264,7 @@ static double figure(const uint64_t *t, size_t rounds, size_t copies,
 int main(int argc, char **argv) {
   if (argc < 4) usage();
   struct build bs[2] = {{.path = argv[1]}, {.path = argv[2]}};
-  int open = 0;
+  int open = 0, siv = 0;
   size_t key_len = 16, rounds = 400, batch = 200, chunk = 0, copies = 4;
   size_t sizes[64], nsizes = 0;
   for (int i = 3; i < argc; i++) {
@@ -240,6 +282,8 @@ int main(int argc, char **argv) {
       rounds = number(argv[++i], 100000);
     } else if (strcmp(a, "--batch") == 0 && i + 1 < argc) {
       batch = number(argv[++i], 1000000);
+    } else if (strcmp(a, "--siv") == 0) {
+      siv = 1;
     } else if (strcmp(a, "--copies") == 0 && i + 1 < argc) {
       copies = number(argv[++i], 64);
     } else if (a[0] == '-') {
@@ -251,6 +295,7 @@ int main(int argc, char **argv) {
     }
   }
   if (nsizes == 0 || rounds == 0 || batch == 0 || copies == 0) usage();
+  if (siv && (chunk != 0 || key_len == 24)) usage(); /* one-shot, 128/256 */
 
   uint8_t raw[32], nonce[12], aad[13];
   for (size_t i = 0; i < sizeof(raw); i++) raw[i] = (uint8_t)(i * 7 + 1);
@@ -262,15 +307,15 @@ int main(int argc, char **argv) {
     bs[i].copy = calloc(copies, sizeof(struct loaded));
     if (bs[i].copy == NULL) die("out of memory", NULL);
     for (size_t c = 0; c < copies; c++) {
-      load(&bs[i].copy[c], bs[i].path, raw, key_len);
+      load(&bs[i].copy[c], bs[i].path, raw, key_len, siv);
     }
     bs[i].ct = malloc(MAX_SIZE);
     bs[i].t = calloc(rounds, sizeof(uint64_t));
     if (bs[i].ct == NULL || bs[i].t == NULL) die("out of memory", NULL);
   }
 
-  printf("%s, AES-%zu, 13 bytes of AAD, ", open ? "open" : "seal",
-         key_len * 8);
+  printf("%s, AES-%zu%s, 13 bytes of AAD, ", open ? "open" : "seal",
+         key_len * 8, siv ? "-GCM-SIV" : "");
   if (chunk != 0) printf("streamed in %zu-byte updates, ", chunk);
   printf("median %s per message of %zu rounds of %zu messages", TICKS_NAME,
          rounds, batch);
@@ -283,9 +328,8 @@ int main(int argc, char **argv) {
       for (size_t c = 0; c < copies; c++) {
         const struct loaded *l = &bs[i].copy[c];
         uint8_t tag[16];
-        if (!l->seal(&l->key, out, tag, 16, nonce, 12, msg, n, aad,
-                     sizeof(aad)))
-          die("gcm_seal failed in", bs[i].path);
+        if (!seal_one(l, siv, out, tag, nonce, msg, n, aad, sizeof(aad)))
+          die("the seal failed in", bs[i].path);
         if (c == 0) {
           memcpy(bs[i].ct, out, n);
           memcpy(bs[i].tag, tag, 16);
@@ -311,15 +355,15 @@ int main(int argc, char **argv) {
             ok &= streamed(l, st, open, chunk, out, open ? b->ct : msg, n,
                            nonce, aad, sizeof(aad), b->tag);
           } else if (open) {
-            ok &= l->open(&l->key, out, nonce, 12, b->ct, n, b->tag, 16, aad,
-                          sizeof(aad));
+            ok &= open_one(l, siv, out, nonce, b->ct, n, b->tag, aad,
+                           sizeof(aad));
           } else {
-            ok &= l->seal(&l->key, out, b->tag, 16, nonce, 12, msg, n, aad,
-                          sizeof(aad));
+            ok &= seal_one(l, siv, out, b->tag, nonce, msg, n, aad,
+                           sizeof(aad));
           }
         }
         b->t[r] = ticks() - t0;
-        if (!ok) die(open ? "gcm_open failed in" : "gcm_seal failed in",
+        if (!ok) die(open ? "the open failed in" : "the seal failed in",
                      b->path);
       }
     }

@@ -48,7 +48,7 @@ struct result *measure_into(struct result **results,
                             size_t *num_results,
                             const struct options *o, size_t a,
                             size_t size, int dir, int impl,
-                            const gcm_key *key,
+                            const struct speed_key *key,
                             const uint8_t *key_bytes, const char *aes,
                             const char *ghash, int variable_time,
                             int cross, struct job *job_out) {
@@ -65,7 +65,7 @@ struct result *measure_into(struct result **results,
   job.budget_us = (uint64_t)(o->seconds * 1e6);
   if (job.budget_us == 0) job.budget_us = 1;
 
-  if (cross) cross_check(a, size, key, key_bytes);
+  if (cross) cross_check(a, size, &key->gcm, key_bytes);
 
   *results = xrealloc(*results, sizeof(**results) * (*num_results + 1));
   r = &(*results)[(*num_results)++];
@@ -77,7 +77,7 @@ struct result *measure_into(struct result **results,
   snprintf(r->aes, sizeof(r->aes), "%s", aes);
   snprintf(r->ghash, sizeof(r->ghash), "%s", ghash);
   snprintf(r->fused, sizeof(r->fused), "%s",
-           impl == IMPL_OPENSSL ? "openssl" : gcm_key_fused_backend(key));
+           impl == IMPL_OPENSSL ? "openssl" : key_fused_backend(key, a));
   r->variable_time = variable_time;
   r->runs = o->repeat;
   r->median = measure(&job, o, &r->runs_mbps);
@@ -86,7 +86,7 @@ struct result *measure_into(struct result **results,
 }
 
 static int cmd_speed(const struct options *o, const struct backends *b) {
-  static gcm_key key;
+  static struct speed_key key;
   uint8_t key_bytes[32];
   struct result *results = NULL;
   size_t num_results = 0;
@@ -104,14 +104,14 @@ static int cmd_speed(const struct options *o, const struct backends *b) {
     if (!init_key(&key, a, o->aes, o->ghash)) {
       die_key_init(o->aes, o->ghash);
     }
-    aes_name = gcm_key_aes_backend(&key);
-    ghash_name = gcm_key_ghash_backend(&key);
+    aes_name = key_aes_backend(&key, a);
+    ghash_name = key_ghash_backend(&key, a);
     if (aes_name == NULL) aes_name = "?";
     if (ghash_name == NULL) ghash_name = "?";
     vt = backend_is_variable_time(b, aes_name, ghash_name);
     if (!header_done && !o->json) {
       printf("libgcm %s: AES backend %s, GHASH backend %s, fused %s%s\n",
-             gcm_version(), aes_name, ghash_name, gcm_key_fused_backend(&key),
+             gcm_version(), aes_name, ghash_name, key_fused_backend(&key, a),
              vt ? " (variable-time)" : "");
       if (g_chunk != 0) {
         printf("streaming API: AAD in one call, data in %zu-byte updates\n",
@@ -153,7 +153,7 @@ static int cmd_speed(const struct options *o, const struct backends *b) {
         }
       }
     }
-    gcm_key_cleanup(&key);
+    cleanup_key(&key, a);
   }
 
   if (o->json) json_results(results, num_results, o, NULL, NULL);

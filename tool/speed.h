@@ -24,10 +24,19 @@
 struct algo {
   const char *name;
   size_t key_len;
+  int siv; /* 1: AES-GCM-SIV (RFC 8452): gcm_siv_seal / gcm_siv_open, one
+            * whole message per call (no --chunk, --fused or --openssl) */
 };
 
-#define NUM_ALGOS 3
+#define NUM_ALGOS 5
 extern const struct algo kAlgos[NUM_ALGOS];
+
+/* A key for any algorithm of kAlgos: init_key sets up the one the
+ * algorithm uses, a gcm_key for AES-GCM or a gcm_siv_key for AES-GCM-SIV. */
+struct speed_key {
+  gcm_key gcm;
+  gcm_siv_key siv;
+};
 
 enum direction { DIR_SEAL = 1, DIR_OPEN = 2 };
 enum impl { IMPL_LIBGCM = 0, IMPL_OPENSSL = 1 };
@@ -91,7 +100,8 @@ struct job {
   size_t size;
   int dir;
   int impl;
-  const gcm_key *key; /* shared by every thread (libgcm promises this) */
+  const struct speed_key *key; /* shared by every thread (libgcm promises
+                                * this) */
   const uint8_t *key_bytes;
   uint64_t budget_us;
   uint64_t warmup_us; /* untimed operations first, to fault in the buffers
@@ -202,7 +212,14 @@ void key_bytes_for(uint8_t key[32]);
 /* Initialises `k` for algorithm `algo` with the backends named (NULL: the
  * default) and --fused. Returns 1 on success, else 0 with libgcm's reason
  * recorded. */
-int init_key(gcm_key *k, size_t algo, const char *aes, const char *ghash);
+int init_key(struct speed_key *k, size_t algo, const char *aes,
+             const char *ghash);
+/* The backend names of the key set up for `algo`: AES, GHASH, and the
+ * fused kernel ("none" for AES-GCM-SIV, which has none). */
+const char *key_aes_backend(const struct speed_key *k, size_t algo);
+const char *key_ghash_backend(const struct speed_key *k, size_t algo);
+const char *key_fused_backend(const struct speed_key *k, size_t algo);
+void cleanup_key(struct speed_key *k, size_t algo);
 /* After init_key failed for --aes `aes` / --ghash `ghash` (NULL: not
  * given) and --fused: names the option at fault and lists the valid
  * backend names of its kind, then exits with EXIT_FAILURE. */
@@ -215,7 +232,7 @@ int cmd_list(void);
 /* One measurement into *results (see gcm_speed.c). */
 struct result *measure_into(struct result **results, size_t *num_results,
                             const struct options *o, size_t a, size_t size,
-                            int dir, int impl, const gcm_key *key,
+                            int dir, int impl, const struct speed_key *key,
                             const uint8_t *key_bytes, const char *aes,
                             const char *ghash, int variable_time, int cross,
                             struct job *job_out);

@@ -113,16 +113,43 @@ void key_bytes_for(uint8_t key[32]) {
   for (int i = 0; i < 32; i++) key[i] = (uint8_t)(0x11 * (i + 1) ^ 0x5c);
 }
 
-/* Initialises `k` or explains why not. Returns 1 on success. */
-int init_key(gcm_key *k, size_t algo, const char *aes,
+/* Initialises the key `algo` uses in `k`. Returns 1 on success (else
+ * gcm_last_error says why). */
+int init_key(struct speed_key *k, size_t algo, const char *aes,
              const char *ghash) {
   uint8_t key[32];
   key_bytes_for(key);
-  if (aes == NULL && ghash == NULL && g_fused == NULL) {
-    return gcm_key_init(k, key, kAlgos[algo].key_len);
+  if (kAlgos[algo].siv) {
+    return gcm_siv_key_init_with_backends(&k->siv, key, kAlgos[algo].key_len,
+                                          aes, ghash);
   }
-  return gcm_key_init_with_fused(k, key, kAlgos[algo].key_len, aes, ghash,
-                                 g_fused);
+  if (aes == NULL && ghash == NULL && g_fused == NULL) {
+    return gcm_key_init(&k->gcm, key, kAlgos[algo].key_len);
+  }
+  return gcm_key_init_with_fused(&k->gcm, key, kAlgos[algo].key_len, aes,
+                                 ghash, g_fused);
+}
+
+const char *key_aes_backend(const struct speed_key *k, size_t algo) {
+  return kAlgos[algo].siv ? gcm_siv_key_aes_backend(&k->siv)
+                          : gcm_key_aes_backend(&k->gcm);
+}
+
+const char *key_ghash_backend(const struct speed_key *k, size_t algo) {
+  return kAlgos[algo].siv ? gcm_siv_key_ghash_backend(&k->siv)
+                          : gcm_key_ghash_backend(&k->gcm);
+}
+
+const char *key_fused_backend(const struct speed_key *k, size_t algo) {
+  return kAlgos[algo].siv ? "none" : gcm_key_fused_backend(&k->gcm);
+}
+
+void cleanup_key(struct speed_key *k, size_t algo) {
+  if (kAlgos[algo].siv) {
+    gcm_siv_key_cleanup(&k->siv);
+  } else {
+    gcm_key_cleanup(&k->gcm);
+  }
 }
 
 /* The names of every compiled-in backend of `kind`, comma separated, with

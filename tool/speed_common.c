@@ -15,9 +15,11 @@ size_t g_chunk;
 const char *g_fused;
 
 const struct algo kAlgos[NUM_ALGOS] = {
-    {"AES-128-GCM", GCM_KEY_LEN_128},
-    {"AES-192-GCM", GCM_KEY_LEN_192},
-    {"AES-256-GCM", GCM_KEY_LEN_256},
+    {"AES-128-GCM", GCM_KEY_LEN_128, 0},
+    {"AES-192-GCM", GCM_KEY_LEN_192, 0},
+    {"AES-256-GCM", GCM_KEY_LEN_256, 0},
+    {"AES-128-GCM-SIV", GCM_KEY_LEN_128, 1},
+    {"AES-256-GCM-SIV", GCM_KEY_LEN_256, 1},
 };
 
 void report_error_v(const char *fmt, va_list ap) {

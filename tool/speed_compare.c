@@ -12,7 +12,7 @@
 #include "speed.h"
 
 int cmd_compare(const struct options *o, const struct backends *b) {
-  static gcm_key key;
+  static struct speed_key key;
   uint8_t key_bytes[32];
   struct pair *pairs;
   size_t num_pairs = 0, baseline = SIZE_MAX;
@@ -35,9 +35,9 @@ int cmd_compare(const struct options *o, const struct backends *b) {
     if (!init_key(&key, 0, base_aes, base_ghash)) {
       die("--baseline %s: %s", o->baseline, gcm_last_error_message());
     }
-    snprintf(base_aes, sizeof(base_aes), "%s", gcm_key_aes_backend(&key));
-    snprintf(base_ghash, sizeof(base_ghash), "%s", gcm_key_ghash_backend(&key));
-    gcm_key_cleanup(&key);
+    snprintf(base_aes, sizeof(base_aes), "%s", key_aes_backend(&key, 0));
+    snprintf(base_ghash, sizeof(base_ghash), "%s", key_ghash_backend(&key, 0));
+    cleanup_key(&key, 0);
     x = find_backend(b->aes, b->num_aes, base_aes);
     y = find_backend(b->ghash, b->num_ghash, base_ghash);
     if (x == NULL || !x->usable || y == NULL || !y->usable) {
@@ -77,12 +77,12 @@ int cmd_compare(const struct options *o, const struct backends *b) {
     if (!init_key(&key, 0, o->aes, o->ghash)) {
       die("%s", gcm_last_error_message());
     }
-    snprintf(only_aes_name, sizeof(only_aes_name), "%s", gcm_key_aes_backend(&key));
+    snprintf(only_aes_name, sizeof(only_aes_name), "%s", key_aes_backend(&key, 0));
     snprintf(only_ghash_name, sizeof(only_ghash_name), "%s",
-             gcm_key_ghash_backend(&key));
+             key_ghash_backend(&key, 0));
     if (o->aes != NULL) only_aes = only_aes_name;
     if (o->ghash != NULL) only_ghash = only_ghash_name;
-    gcm_key_cleanup(&key);
+    cleanup_key(&key, 0);
   }
 
   pairs = xmalloc(sizeof(*pairs) * (b->num_aes * b->num_ghash + 2));
@@ -154,7 +154,7 @@ int cmd_compare(const struct options *o, const struct backends *b) {
               aes, ghash, pp->variable_time, pp->is_openssl, NULL);
           mbps[p * o->num_sizes + s] = sample_mbps(&r->median, r->size);
         }
-        gcm_key_cleanup(&key);
+        cleanup_key(&key, a);
       }
       if (!o->json) {
         print_table(o, a, dir, pairs, num_pairs, baseline, mbps, any_vt);

@@ -38,13 +38,15 @@ void usage(FILE *f) {
   fprintf(f,
 "Usage: %s [options]\n"
 "\n"
-"Measures libgcm's AES-GCM seal and open and prints lines in the format of\n"
-"BoringSSL's `bssl speed` (MB/s = 10^6 bytes/s; 13 bytes of AAD and a\n"
-"16-byte tag per operation, a fresh 12-byte nonce every operation).\n"
+"Measures libgcm's AES-GCM and AES-GCM-SIV seal and open and prints lines in\n"
+"the format of BoringSSL's `bssl speed` (MB/s = 10^6 bytes/s; 13 bytes of\n"
+"AAD and a 16-byte tag per operation, a fresh 12-byte nonce every\n"
+"operation).\n"
 "\n"
 "Modes:\n"
-"  (none)                AES-128/192/256-GCM, sizes 16 256 1350 8192 16384,\n"
-"                        seal and open, with the default backends\n"
+"  (none)                AES-128/192/256-GCM and AES-128/256-GCM-SIV (RFC\n"
+"                        8452), sizes 16 256 1350 8192 16384, seal and open,\n"
+"                        with the default backends\n"
 "  --list                list the backends: <aes|ghash|fused> <name>\n"
 "                        <usable|unusable> <constant-time|variable-time>, for\n"
 "                        fused kernels followed by `for <aes>/<ghash>` (`any`\n"
@@ -65,7 +67,10 @@ void usage(FILE *f) {
 "\n"
 "Options:\n"
 "  --filter LIST         algorithms, comma separated: AES-128-GCM, AES-192-GCM,\n"
-"                        AES-256-GCM (case-insensitive)\n"
+"                        AES-256-GCM, AES-128-GCM-SIV, AES-256-GCM-SIV\n"
+"                        (case-insensitive); AES-GCM-SIV is one-shot only and\n"
+"                        left out by default under --chunk, --fused and\n"
+"                        --openssl\n"
 "  --sizes LIST          message sizes in bytes, comma separated (1..%zu)\n"
 "  --seconds S           time budget per measurement (default 1.0)\n"
 "  --repeat K            take each measurement K times and report the run with\n"
@@ -177,7 +182,7 @@ static void add_algo(struct options *o, const char *flag, const char *name) {
     }
   }
   usage_error("%s: unknown algorithm '%s' (known: AES-128-GCM, AES-192-GCM, "
-              "AES-256-GCM)",
+              "AES-256-GCM, AES-128-GCM-SIV, AES-256-GCM-SIV)",
               flag, name);
 }
 
@@ -187,13 +192,15 @@ static void add_algo_substring(struct options *o, const char *pattern) {
   int any = 0;
   for (size_t i = 0; i < NUM_ALGOS; i++) {
     if (strstr(kAlgos[i].name, pattern) != NULL) {
-      o->algo_selected[i] = 1;
+      /* 2: chosen by a pattern, not by name (see parse_args). */
+      if (!o->algo_selected[i]) o->algo_selected[i] = 2;
       any = 1;
     }
   }
   if (!any) {
     usage_error("-filter: no algorithm name contains '%s' (gcm-speed measures "
-                "AES-128-GCM, AES-192-GCM, AES-256-GCM)",
+                "AES-128-GCM, AES-192-GCM, AES-256-GCM, AES-128-GCM-SIV, "
+                "AES-256-GCM-SIV)",
                 pattern);
   }
 }
@@ -327,8 +334,30 @@ void parse_args(struct options *o, int argc, char **argv) {
 #undef FLAG
   }
 
+  /* AES-GCM-SIV is one-shot only, and libgcm's own: not with --chunk
+   * (streaming), --fused (AES-GCM's kernels) or --openssl. By default, or
+   * when a -filter pattern matches it, it is measured unless one of those
+   * is given; named with one, it is an error. */
+  const int gcm_only = o->chunk != 0 || o->fused != NULL || o->openssl;
   if (!any_algo) {
-    for (size_t i = 0; i < NUM_ALGOS; i++) o->algo_selected[i] = 1;
+    for (size_t i = 0; i < NUM_ALGOS; i++) o->algo_selected[i] = 2;
+  }
+  size_t left = 0;
+  for (size_t i = 0; i < NUM_ALGOS; i++) {
+    if (gcm_only && o->algo_selected[i] && kAlgos[i].siv) {
+      if (o->algo_selected[i] == 1) {
+        usage_error("%s is measured one-shot with libgcm only; it cannot be "
+                    "combined with --chunk, --fused or --openssl",
+                    kAlgos[i].name);
+      }
+      o->algo_selected[i] = 0;
+    }
+    o->algo_selected[i] = o->algo_selected[i] != 0;
+    left += (size_t)o->algo_selected[i];
+  }
+  if (left == 0) {
+    usage_error("no AES-GCM algorithm left to measure with --chunk, --fused "
+                "or --openssl");
   }
   if (o->num_sizes == 0) {
     o->num_sizes = sizeof(kDefaultSizes) / sizeof(kDefaultSizes[0]);

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Converts a BoringSSL AEAD test file for AES-GCM (FileTest format, e.g.
-crypto/cipher/test/aes_128_gcm_tests.txt) into the libgcm test-vector
-format.
+"""Converts a BoringSSL AEAD test file for AES-GCM or AES-GCM-SIV (FileTest
+format, e.g. crypto/cipher/test/aes_128_gcm_tests.txt or
+aes_128_gcm_siv_tests.txt) into the libgcm test-vector format. The two
+modes' files have the same fields; the output file's name says which mode
+its cases are for.
 
 A case is a block of KEY, NONCE, IN (plaintext), AD, CT (without the tag)
 and TAG lines, in any order, ended by a blank line. A value is hex, a

@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
-"""Converts a Project Wycheproof AEAD test file for AES-GCM
-(aes_gcm_test.json, schema aead_test_schema_v1.json) into the libgcm
-test-vector format.
+"""Converts a Project Wycheproof AEAD test file for AES-GCM or AES-GCM-SIV
+(aes_gcm_test.json, aes_gcm_siv_test.json; schema aead_test_schema_v1.json)
+into the libgcm test-vector format.
+
+The file's algorithm must be exactly "AES-GCM" or "AES-GCM-SIV"; it is
+named in the output's header, and the output file's name says which mode
+its cases are for (test/vectors_test.cc runs them through that mode).
 
 Every test, valid or invalid, is kept. "invalid" tests (modified tags,
 zero-length IVs) become RESULT: invalid; the message and ciphertext are
@@ -28,9 +32,10 @@ def convert(path):
     name = os.path.basename(path)
     with open(path, encoding="utf-8") as f:
         doc = json.load(f)
-    if not str(doc.get("algorithm", "")).upper().startswith("AES-GCM"):
-        raise ValueError("%s: not an AES-GCM file (algorithm %r)"
-                         % (name, doc.get("algorithm")))
+    algorithm = doc.get("algorithm")
+    if algorithm not in ("AES-GCM", "AES-GCM-SIV"):
+        raise ValueError("%s: not an AES-GCM or AES-GCM-SIV file (algorithm %r)"
+                         % (name, algorithm))
     cases = []
     for group in doc["testGroups"]:
         for t in group["tests"]:
@@ -54,6 +59,7 @@ def convert(path):
         raise ValueError("%s: numberOfTests says %d, found %d"
                          % (name, doc["numberOfTests"], len(cases)))
     header = ["converted from Project Wycheproof %s by vectors/convert_wycheproof.py" % name,
+              "algorithm: %s" % algorithm,
               "Wycheproof vectors: Apache License 2.0"]
     return cases, header
 

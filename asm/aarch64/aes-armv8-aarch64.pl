@@ -81,6 +81,7 @@ use warnings;
 use FindBin;
 use lib "$FindBin::Bin/..";
 use perlasm::driver;
+use perlasm::siv_copy;
 use perlasm::layout;    # $ROUNDS and the other C structure offsets
 use perlasm::armv8_aes_common;
 
@@ -274,5 +275,11 @@ my $code = <<___;
 .Lctr_done:
 .endfunction
 ___
+
+# ctr32le, AES-GCM-SIV's counter mode (RFC 8452: a little-endian 32-bit
+# counter in bytes 0..3): ctr32 with the counter loaded from bytes 0..3,
+# not byte-reversed, and inserted as word 0 (perlasm/siv_copy.pm).
+$code .= perlasm::siv_copy::a64_ctr32le($code, 'gcmi_aes_aarch64_armv8_ctr32',
+                                        'gcmi_aes_aarch64_armv8_ctr32le');
 
 perlasm::driver::finish('aarch64', $code);

@@ -117,6 +117,13 @@ use FindBin;
 use lib "$FindBin::Bin/..";
 use perlasm::driver;
 use perlasm::aes_gcm_armv8;
+use perlasm::siv_copy;
 
-perlasm::driver::finish('aarch64', perlasm::aes_gcm_armv8::kernel(
-    eor3 => 0, name => 'gcmi_aes_gcm_aarch64_armv8_pmull'));
+my $code = perlasm::aes_gcm_armv8::kernel(
+    eor3 => 0, name => 'gcmi_aes_gcm_aarch64_armv8_pmull');
+# siv_open, AES-GCM-SIV's open (RFC 8452; fused.h): seal with AES-GCM-SIV's
+# counter and POLYVAL's byte order (perlasm/siv_copy.pm): it decrypts, and
+# hashes the plaintext it writes.
+$code .= perlasm::siv_copy::a64_siv_open($code, 'gcmi_aes_gcm_aarch64_armv8_pmull_seal',
+                                         'gcmi_aes_gcm_aarch64_armv8_pmull_siv_open');
+perlasm::driver::finish('aarch64', $code);

@@ -85,6 +85,7 @@ use warnings;
 use FindBin;
 use lib "$FindBin::Bin/..";
 use perlasm::driver;
+use perlasm::siv_copy;
 
 # Full byte reversal of a 16-byte register (GCM order <-> reflected).
 sub reverse16 {
@@ -293,5 +294,14 @@ my $code = <<___;
 .Lblocks_done:
 .endfunction
 ___
+
+# polyval, AES-GCM-SIV's POLYVAL (RFC 8452): blocks in the other byte
+# order (perlasm/siv_copy.pm). The reflected form is the byte reversal of
+# a GCM block, which is a POLYVAL block as it is (RFC 8452, appendix A;
+# crypto/siv/polyval.c): on a key init made from the POLYVAL key's GHASH
+# key, S is taken and stored as it is and each block has its halves
+# swapped (EXT #8) where a GCM block is reversed by REV64 alone.
+$code .= perlasm::siv_copy::a64_polyval($code, 'gcmi_ghash_aarch64_pmull_blocks',
+                                        'gcmi_ghash_aarch64_pmull_polyval');
 
 perlasm::driver::finish('aarch64', $code);

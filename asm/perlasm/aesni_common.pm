@@ -17,7 +17,8 @@ use strict;
 use warnings;
 
 # rodata(ninc): .Lrcon, the PSHUFB masks .Lrot_word3 .Lbcast_word3
-# .Lrot_word1 .Lctr_swap, and .Linc with the increments 0 .. ninc-1.
+# .Lrot_word1 .Lctr_swap .Lctr_swap_le, and .Linc with the increments
+# 0 .. ninc-1.
 sub rodata {
     my ($ninc) = @_;
     my @rcon = (0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36);
@@ -36,6 +37,8 @@ ___
     .byte 5, 6, 7, 4, 5, 6, 7, 4, 5, 6, 7, 4, 5, 6, 7, 4
 .Lctr_swap:                     # reverses bytes 12..15, keeps 0..11
     .byte 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 15, 14, 13, 12
+.Lctr_swap_le:                  # exchanges dwords 0 and 3 (ctr32le)
+    .byte 12, 13, 14, 15, 4, 5, 6, 7, 8, 9, 10, 11, 0, 1, 2, 3
 .Linc:                          # i in the swapped counter dword, i = 0 .. @{[ $ninc - 1 ]}
 ___
     $code .= "    .long 0, 0, 0, $_\n" for 0 .. $ninc - 1;

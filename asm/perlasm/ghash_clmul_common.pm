@@ -55,14 +55,13 @@ ___
 # Karatsuba products with the power of H at `hmem` (and its half-sum at
 # `kmem`), accumulated into xmm1 (lo), xmm2 (hi), xmm3 (mid). The first
 # block of a group also absorbs Y (xmm0) and starts the accumulators.
+# With bswap undef the block is taken as it is (POLYVAL, below).
 sub block {
     my ($first, $data, $hmem, $kmem, $tmp, $bswap) = @_;
     my ($t0, $t1, $t2) = @$tmp;
     my ($lo, $hi, $mid) = qw(xmm1 xmm2 xmm3);
-    my $s = <<___;
-    movdqu    $t0, $data
-    pshufb    $t0, $bswap
-___
+    my $s = "    movdqu    $t0, $data\n";
+    $s .= "    pshufb    $t0, $bswap\n" if defined $bswap;
     $s .= "    pxor      $t0, xmm0                 # Y ^ first block\n" if $first;
     $s .= <<___;
     pshufd    $t1, $t0, 0x4e
@@ -91,9 +90,13 @@ ___
 # init(key, H, ptr): the body of an init function: H' = H*x^-1, then
 # H'^2..H'^8 and the Karatsuba half-sums, stored at key. Uses xmm0-xmm6,
 # ecx as the loop count and `ptr` as the store address.
-sub init {
-    my ($key, $H, $ptr) = @_;
-    return <<___;
+# h_prime(H[, vex]): xmm0 = H' = H * x^-1 mod P, reflected, from the 16
+# bytes at H; xmm1 and xmm2 are clobbered. With vex, in the VEX encoding
+# (three operands), for the kernels that use it (vpclmul_avx2, and the
+# AES-GCM-SIV powers of vaes_avx512).
+sub h_prime {
+    my ($H, $vex) = @_;
+    return <<___ unless $vex;
     movdqu    xmm0, [$H]
     pshufb    xmm0, [.Lbswap_mask]      # H, reflected
     pshufd    xmm1, xmm0, 0xff
@@ -105,6 +108,24 @@ sub init {
     pslldq    xmm2, 8                   #   bit 127 leaves
     por       xmm0, xmm2
     pxor      xmm0, xmm1                # H' = H * x^-1 mod P
+___
+    return <<___;
+    vmovdqu    xmm0, [$H]
+    vpshufb    xmm0, xmm0, [.Lbswap_mask]   # H, reflected
+    vpshufd    xmm1, xmm0, 0xff
+    vpsrad     xmm1, xmm1, 31               # all ones iff x^0 of H is set
+    vpand      xmm1, xmm1, [.Lpoly]
+    vpsrlq     xmm2, xmm0, 63
+    vpslldq    xmm2, xmm2, 8                # bit 63 carries into bit 64
+    vpsllq     xmm0, xmm0, 1
+    vpor       xmm0, xmm0, xmm2
+    vpxor      xmm0, xmm0, xmm1             # H' = H * x^-1 mod P
+___
+}
+
+sub init {
+    my ($key, $H, $ptr) = @_;
+    return h_prime($H) . <<___;
     movdqa    xmm4, xmm0
     pshufd    xmm5, xmm0, 0x4e
     pxor      xmm5, xmm0                # both halves: h0 ^ h1
@@ -137,10 +158,22 @@ ___
 # byte offset and address of the highest power used), bswap (the xmm
 # register for the byte-reversal mask) and T, two sets of three xmm
 # temporaries used by alternate blocks (they may be the same set).
+#
+# With r->{polyval} set, the same body without any byte reversal: POLYVAL
+# (RFC 8452) on a key init made from mulX_GHASH(ByteReverse(h)). The
+# kernel's reflected form is the byte reversal of a GCM block, which is a
+# POLYVAL block as it is (RFC 8452, appendix A; crypto/siv/polyval.c), so
+# the blocks and Xi (then S) are loaded and stored unswapped; everything
+# else is unchanged. Its labels are .Lpolyval_* instead of .Lblocks_*.
 sub blocks {
     my ($r) = @_;
     my ($Xi, $key, $in, $blocks, $off, $ptr, $bswap, $T) =
         @$r{qw(Xi key in blocks off ptr bswap T)};
+    my $L = '.Lblocks';
+    if ($r->{polyval}) {
+        $bswap = undef;
+        $L = '.Lpolyval';
+    }
     my $eight = '';
     for my $j (0 .. 7) {
         my $p = 8 - $j;    # block j is multiplied by H^(8-j)
@@ -149,12 +182,18 @@ sub blocks {
                         "[$key + " . (128 + 16 * ($p - 1)) . "]",
                         $T->[$j % 2], $bswap);
     }
-    my $pad = ' ' x (5 - length $bswap);
-    return <<___;
-    movdqa    $bswap, [.Lbswap_mask]
-    movdqu    xmm0, [$Xi]
-    pshufb    xmm0, $bswap$pad          # Y, reflected
-    cmp       $blocks, 8
+    my ($load, $store) = ('', '');
+    if (defined $bswap) {
+        my $pad = ' ' x (5 - length $bswap);
+        $load = "    movdqa    $bswap, [.Lbswap_mask]\n" .
+                "    movdqu    xmm0, [$Xi]\n" .
+                "    pshufb    xmm0, $bswap$pad          # Y, reflected\n";
+        $store = "    pshufb    xmm0, $bswap\n";
+    } else {
+        $load = "    movdqu    xmm0, [$Xi]               # S, as it is\n";
+    }
+    my $body = <<___;
+$load    cmp       $blocks, 8
     jb        .Lblocks_tail
 .Lblocks_loop8:
 $eight
@@ -185,9 +224,10 @@ $eight
 @{[ reduce('xmm1', 'xmm2', 'xmm3', 'xmm4') ]}
     movdqa    xmm0, xmm2
 .Lblocks_done:
-    pshufb    xmm0, $bswap
-    movdqu    [$Xi], xmm0
+$store    movdqu    [$Xi], xmm0
 ___
+    $body =~ s/\.Lblocks_/$L\_/g;
+    return $body;
 }
 
 1;

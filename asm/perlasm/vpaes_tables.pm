@@ -12,7 +12,7 @@
 #
 # rodata() returns the tables in the translator's dialect, for a kernel's
 # .rodata: .Lnib .Linv .Lcdiv .Lin_lo .Lin_hi .Ls1u .Ls1v .Ls2u .Ls2v .Lsou
-# .Lsov .Lk63 .Lctr_swap .Lone .Lrcon, and 64-byte aligned .Lmasks: per
+# .Lsov .Lk63 .Lctr_swap .Lctr_swap_le .Lone .Lrcon, and 64-byte aligned .Lmasks: per
 # m = 0..3, four 16-byte masks R_1, R_3 (in frame m), SR^m and SR^-m.
 package perlasm::vpaes_tables;
 
@@ -283,7 +283,8 @@ sub rodata {
 @{[ bytes_line(@$SOU) ]}.Lsov:
 @{[ bytes_line(@$SOV) ]}.Lk63:                          # the S-box constant
 @{[ bytes_line((0x63) x 16) ]}.Lctr_swap:                     # reverses bytes 12..15, keeps 0..11
-@{[ bytes_line(0 .. 11, 15, 14, 13, 12) ]}.Lone:                          # 1 in the reversed counter dword
+@{[ bytes_line(0 .. 11, 15, 14, 13, 12) ]}.Lctr_swap_le:                  # exchanges dwords 0 and 3 (ctr32le)
+@{[ bytes_line(12 .. 15, 4 .. 11, 0 .. 3) ]}.Lone:                          # 1 in the reversed counter dword
     .long 0, 0, 0, 1
 .Lrcon:
 @{[ bytes_line(0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36, (0) x 6) ]}

@@ -59,6 +59,7 @@ use lib "$FindBin::Bin/..";
 use perlasm::driver;
 use perlasm::layout;    # $ROUNDS and the other C structure offsets
 use perlasm::aesni_common;
+use perlasm::siv_copy;
 
 my $code = perlasm::aesni_common::rodata(7);
 
@@ -134,5 +135,9 @@ $code .= <<___;
 .Lctr_return:
 .endfunction
 ___
+
+# ctr32le, AES-GCM-SIV's counter mode: the same function with the mask
+# that exchanges dwords 0 and 3 (perlasm/siv_copy.pm).
+$code .= perlasm::siv_copy::ctr32le($code, 'gcmi_aes_x86_aesni_ctr32');
 
 perlasm::driver::finish('x86', $code);

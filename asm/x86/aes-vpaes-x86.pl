@@ -75,6 +75,7 @@ use perlasm::driver;
 use perlasm::layout;    # $ROUNDS and the other C structure offsets
 use perlasm::vpaes_tables;
 use perlasm::vpaes_rounds;
+use perlasm::siv_copy;
 
 my $code = perlasm::vpaes_tables::rodata();
 
@@ -266,5 +267,9 @@ $make_two
 .Lctr_done:
 .endfunction
 ___
+
+# ctr32le, AES-GCM-SIV's counter mode: the same function with the mask
+# that exchanges dwords 0 and 3 (perlasm/siv_copy.pm).
+$code .= perlasm::siv_copy::ctr32le($code, 'gcmi_aes_x86_vpaes_ctr32');
 
 perlasm::driver::finish('x86', $code);

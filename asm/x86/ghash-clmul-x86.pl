@@ -90,4 +90,13 @@ $code .= <<___;
 .endfunction
 ___
 
+# polyval: the same without the byte swaps, for AES-GCM-SIV (RFC 8452);
+# perlasm/ghash_clmul_common.pm's blocks() says why that is POLYVAL.
+$code .= <<___;
+
+.function gcmi_ghash_x86_clmul_polyval args=4 pic=ebx public=edi,esi,edx,ecx,ebp,eax,ebx   # (uint8_t S[16], const struct ghash_key *key, const uint8_t *in, size_t blocks)
+@{[ perlasm::ghash_clmul_common::blocks({ %r, polyval => 1 }) ]}$clear
+.endfunction
+___
+
 perlasm::driver::finish('x86', $code);

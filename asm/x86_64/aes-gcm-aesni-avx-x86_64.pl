@@ -111,6 +111,7 @@ use FindBin;
 use lib "$FindBin::Bin/..";
 use perlasm::driver;
 use perlasm::fused_driver_x86_64 qw(spread);    # seal, seal_lagged, open; the stitching
+use perlasm::siv_copy;                           # the AES-GCM-SIV function's byte order
 
 # Offset of the Karatsuba half sums in the clmul GHASH key.
 my $HALVES = 128;
@@ -122,6 +123,8 @@ my $code = <<___;
     .byte 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
 .Lctr_swap:                     # reverses bytes 12..15
     .byte 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 15, 14, 13, 12
+.Lctr_swap_le:                  # exchanges dwords 0 and 3 (AES-GCM-SIV)
+    .byte 12, 13, 14, 15, 4, 5, 6, 7, 8, 9, 10, 11, 0, 1, 2, 3
 .Lpoly:                         # x^-1 mod P, reflected; high qword 0xC2 << 56
     .quad 0x0000000000000001, 0xc200000000000000
 .Linc:                          # +k in the swapped counter dword at 16*k, k = 0 .. 8
@@ -347,5 +350,18 @@ $code .= perlasm::fused_driver_x86_64::memory_kernel(
     { name => 'gcmi_aes_gcm_x86_64_aesni_avx', batch => 8, vec => 'xmm', frame => 16,
       entry => $entry, exit => $exit }, counters => \&counters, rounds => \&rounds,
     last => $last8, tail => \&tail, group_hooks => \&group_hooks, ghash_run => \&ghash_run);
+
+# AES-GCM-SIV (RFC 8452; crypto/siv): siv_open(k, out, in, blocks, ctr, S)
+# is seal's text turned into AES-GCM-SIV's byte order by
+# perlasm/siv_copy.pm: every shuffle with .Lbswap_mask becomes a move or
+# nothing, so the blocks are hashed as they are (POLYVAL on the POLYVAL
+# key), and .Lctr_swap becomes .Lctr_swap_le, which moves the little-endian
+# counter from dword 0 to dword 3, where the counter base steps it, and
+# back. It decrypts and folds the plaintext it writes into S (the fused
+# hook of fused.h). Counter mode alone and POLYVAL alone are the aesni
+# and clmul backends' ctr32le and polyval_update.
+$code .= perlasm::siv_copy::polyval_form($code, 'gcmi_aes_gcm_x86_64_aesni_avx_seal',
+                                         'gcmi_aes_gcm_x86_64_aesni_avx_siv_open',
+                                         qr/\[\.Lbswap_mask\]/, 'vmovdqa');
 
 perlasm::driver::finish('x86_64', $code);

@@ -129,6 +129,8 @@ use FindBin;
 use lib "$FindBin::Bin/..";
 use perlasm::driver;
 use perlasm::fused_driver_x86_64 qw(spread);    # seal, seal_lagged, open; the stitching
+use perlasm::layout;                             # $ROUNDS (the AES-GCM-SIV functions)
+use perlasm::siv_copy;                           # the AES-GCM-SIV functions' byte order
 
 my $code = <<___;
 .rodata
@@ -139,6 +141,9 @@ my $code = <<___;
 .Lctr_swap:                     # reverses bytes 12..15 of each lane
     .byte 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 15, 14, 13, 12
     .byte 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 15, 14, 13, 12
+.Lctr_swap_le:                  # exchanges dwords 0 and 3 of each lane (AES-GCM-SIV)
+    .byte 12, 13, 14, 15, 4, 5, 6, 7, 8, 9, 10, 11, 0, 1, 2, 3
+    .byte 12, 13, 14, 15, 4, 5, 6, 7, 8, 9, 10, 11, 0, 1, 2, 3
 .Linc_lane1:                    # (+0, +1): the base's two lanes
     .long 0, 0, 0, 0, 0, 0, 0, 1
 .Linc:                          # +2k in both lanes at 32*k, k = 0 .. 8
@@ -394,9 +399,12 @@ ___
 
 # The entry after the driver's (key pointers and Nr): Y and the counter
 # base.
-my $entry = <<___;
+# (In parts, for the AES-GCM-SIV functions at the end.)
+my $entry_y = <<___;
     vmovdqu    $y, [r9]
     vpshufb    $y, $y, [.Lbswap_mask]       # Y, reflected; high lane zero
+___
+my $entry_ctr = <<___;
     vbroadcasti128 ymm8, [r8]
     vpshufb    ymm8, ymm8, [.Lctr_swap]
     vpaddd     ymm8, ymm8, [.Linc_lane1]    # (ctr, ctr + 1), counters swapped
@@ -407,15 +415,19 @@ my $entry = <<___;
     lea        rbp, [rsp + 63]
     and        rbp, -32                     # the loop's half sums: 32-byte aligned
 ___
+my $entry = $entry_y . $entry_ctr;
 
-my $exit = <<___;
+my $exit_y = <<___;
     vpshufb    $y, $y, [.Lbswap_mask]
     vmovdqu    [r9], $y
+___
+my $exit_wipe = <<___;
     vpxor      xmm0, xmm0, xmm0
     vmovdqu    [rsp], ymm0                  # wipe the counter slot
 ___
-$exit .= "    vpxor      xmm$_, xmm$_, xmm$_\n" for 0 .. 15;
-$exit .= "    vzeroupper\n";
+$exit_wipe .= "    vpxor      xmm$_, xmm$_, xmm$_\n" for 0 .. 15;
+$exit_wipe .= "    vzeroupper\n";
+my $exit = $exit_y . $exit_wipe;
 
 # The round hooks that hash sixteen blocks at `src` during rounds 1..9,
 # the half sums as ghash_pair's `mode` says.
@@ -446,5 +458,52 @@ $code .= perlasm::fused_driver_x86_64::memory_kernel(
     group_hooks => sub { hash_hooks($_[0], 'loop') }, ghash_run => \&ghash_run,
     outside_hooks => sub { hash_hooks($_[0], 'outside') },
     fill_hooks => sub { hash_hooks($_[0], 'fill') });
+
+# ---------------------------------------------------------------------------
+# AES-GCM-SIV (RFC 8452; crypto/siv): two functions in GCM's byte order
+# made from the pieces above, then turned into AES-GCM-SIV's by
+# perlasm/siv_copy.pm: every shuffle with .Lbswap_mask becomes a move or
+# nothing, so the blocks are hashed as they are (POLYVAL on the POLYVAL
+# key), and .Lctr_swap becomes .Lctr_swap_le, which moves AES-GCM-SIV's
+# little-endian counter from dword 0 to dword 3, where the counter base
+# steps it, and back.
+#   siv_open(k, out, in, blocks, ctr, S): seal's text: decrypts and folds
+#     the plaintext it writes into S (the fused hook of fused.h).
+#   siv_ctr32le(s, out, in, blocks, ctr): counter mode alone (aes.h's
+#     ctr32le contract on the aesni schedule): the batches of sixteen
+#     blocks, then the tail of four or eight registers.
+# (POLYVAL alone is the vpclmul_avx2 GHASH backend's polyval_update, the
+# same arithmetic.)
+my $BYTE_SWAPS = qr/\[\.Lbswap_mask\]/;
+my $siv = perlasm::siv_copy::polyval_form($code, 'gcmi_aes_gcm_x86_64_vaes_avx2_seal',
+                                          'gcmi_aes_gcm_x86_64_vaes_avx2_siv_open',
+                                          $BYTE_SWAPS, 'vmovdqa');
+my $ctr_gcm = <<___;
+.function ctr_in_gcm_order args=5 frame=32 public=rdi,rsi,rdx,rcx,r8,r10,rax   # (const struct aes_schedule *s, uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t ctr[16])
+    test       $blocks, $blocks
+    jz         .Lsivctr_return
+    mov        $aes, rdi                    # the schedule, where the pieces read it
+    mov        eax, [$aes + $ROUNDS]        # public: the round count follows from the key length
+$entry_ctr.Lsivctr_loop:
+    cmp        $blocks, 16
+    jb         .Lsivctr_tail
+@{[ counters(8) ]}
+@{[ rounds(8, 'sivctr_loop') ]}
+$last16
+    add        $in, 256
+    add        $out, 256
+    sub        $blocks, 16
+    jmp        .Lsivctr_loop
+.Lsivctr_tail:                              # 0..15 left
+    test       $blocks, $blocks
+    jz         .Lsivctr_done
+@{[ tail('sivctr_tail') ]}
+.Lsivctr_done:
+$exit_wipe.Lsivctr_return:
+.endfunction
+___
+$siv .= perlasm::siv_copy::ctr32le($ctr_gcm, 'ctr_in_gcm_order',
+                                   'gcmi_aes_gcm_x86_64_vaes_avx2_siv_ctr32le');
+$code .= $siv;
 
 perlasm::driver::finish('x86_64', $code);

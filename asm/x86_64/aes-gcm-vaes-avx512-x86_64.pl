@@ -140,7 +140,10 @@ use warnings;
 use FindBin;
 use lib "$FindBin::Bin/..";
 use perlasm::driver;
+use perlasm::ghash_clmul_common;                # h_prime
 use perlasm::fused_driver_x86_64 qw(spread);    # seal, seal_lagged, open; the stitching
+use perlasm::layout;                             # $ROUNDS (the AES-GCM-SIV functions)
+use perlasm::siv_copy;                           # the AES-GCM-SIV functions' byte order
 
 my $code = <<___;
 .rodata
@@ -197,6 +200,9 @@ sub sum_products {
 # products (written over the data registers, which are not needed after
 # them) are formed, then phase 2, then the fold of the four lanes.
 sub ghash_steps {
+    # One argument: the powers are always the power registers' (a caller
+    # that still passes where in memory they are wants load_powers first).
+    die "ghash_steps: one argument, the register count\n" unless @_ == 1;
     my ($nreg) = @_;
     die "ghash_steps: 2 or 4 registers\n" unless $nreg == 2 || $nreg == 4;
     my @p = map { power($_) } 0 .. $nreg - 1;
@@ -362,7 +368,7 @@ sub load_data {
 
 # tail_masks: k1..k4 select the first `blocks` (1..15) blocks of sixteen,
 # two qword bits each; rdi = the power entry 16 - blocks.
-my $tail_masks = <<___;
+my $lane_masks = <<___;
     lea        rdi, [$blocks + $blocks]
     xor        r8d, r8d
     bts        r8, rdi
@@ -371,6 +377,8 @@ my $tail_masks = <<___;
     kshiftrd   k2, k1, 8
     kshiftrd   k3, k1, 16
     kshiftrd   k4, k1, 24
+___
+my $tail_masks = $lane_masks . <<___;
     mov        rdi, 16
     sub        rdi, $blocks
     shl        rdi, 4
@@ -430,30 +438,43 @@ sub tail {
 
 # The entry after the driver's (key pointers and Nr): the round keys, the
 # powers of H, constants, Y and the counter register.
-my $entry = <<___;
+# (In parts, for the AES-GCM-SIV functions at the end, which need some.)
+my $entry_masks = <<___;
     vbroadcasti32x4 $BSWAP, [.Lbswap_mask]
+___
+my $entry_inc = <<___;
     vbroadcasti32x4 $INC, [.Linc4]
+___
+my $entry_y = <<___;
     vmovdqu    $y, [r9]
     vpshufb    $y, $y, xmm31                # Y, reflected; upper lanes zero
+___
+my $entry_ctr = <<___;
     vbroadcasti32x4 $CTR, [r8]
     vpshufb    $CTR, $CTR, $BSWAP
     vpaddd     $CTR, $CTR, [.Lctr_lanes]    # ctr .. ctr + 3, byte-reversed
+___
+my $entry_keys = <<___;
     mov        edi, eax
     shl        edi, 4
     lea        rdi, [$aes + rdi - 144]      # rk[Nr-9]
     vbroadcasti32x4 $RK0, [$aes]
     vbroadcasti32x4 $RKLAST, [rdi + 144]    # rk[Nr]
 ___
-$entry .= "    vbroadcasti32x4 " . mid($_) . ", [rdi + " . 16 * $_ . "]\n" for 0 .. 8;
-$entry .= "    vmovdqu64  " . power($_) . ", [$gkey + " . 64 * $_ . "]\n" for 0 .. 3;
+$entry_keys .= "    vbroadcasti32x4 " . mid($_) . ", [rdi + " . 16 * $_ . "]\n" for 0 .. 8;
+my $entry_powers = '';
+$entry_powers .= "    vmovdqu64  " . power($_) . ", [$gkey + " . 64 * $_ . "]\n" for 0 .. 3;
+my $entry = $entry_masks . $entry_inc . $entry_y . $entry_ctr . $entry_keys . $entry_powers;
 
-my $exit = <<___;
+my $exit_y = <<___;
     vpshufb    $y, $y, xmm31
     vmovdqu    [r9], $y
 ___
-$exit .= "    vpxor      xmm$_, xmm$_, xmm$_\n" for 0 .. 15;
-$exit .= "    vpxord     xmm$_, xmm$_, xmm$_\n" for 16 .. 31;   # EVEX only
-$exit .= "    vzeroupper\n";
+my $exit_wipe = '';
+$exit_wipe .= "    vpxor      xmm$_, xmm$_, xmm$_\n" for 0 .. 15;
+$exit_wipe .= "    vpxord     xmm$_, xmm$_, xmm$_\n" for 16 .. 31;   # EVEX only
+$exit_wipe .= "    vzeroupper\n";
+my $exit = $exit_y . $exit_wipe;
 
 # ---------------------------------------------------------------------------
 # seal, seal_lagged and open: the drivers of perlasm/fused_driver_x86_64.pm
@@ -481,5 +502,146 @@ $code .= perlasm::fused_driver_x86_64::seal_lagged_function(\%kernel,
 $code .= perlasm::fused_driver_x86_64::open_function(\%kernel,
     loop => join("\n", load_data(4, $in, 0), keyed_iteration('open_loop', 0, hooks(4))),
     tail => tail('open_tail', 0));
+
+# ---------------------------------------------------------------------------
+# AES-GCM-SIV (RFC 8452; crypto/siv): three functions in GCM's byte order
+# made from the pieces above, then turned into AES-GCM-SIV's by
+# perlasm/siv_copy.pm, which makes every shuffle with the byte-reversal
+# mask (zmm31, xmm31) a move or nothing. Dropped, that reversal leaves
+# the counter block as it is, its little-endian counter in dword 0 where
+# VPADDD steps it, and the blocks to hash as they are, which is POLYVAL
+# on the POLYVAL key.
+#   siv_open(k, out, in, blocks, ctr, S): seal's text: decrypts and folds
+#     the plaintext it writes into S (the fused hook of fused.h).
+#   siv_ctr32le(s, out, in, blocks, ctr): counter mode alone (aes.h's
+#     ctr32le contract on the aesni schedule): the batches of sixteen
+#     blocks, then a tail of two or four registers, masked.
+#   siv_polyval(S, key, in, blocks): POLYVAL alone (ghash.h's
+#     polyval_update contract on the vpclmul_avx2 key): sixteen blocks per
+#     iteration with the powers in registers, then a masked tail with
+#     H^n .. H^1 loaded into them with its masks (load_powers, as GCM's
+#     tails: no byte past H^1 is read). It is latency-bound on the chain through S
+#     (a multiply, a reduction and the fold of the lanes per sixteen
+#     blocks); the next batch's loads and products run beside it.
+my $BYTE_SWAPS = qr/(?:zmm31|xmm31)/;
+my $siv = perlasm::siv_copy::polyval_form($code, 'gcmi_aes_gcm_x86_64_vaes_avx512_seal',
+                                          'gcmi_aes_gcm_x86_64_vaes_avx512_siv_open',
+                                          $BYTE_SWAPS, 'vmovdqa64');
+
+my $ctr_gcm = <<___;
+.function ctr_in_gcm_order args=5 public=rdi,rsi,rdx,rcx,r8,r10,rax,k1,k2,k3,k4   # (const struct aes_schedule *s, uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t ctr[16])
+    test       $blocks, $blocks
+    jz         .Lsivctr_return
+    mov        $aes, rdi                    # the schedule, where the pieces read it
+    mov        eax, [$aes + $ROUNDS]        # public: the round count follows from the key length
+$entry_inc$entry_ctr$entry_keys.Lsivctr_loop:
+    cmp        $blocks, 16
+    jb         .Lsivctr_tail
+@{[ iteration('sivctr_loop', 0) ]}
+    add        $in, 256
+    add        $out, 256
+    sub        $blocks, 16
+    jmp        .Lsivctr_loop
+.Lsivctr_tail:                              # 0..15 left
+    test       $blocks, $blocks
+    jz         .Lsivctr_done
+$lane_masks    cmp        $blocks, 8
+    ja         .Lsivctr_wide
+@{[ tail_crypt(2, 'sivctr_narrow', 0) ]}
+    jmp        .Lsivctr_done
+.Lsivctr_wide:
+@{[ tail_crypt(4, 'sivctr_wide', 0) ]}
+.Lsivctr_done:
+$exit_wipe.Lsivctr_return:
+.endfunction
+___
+$siv .= perlasm::siv_copy::polyval_form($ctr_gcm, 'ctr_in_gcm_order',
+                                        'gcmi_aes_gcm_x86_64_vaes_avx512_siv_ctr32le',
+                                        $BYTE_SWAPS, 'vmovdqa64');
+
+my $hash_gcm = <<___;
+.function hash_in_gcm_order args=4 public=rdi,rsi,rdx,rcx,r8,r9,r11,k1,k2,k3,k4   # (uint8_t Xi[16], const struct ghash_key *key, const uint8_t *in, size_t blocks)
+    test       $blocks, $blocks
+    jz         .Lsivpv_return
+    mov        r9, rdi                      # S, where the pieces keep it (rdi makes the tail's masks)
+    mov        $gkey, rsi
+$entry_y$entry_powers.Lsivpv_loop:
+    cmp        $blocks, 16
+    jb         .Lsivpv_tail
+@{[ load_data(4, $in, 0) ]}
+@{[ ghash_steps(4) ]}
+    add        $in, 256
+    sub        $blocks, 16
+    jmp        .Lsivpv_loop
+.Lsivpv_tail:                               # 0..15 left
+    test       $blocks, $blocks
+    jz         .Lsivpv_done
+$tail_masks    cmp        $blocks, 8
+    ja         .Lsivpv_wide
+@{[ load_data(2, $in, 1) ]}
+@{[ load_powers(2) ]}@{[ ghash_steps(2) ]}
+    jmp        .Lsivpv_done
+.Lsivpv_wide:
+@{[ load_data(4, $in, 1) ]}
+@{[ load_powers(4) ]}@{[ ghash_steps(4) ]}
+.Lsivpv_done:
+$exit_y$exit_wipe.Lsivpv_return:
+.endfunction
+___
+$siv .= perlasm::siv_copy::polyval_form($hash_gcm, 'hash_in_gcm_order',
+                                        'gcmi_aes_gcm_x86_64_vaes_avx512_siv_polyval',
+                                        $BYTE_SWAPS, 'vmovdqa64');
+
+# siv_hash_init(key, H, max_blocks): the powers H'^1 .. H'^16 that the
+# functions above read (entries 0..15 of the vpclmul_avx2 key, H'^(16-e)
+# at 16*e: all of its 256 bytes), in four rounds of multiplies instead
+# of fifteen in a row: H'^2 = H'*H'; (H'^3, H'^4) = (H', H'^2)*H'^2 in two
+# lanes; H'^5..H'^8 = (H'^1..H'^4)*H'^4 in four; H'^9..H'^16 =
+# (H'^1..H'^8)*H'^8 in two registers of four. Each product is the
+# schoolbook one of ghash_steps, reduced lane by lane. With max_blocks
+# (public, >= 1) of at most 4 or 8 it stops after H'^4 or H'^8: calls of
+# up to max_blocks blocks read no higher power (a run of n blocks starts
+# at entry 16 - n). H' = H*x^-1 as the vpclmul_avx2 init makes it.
+sub mul_lanes {
+    my ($dst, $a, $b, $t, $u, $v) = @_;    # dst = a*b per lane; t, u, v temporaries
+    return <<___;
+    vpclmulqdq $t, $a, $b, 0x00               # lo
+    vpclmulqdq $u, $a, $b, 0x01
+    vpclmulqdq $v, $a, $b, 0x10
+    vpxorq     $u, $u, $v                     # mid
+    vpclmulqdq $dst, $a, $b, 0x11             # hi
+    vpclmulqdq $v, $t, [.Lpoly], 0x10         # phase 1: lo.q0 * 0xC2<<56
+    vpshufd    $t, $t, 0x4e
+    vpternlogq $u, $t, $v, 0x96
+    vpclmulqdq $v, $u, [.Lpoly], 0x10         # phase 2: mid.q0 * 0xC2<<56
+    vpshufd    $u, $u, 0x4e
+    vpternlogq $dst, $u, $v, 0x96
+___
+}
+$siv .= <<___;
+
+.function gcmi_aes_gcm_x86_64_vaes_avx512_siv_hash_init args=3 public=rdi,rsi,rdx   # (struct ghash_key *key, const uint8_t H[16], size_t max_blocks)
+@{[ perlasm::ghash_clmul_common::h_prime('rsi', 1) ]}@{[ mul_lanes('xmm1', 'xmm0', 'xmm0', 'xmm2', 'xmm3', 'xmm4') ]}    vinserti128 ymm5, ymm0, xmm1, 1        # (H', H'^2)
+    vinserti128 ymm6, ymm1, xmm1, 1        # (H'^2, H'^2)
+@{[ mul_lanes('ymm7', 'ymm5', 'ymm6', 'ymm2', 'ymm3', 'ymm4') ]}    vinserti64x4 zmm5, zmm5, ymm7, 1       # H'^1 .. H'^4
+    vshufi64x2 zmm6, zmm5, zmm5, 0x1b       # lanes reversed: entries 12..15
+    vmovdqu64  [rdi + 192], zmm6
+    cmp        rdx, 4
+    jbe        .Lsivhi_done
+    vshufi64x2 zmm6, zmm5, zmm5, 0xff       # H'^4 in every lane
+@{[ mul_lanes('zmm7', 'zmm5', 'zmm6', 'zmm2', 'zmm3', 'zmm4') ]}    vshufi64x2 zmm6, zmm7, zmm7, 0x1b       # H'^8 .. H'^5: entries 8..11
+    vmovdqu64  [rdi + 128], zmm6
+    cmp        rdx, 8
+    jbe        .Lsivhi_done
+    vshufi64x2 zmm6, zmm7, zmm7, 0xff       # H'^8 in every lane
+@{[ mul_lanes('zmm8', 'zmm5', 'zmm6', 'zmm2', 'zmm3', 'zmm4') ]}@{[ mul_lanes('zmm9', 'zmm7', 'zmm6', 'zmm10', 'zmm11', 'zmm12') ]}    vshufi64x2 zmm8, zmm8, zmm8, 0x1b       # H'^12 .. H'^9: entries 4..7
+    vshufi64x2 zmm9, zmm9, zmm9, 0x1b       # H'^16 .. H'^13: entries 0..3
+    vmovdqu64  [rdi + 64], zmm8
+    vmovdqu64  [rdi], zmm9
+.Lsivhi_done:
+@{[ join '', map { "    vpxor      xmm$_, xmm$_, xmm$_\n" } 0 .. 12 ]}    vzeroupper
+.endfunction
+___
+$code .= $siv;
 
 perlasm::driver::finish('x86_64', $code);

@@ -57,6 +57,13 @@
 # blocks is what the mode engine asks for on a one-block message (the tag
 # mask and the key stream). in == out works: each block is read before it is written.
 #
+# ctr32le (AES-GCM-SIV's counter mode, RFC 8452: a little-endian 32-bit
+# counter in bytes 0..3) is the same function with one constant changed
+# (perlasm/siv_copy.pm): its PSHUFB mask exchanges dwords 0 and 3 instead
+# of reversing bytes 12..15, which puts the counter, already
+# little-endian, in dword 3 where PADDD steps it, and the same mask puts
+# it back.
+#
 # Schedule layout (struct aes_schedule, 16-byte aligned, 256 bytes)
 # ================================================================
 #     bytes[16*r]   round key r, r = 0 .. Nr (FIPS 197 byte order)
@@ -77,7 +84,7 @@
 #   gcmi_aes_x86_64_aesni_encrypt_block(s = rdi, out = rsi, in = rdx)
 #     xmm0 the state, eax Nr
 #   gcmi_aes_x86_64_aesni_ctr32(s = rdi, out = rsi, in = rdx, blocks = rcx,
-#                          ctr = r8)
+#                          ctr = r8), and gcmi_aes_x86_64_aesni_ctr32le
 #     xmm0-xmm7   the eight blocks in flight
 #     xmm8        base counter block, counter bytes swapped
 #     xmm9        the counter byte-swap mask
@@ -108,6 +115,7 @@ use lib "$FindBin::Bin/..";
 use perlasm::driver;
 use perlasm::layout;    # $ROUNDS and the other C structure offsets
 use perlasm::aesni_common;
+use perlasm::siv_copy;
 
 my $code = perlasm::aesni_common::rodata(9);
 
@@ -188,5 +196,6 @@ $code .= <<___;
 .Lctr_return:
 .endfunction
 ___
+$code .= perlasm::siv_copy::ctr32le($code, 'gcmi_aes_x86_64_aesni_ctr32');
 
 perlasm::driver::finish('x86_64', $code);

@@ -152,6 +152,7 @@ use perlasm::layout;    # $ROUNDS and the other C structure offsets
 # The tables (derived and self-checked there): perlasm/vpaes_tables.pm.
 use perlasm::vpaes_tables;
 use perlasm::vpaes_rounds;
+use perlasm::siv_copy;
 
 my $code = perlasm::vpaes_tables::rodata();
 
@@ -369,5 +370,9 @@ $make_four
 .Lctr_done:
 .endfunction
 ___
+
+# ctr32le, AES-GCM-SIV's counter mode: the same function with the mask
+# that exchanges dwords 0 and 3 (perlasm/siv_copy.pm).
+$code .= perlasm::siv_copy::ctr32le($code, 'gcmi_aes_x86_64_vpaes_ctr32');
 
 perlasm::driver::finish('x86_64', $code);

@@ -67,7 +67,8 @@
 # Register plan (System V names; the translator maps win64 arguments)
 # ===================================================================
 #   gcmi_ghash_x86_64_vpclmul_avx2_blocks(Xi = rdi, key = rsi, in = rdx,
-#                                    blocks = rcx)
+#                                    blocks = rcx), and
+#   gcmi_ghash_x86_64_vpclmul_avx2_polyval (the same without the swaps)
 #     ymm0        Y (upper lane zero); XORed into the first block of a
 #                 group, then zeroed so later XORs are no-ops
 #     ymm1 ymm2 ymm3   lo, mid, hi accumulators
@@ -98,6 +99,7 @@ use warnings;
 use FindBin;
 use lib "$FindBin::Bin/..";
 use perlasm::driver;
+use perlasm::ghash_clmul_common;                # h_prime
 
 my $code = <<___;
 .rodata
@@ -206,17 +208,7 @@ $code .= <<___;
 
 .text
 .function gcmi_ghash_x86_64_vpclmul_avx2_init args=2 public=rdi,rsi,rcx,rax   # (struct ghash_key *key, const uint8_t H[16])
-    vmovdqu    xmm0, [rsi]
-    vpshufb    xmm0, xmm0, [.Lbswap_mask]   # H, reflected
-    vpshufd    xmm1, xmm0, 0xff
-    vpsrad     xmm1, xmm1, 31               # all ones iff x^0 of H is set
-    vpand      xmm1, xmm1, [.Lpoly]
-    vpsrlq     xmm2, xmm0, 63
-    vpslldq    xmm2, xmm2, 8                # bit 63 carries into bit 64
-    vpsllq     xmm0, xmm0, 1
-    vpor       xmm0, xmm0, xmm2
-    vpxor      xmm0, xmm0, xmm1             # H' = H * x^-1 mod P
-    vmovdqa    xmm1, xmm0
+@{[ perlasm::ghash_clmul_common::h_prime('rsi', 1) ]}    vmovdqa    xmm1, xmm0
     vpshufd    xmm5, xmm0, 0x4e
     vpxor      xmm5, xmm5, xmm0             # H' half sum, both qwords
     vmovdqu    [rdi + 240], xmm0            # entry 15: H'^1
@@ -231,6 +223,63 @@ $code .= <<___;
     dec        ecx
     jnz        .Linit_loop
 @{[ clear(0 .. 6) ]}
+.endfunction
+___
+
+# init_for (AES-GCM-SIV, which makes a key per message; max_blocks in rdx,
+# at least 1, public): only the powers that calls of at most max_blocks
+# blocks read, H'^1 .. H'^n for n = 4, 8 or 16 (a run of n blocks starts
+# at entry 16 - n), and in four rounds of multiplies rather than init's
+# fifteen in a row: H'^2 = H'*H'; (H'^3, H'^4) = (H', H'^2)*H'^2 in the two
+# lanes of a ymm; (H'^5, H'^6) and (H'^7, H'^8) = (H'^1..H'^4)*H'^4;
+# H'^9 .. H'^16 = (H'^1..H'^8)*H'^8. Each product is schoolbook (four
+# VPCLMULQDQ) and reduced lane by lane; each power goes to its entry, as
+# init stores them (no half sums: the key is the 256 bytes of powers). The
+# arithmetic is init's: the same field, the same H', the same reduction.
+sub mul_lanes {
+    my ($dst, $a, $b, $t, $u, $v) = @_;    # ymm names; dst = a*b per lane
+    (my $dx, my $tx, my $ux, my $vx) = map { (my $x = $_) =~ s/^ymm/xmm/; $x } $dst, $t, $u, $v;
+    return <<___;
+    vpclmulqdq $t, $a, $b, 0x00               # lo
+    vpclmulqdq $u, $a, $b, 0x01
+    vpclmulqdq $v, $a, $b, 0x10
+    vpxor      $u, $u, $v                     # mid
+    vpclmulqdq $dst, $a, $b, 0x11             # hi
+    vpclmulqdq $v, $t, ymm15, 0x10            # phase 1: lo.q0 * 0xC2<<56
+    vpshufd    $t, $t, 0x4e
+    vpxor      $u, $u, $t
+    vpxor      $u, $u, $v
+    vpclmulqdq $v, $u, ymm15, 0x10            # phase 2: mid.q0 * 0xC2<<56
+    vpshufd    $u, $u, 0x4e
+    vpxor      $dst, $dst, $u
+    vpxor      $dst, $dst, $v
+___
+}
+# store_pair(reg, a): reg holds (H'^a, H'^(a+1)); each to its entry (16 - a
+# and 15 - a).
+sub store_pair {
+    my ($r, $a) = @_;
+    (my $x = $r) =~ s/^ymm/xmm/;
+    my ($e0, $e1) = (16 * (16 - $a), 16 * (15 - $a));
+    return <<___;
+    vmovdqu    [rdi + $e0], $x
+    vextracti128 [rdi + $e1], $r, 1
+___
+}
+$code .= <<___;
+
+.function gcmi_ghash_x86_64_vpclmul_avx2_init_for args=3 public=rdi,rsi,rdx   # (struct ghash_key *key, const uint8_t H[16], size_t max_blocks)
+@{[ perlasm::ghash_clmul_common::h_prime('rsi', 1) ]}    vbroadcasti128 ymm15, [.Lpoly]
+@{[ mul_lanes('ymm1', 'ymm0', 'ymm0', 'ymm2', 'ymm3', 'ymm4') ]}    vinserti128 ymm5, ymm0, xmm1, 1        # (H', H'^2)
+    vinserti128 ymm6, ymm1, xmm1, 1        # (H'^2, H'^2)
+@{[ mul_lanes('ymm7', 'ymm5', 'ymm6', 'ymm2', 'ymm3', 'ymm4') ]}@{[ store_pair('ymm5', 1) ]}@{[ store_pair('ymm7', 3) ]}    cmp        rdx, 4
+    jbe        .Linit_for_done
+    vpermq     ymm6, ymm7, 0xee             # (H'^4, H'^4)
+@{[ mul_lanes('ymm8', 'ymm5', 'ymm6', 'ymm2', 'ymm3', 'ymm4') ]}@{[ mul_lanes('ymm9', 'ymm7', 'ymm6', 'ymm10', 'ymm11', 'ymm12') ]}@{[ store_pair('ymm8', 5) ]}@{[ store_pair('ymm9', 7) ]}    cmp        rdx, 8
+    jbe        .Linit_for_done
+    vpermq     ymm6, ymm9, 0xee             # (H'^8, H'^8)
+@{[ mul_lanes('ymm0', 'ymm5', 'ymm6', 'ymm2', 'ymm3', 'ymm4') ]}@{[ mul_lanes('ymm1', 'ymm7', 'ymm6', 'ymm10', 'ymm11', 'ymm12') ]}@{[ store_pair('ymm0', 9) ]}@{[ store_pair('ymm1', 11) ]}@{[ mul_lanes('ymm0', 'ymm8', 'ymm6', 'ymm2', 'ymm3', 'ymm4') ]}@{[ mul_lanes('ymm1', 'ymm9', 'ymm6', 'ymm10', 'ymm11', 'ymm12') ]}@{[ store_pair('ymm0', 13) ]}@{[ store_pair('ymm1', 15) ]}.Linit_for_done:
+@{[ clear(0 .. 15) ]}
 .endfunction
 ___
 
@@ -256,7 +305,7 @@ for my $j (0 .. 7) {
                         'ymm' . (8 + $j), 'ymm1', 'ymm2', 'ymm3', 'ymm5', 'ymm6');
 }
 
-$code .= <<___;
+my $blocks_fn = <<___;
 
 .function gcmi_ghash_x86_64_vpclmul_avx2_blocks args=4 public=rdi,rsi,rdx,rcx,r8,rax   # (uint8_t Xi[16], const struct ghash_key *key, const uint8_t *in, size_t blocks)
     test       $blocks, $blocks
@@ -328,5 +377,22 @@ $sixteen
 .Lblocks_return:
 .endfunction
 ___
+$code .= $blocks_fn;
+
+# polyval: the blocks function without its byte swaps, for AES-GCM-SIV
+# (RFC 8452). This kernel's reflected form is the byte reversal of a GCM
+# block, which is a POLYVAL block as it is (RFC 8452, appendix A;
+# crypto/siv/polyval.c), so on a key init made from
+# mulX_GHASH(ByteReverse(h)) the same code without the mask load and
+# without every VPSHUFB by it computes POLYVAL with key h, S loaded and
+# stored as it is.
+(my $polyval_fn = $blocks_fn) =~ s/^ +vmovdqa +ymm7, \[\.Lbswap_mask\]\n//m
+    or die "the blocks function no longer loads its mask into ymm7\n";
+my $swaps = ($polyval_fn =~ s/^ +vpshufb +([xy])mm(\d+), \1mm\2, \1mm7\b.*\n//mg);
+die "the blocks function has no byte swaps by ymm7\n" unless $swaps;
+$polyval_fn =~ /[xy]mm7\b/ and die "ymm7 is still used after removing the swaps\n";
+$polyval_fn =~ s/\.Lblocks_/.Lpolyval_/g;
+$polyval_fn =~ s/gcmi_ghash_x86_64_vpclmul_avx2_blocks\b/gcmi_ghash_x86_64_vpclmul_avx2_polyval/;
+$code .= $polyval_fn;
 
 perlasm::driver::finish('x86_64', $code);

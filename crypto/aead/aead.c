@@ -97,13 +97,7 @@ static int key_init(gcm_key *k, size_t size, const uint8_t *key,
                     size_t key_len, const char *aes_backend,
                     const char *ghash_backend, const char *fused_backend,
                     const char *api) {
-  if (k == NULL) return gcmi_error_set(GCM_ERR_NULL_POINTER);
-  gcmi_secure_wipe(k, size);
-  if (key == NULL) return gcmi_error_set(GCM_ERR_NULL_POINTER);
-  if (key_len != 16 && key_len != 24 && key_len != 32) {
-    return gcmi_error_setf(GCM_ERR_KEY_LENGTH,
-                      "AES key must be 16, 24 or 32 bytes, got %zu", key_len);
-  }
+  if (!aead_key_init_start(k, size, key, key_len, 1)) return 0;
   struct key_choice c;
   if (!key_choose(aes_backend, ghash_backend, fused_backend, &c, api)) return 0;
   if (size < c.bytes) {
@@ -228,9 +222,6 @@ size_t gcm_key_length(const gcm_key *k) {
 
 /* ---- shared argument checks ----------------------------------------------- */
 
-/* A buffer argument: NULL is fine only when empty. */
-static int buf_ok(const void *p, size_t len) { return p != NULL || len == 0; }
-
 /* *out is the key in place; NULL with success for a moved copy (whose
  * callers borrow it with key_lend, which checks it further). */
 static int check_key(const gcm_key *k, const struct gcm_key_st **out) {
@@ -282,26 +273,6 @@ static int check_lengths(uint64_t data_len, uint64_t aad_len) {
 
 /* ---- one-shot --------------------------------------------------------- */
 
-/* The aliasing rules of a one-shot call: out is its own input or clear of
- * it, and clear of the AAD, the nonce and the tag; a tag that seal writes is
- * an output too, so it is also clear of every input. (Open only reads its
- * tag, so there the tag may share bytes with the other inputs.) */
-static int one_shot_disjoint(int seal, const uint8_t *out, const uint8_t *tag,
-                             size_t tag_len, const uint8_t *nonce,
-                             size_t nonce_len, const uint8_t *in,
-                             size_t in_len, const uint8_t *aad,
-                             size_t aad_len) {
-  if (!aead_inplace_or_disjoint(out, in, in_len) ||
-      buffers_overlap(out, in_len, aad, aad_len) ||
-      buffers_overlap(out, in_len, nonce, nonce_len) ||
-      buffers_overlap(out, in_len, tag, tag_len)) {
-    return 0;
-  }
-  return !seal || (!buffers_overlap(tag, tag_len, in, in_len) &&
-                   !buffers_overlap(tag, tag_len, aad, aad_len) &&
-                   !buffers_overlap(tag, tag_len, nonce, nonce_len));
-}
-
 /* Every check gcm_seal and gcm_open make, in the order they report them;
  * the aliasing test is left out for AEAD_ALIASING_CHECKED (compat.c, which
  * has applied wider rules, over all its pieces, before it calls in). */
@@ -327,21 +298,6 @@ static int one_shot_checks(const gcm_key *k, const struct gcm_key_st **ks,
   }
   return 1;
 }
-
-/* Zeroes an output after a failure, unless its extent is unknowable: a NULL
- * pointer, or a length the caller could not have allocated (over the GCM
- * limit), in which case nothing is written at all. */
-static void wipe_output(void *p, size_t len, uint64_t limit) {
-  if (p != NULL && (uint64_t)len <= limit) gcmi_secure_wipe(p, len);
-}
-
-/* Out of line, so the aligned room for a moved key (3.5 KB) takes stack
- * only on this path. */
-#if defined(__GNUC__) || defined(__clang__)
-#define AEAD_NOINLINE __attribute__((noinline))
-#else
-#define AEAD_NOINLINE
-#endif
 
 /* gcm_seal on a moved key, after the checks: on an aligned copy. */
 static AEAD_NOINLINE int seal_moved(const gcm_key *k, uint8_t *out,

@@ -1,6 +1,6 @@
 /*
- * crypto/aead/compat.c: BoringSSL's EVP_AEAD interface (AES-GCM part) on top
- * of libgcm's native API.
+ * crypto/aead/compat.c: BoringSSL's EVP_AEAD interface (AES-GCM and
+ * AES-GCM-SIV) on top of libgcm's native API.
  *
  * Nothing here touches AES or GHASH. Every function validates its arguments
  * the way BoringSSL documents, applies the TLS nonce rules where they apply,
@@ -23,6 +23,13 @@
  * GCM tag, and the opens take it back off the end of the tag they are given
  * (gcm_nonce_and_tag). What the API calls the tag is therefore the GCM tag
  * followed by the nonce, and the context's tag_len counts both.
+ *
+ * The AES-GCM-SIV AEADs (EVP_aead_aes_{128,256}_gcm_siv) keep a
+ * gcm_siv_key in the context's key bytes and differ in three places:
+ * init takes only 16-byte tags, seal_core and decrypt_pieces hand the
+ * message (in however many pieces) to gcmi_aead_siv_sealv / openv
+ * (crypto/aead/aead_siv.c), and seal_scatter refuses extra_in, all as
+ * BoringSSL does.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +61,9 @@ struct evp_aead_st {
   uint8_t overhead;
   uint8_t max_tag_len;
   enum nonce_rule rule;
+  /* 1 for AES-GCM-SIV (RFC 8452): the context holds a gcm_siv_key, and
+   * every seal and open goes to crypto/aead/aead_siv.c. */
+  uint8_t siv;
 };
 
 /* The TLS nonce: 4 fixed bytes, then the 8 bytes the rules look at. */
@@ -65,23 +75,32 @@ struct evp_aead_st {
 #define RANDOM_NONCE_LEN 12
 #define RANDNONCE_TAG_LEN (GCM_TAG_LEN + RANDOM_NONCE_LEN)
 
-static const struct evp_aead_st aead_aes_128_gcm = {16, 12, 16, 16, NONCE_ANY};
-static const struct evp_aead_st aead_aes_192_gcm = {24, 12, 16, 16, NONCE_ANY};
-static const struct evp_aead_st aead_aes_256_gcm = {32, 12, 16, 16, NONCE_ANY};
+static const struct evp_aead_st aead_aes_128_gcm = {16, 12, 16, 16,
+                                                     NONCE_ANY, 0};
+static const struct evp_aead_st aead_aes_192_gcm = {24, 12, 16, 16,
+                                                     NONCE_ANY, 0};
+static const struct evp_aead_st aead_aes_256_gcm = {32, 12, 16, 16,
+                                                     NONCE_ANY, 0};
 static const struct evp_aead_st aead_aes_128_gcm_tls12 = {16, 12, 16, 16,
-                                                          NONCE_TLS12};
+                                                          NONCE_TLS12, 0};
 static const struct evp_aead_st aead_aes_256_gcm_tls12 = {32, 12, 16, 16,
-                                                          NONCE_TLS12};
+                                                          NONCE_TLS12, 0};
 static const struct evp_aead_st aead_aes_128_gcm_tls13 = {16, 12, 16, 16,
-                                                          NONCE_TLS13};
+                                                          NONCE_TLS13, 0};
 static const struct evp_aead_st aead_aes_256_gcm_tls13 = {32, 12, 16, 16,
-                                                          NONCE_TLS13};
+                                                          NONCE_TLS13, 0};
 /* As in BoringSSL: nonce length 0 (the caller passes none), and both the
  * overhead and the largest tag are the GCM tag plus the appended nonce. */
 static const struct evp_aead_st aead_aes_128_gcm_randnonce = {
-    16, 0, RANDNONCE_TAG_LEN, RANDNONCE_TAG_LEN, NONCE_RANDOM};
+    16, 0, RANDNONCE_TAG_LEN, RANDNONCE_TAG_LEN, NONCE_RANDOM, 0};
 static const struct evp_aead_st aead_aes_256_gcm_randnonce = {
-    32, 0, RANDNONCE_TAG_LEN, RANDNONCE_TAG_LEN, NONCE_RANDOM};
+    32, 0, RANDNONCE_TAG_LEN, RANDNONCE_TAG_LEN, NONCE_RANDOM, 0};
+
+/* As in BoringSSL: a 12-byte nonce and a 16-byte tag, nothing else. */
+static const struct evp_aead_st aead_aes_128_gcm_siv = {16, 12, 16, 16,
+                                                        NONCE_ANY, 1};
+static const struct evp_aead_st aead_aes_256_gcm_siv = {32, 12, 16, 16,
+                                                        NONCE_ANY, 1};
 
 const EVP_AEAD *EVP_aead_aes_128_gcm(void) { return &aead_aes_128_gcm; }
 const EVP_AEAD *EVP_aead_aes_192_gcm(void) { return &aead_aes_192_gcm; }
@@ -103,6 +122,12 @@ const EVP_AEAD *EVP_aead_aes_128_gcm_randnonce(void) {
 }
 const EVP_AEAD *EVP_aead_aes_256_gcm_randnonce(void) {
   return &aead_aes_256_gcm_randnonce;
+}
+const EVP_AEAD *EVP_aead_aes_128_gcm_siv(void) {
+  return &aead_aes_128_gcm_siv;
+}
+const EVP_AEAD *EVP_aead_aes_256_gcm_siv(void) {
+  return &aead_aes_256_gcm_siv;
 }
 
 /* 1 when the default pair runs on dedicated AES and carry-less-multiply
@@ -139,7 +164,9 @@ _Static_assert(RANDNONCE_TAG_LEN <= EVP_AEAD_MAX_OVERHEAD,
  *   [0, 8)                       `aead` (the declared member; NULL when
  *                                not initialised)
  *   [8, 32)                      struct aead_ctx_state
- *   [32, 32 + gcm_key_size_for)  the native key (gcm_key_init_sized)
+ *   [32, 32 + gcm_key_size_for)  the native key (gcm_key_init_sized;
+ *                                for the AES-GCM-SIV AEADs an AES-GCM-SIV
+ *                                key, which takes fewer: ctx_key_room)
  *
  * (a key on the hardware backends, or on any that exist, ends inside the
  * declared `key` bytes; 1.0's fields after them, tls_next and the rest,
@@ -194,6 +221,33 @@ static const gcm_key *ctx_ckey(const EVP_AEAD_CTX *ctx) {
   return (const gcm_key *)(const void *)((const unsigned char *)ctx +
                                          CTX_KEY_OFFSET);
 }
+/* The same bytes holding an AES-GCM-SIV key, for the AES-GCM-SIV AEADs
+ * (gcmi_aead_siv_key_init_sized: only the bytes the key takes, not a
+ * whole gcm_siv_key). */
+_Static_assert(CTX_KEY_OFFSET + GCM_KEY_PLACE_ALIGN + GCM_SIV_KEY_MAX_BYTES <=
+                   sizeof(EVP_AEAD_CTX),
+               "an AES-GCM-SIV key on any backends fits in a declared "
+               "context");
+static gcm_siv_key *ctx_siv_key(EVP_AEAD_CTX *ctx) {
+  return (gcm_siv_key *)(void *)((unsigned char *)ctx + CTX_KEY_OFFSET);
+}
+static const gcm_siv_key *ctx_siv_ckey(const EVP_AEAD_CTX *ctx) {
+  return (const gcm_siv_key *)(const void *)((const unsigned char *)ctx +
+                                             CTX_KEY_OFFSET);
+}
+
+/* The bytes every context keeps for its key, from CTX_KEY_OFFSET: enough
+ * for a key on the default backends of either mode (AES-GCM's is the
+ * larger, holding a GHASH key beside the same AES schedule), so one
+ * context may be initialised with any AEAD, again and again. Fixed for
+ * the process; 0 with the reason recorded when the backends cannot be
+ * chosen. */
+static size_t ctx_key_room(void) {
+  const size_t gcm = gcm_key_size_for(NULL, NULL, NULL);
+  const size_t siv = gcmi_aead_siv_key_size();
+  if (gcm == 0 || siv == 0) return 0;
+  return gcm > siv ? gcm : siv;
+}
 
 /* Resets everything but the key bytes to the empty state. */
 static void ctx_clear_fields(EVP_AEAD_CTX *ctx) {
@@ -220,6 +274,12 @@ int EVP_AEAD_CTX_init(EVP_AEAD_CTX *ctx, const EVP_AEAD *aead,
                       (unsigned)aead->key_len, key_len);
   }
   if (tag_len == EVP_AEAD_DEFAULT_TAG_LENGTH) tag_len = aead->max_tag_len;
+  /* AES-GCM-SIV's tag is also its initial counter: 16 bytes, as BoringSSL
+   * insists. */
+  if (aead->siv && tag_len != GCM_SIV_TAG_LEN) {
+    return gcmi_error_setf(GCM_ERR_TAG_LENGTH,
+                           "AES-GCM-SIV tags are 16 bytes, got %zu", tag_len);
+  }
   if (tag_len > aead->max_tag_len) {
     return gcmi_error_setf(GCM_ERR_TAG_LENGTH,
                       "tag length %zu is over the maximum of %u", tag_len,
@@ -234,13 +294,16 @@ int EVP_AEAD_CTX_init(EVP_AEAD_CTX *ctx, const EVP_AEAD *aead,
                       "the %u-byte nonce, so 13..28 bytes; got %zu",
                       (unsigned)RANDOM_NONCE_LEN, tag_len);
   }
-  /* The default backends' size, the same in every call of the process:
-   * what EVP_AEAD_CTX_new allocated room for. On failure the size query or
-   * gcm_key_init_sized records the reason (the latter leaving the key
-   * zeroed). */
-  const size_t size = gcm_key_size_for(NULL, NULL, NULL);
+  /* The room every context keeps for its key, the same in every call of
+   * the process: what EVP_AEAD_CTX_new allocated. On failure the size
+   * query or the sized key init records the reason (the latter leaving the
+   * key zeroed). */
+  const size_t size = ctx_key_room();
   if (size == 0) return 0;
-  if (!gcm_key_init_sized(ctx_key(ctx), size, key, key_len, NULL, NULL, NULL)) {
+  if (aead->siv ? !gcmi_aead_siv_key_init_sized(ctx_siv_key(ctx), size, key,
+                                                key_len)
+                : !gcm_key_init_sized(ctx_key(ctx), size, key, key_len, NULL,
+                                      NULL, NULL)) {
     return 0;
   }
   ctx->aead = aead;
@@ -262,16 +325,20 @@ void EVP_AEAD_CTX_cleanup(EVP_AEAD_CTX *ctx) {
    * no more), then the fields, through wipes the compiler keeps even when
    * cleanup is inlined into EVP_AEAD_CTX_free right before free() (plain
    * stores there are dead and were removed by clang -O3). */
-  gcm_key_cleanup(ctx_key(ctx));
+  if (ctx->aead != NULL && ctx->aead->siv) {
+    gcm_siv_key_cleanup(ctx_siv_key(ctx));
+  } else {
+    gcm_key_cleanup(ctx_key(ctx));
+  }
   gcmi_secure_wipe(ctx, CTX_KEY_OFFSET);
 }
 
 /* Room for the fields and a key on the default backends, no more (see
- * struct aead_ctx_state), or NULL with the reason recorded. The context
- * asks for no more alignment than its pointer and 64-bit fields, so plain
- * malloc serves. */
+ * struct aead_ctx_state and ctx_key_room), or NULL with the reason
+ * recorded. The context asks for no more alignment than its pointer and
+ * 64-bit fields, so plain malloc serves. */
 static EVP_AEAD_CTX *ctx_alloc(void) {
-  const size_t size = gcm_key_size_for(NULL, NULL, NULL);
+  const size_t size = ctx_key_room();
   if (size == 0) return NULL;
   EVP_AEAD_CTX *ctx = (EVP_AEAD_CTX *)malloc(CTX_KEY_OFFSET + size);
   if (ctx == NULL) {
@@ -564,7 +631,10 @@ static int seal_core(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iov,
     gcm_tag_len -= RANDOM_NONCE_LEN;
   }
 
-  if (n_iov <= 1 && n_aad <= 1) {
+  if (ctx->aead->siv) {
+    ok = gcmi_aead_siv_sealv(ctx_siv_ckey(ctx), iov, n_iov, out_tag, nonce,
+                             nonce_len, aad, n_aad);
+  } else if (n_iov <= 1 && n_aad <= 1) {
     ok = gcmi_aead_seal(AEAD_ALIASING_CHECKED, ctx_ckey(ctx),
                    n_iov ? iov[0].out : NULL, out_tag, gcm_tag_len, nonce,
                    nonce_len, n_iov ? iov[0].in : NULL, n_iov ? iov[0].len : 0,
@@ -620,6 +690,11 @@ static int decrypt_pieces(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iov,
   gcm_stream s;
   int ok;
 
+  if (ctx->aead->siv) {
+    /* tag_len is the context's, which is 16 for AES-GCM-SIV. */
+    return gcmi_aead_siv_openv(ctx_siv_ckey(ctx), iov, n_iov, data_len, nonce,
+                               nonce_len, tag, aad, n_aad);
+  }
   if (n_aad <= 1 && (data_len == 0 || iov[0].len >= data_len)) {
     return gcmi_aead_open(AEAD_ALIASING_CHECKED, ctx_ckey(ctx),
                      data_len ? iov[0].out : NULL, nonce, nonce_len,
@@ -686,11 +761,26 @@ int EVP_AEAD_CTX_sealv(const EVP_AEAD_CTX *ctx, const CRYPTO_IOVEC *iovec,
   return ok;
 }
 
+/* What a fast path checks that depends on the mode: the nonce length, the
+ * lengths against the mode's limits, and a key in place. */
+static int mode_fast_ok(const EVP_AEAD_CTX *ctx, size_t nonce_len,
+                        size_t data_len, size_t ad_len) {
+  if (ctx->aead->siv) {
+    return nonce_len == GCM_SIV_NONCE_LEN &&
+           length_within(data_len, GCM_SIV_MAX_DATA_LEN) &&
+           length_within(ad_len, GCM_SIV_MAX_AAD_LEN) &&
+           aead_valid_siv_key(ctx_siv_ckey(ctx)) != NULL;
+  }
+  return nonce_len != 0 && length_within(data_len, GCM_MAX_DATA_LEN) &&
+         length_within(ad_len, GCM_MAX_AAD_LEN) &&
+         aead_valid_key(ctx_ckey(ctx)) != NULL;
+}
+
 /* The common single-buffer seal in one test: everything seal_core and
- * gcm_seal would check (pointers, room, lengths, the key, and the overlap
- * rules for out's whole declared size), so the call can go straight to the
- * mode engine. Anything that fails it takes the ordinary path, which finds
- * and reports the problem. */
+ * gcm_seal (or gcm_siv_seal) would check (pointers, room, lengths, the
+ * key, and the overlap rules for out's whole declared size), so the call
+ * can go straight to the mode engine. Anything that fails it takes the
+ * ordinary path, which finds and reports the problem. */
 static int seal_fast_ok(const EVP_AEAD_CTX *ctx, const uint8_t *out,
                         const size_t *out_len, size_t max_out_len,
                         const uint8_t *nonce, size_t nonce_len,
@@ -699,16 +789,14 @@ static int seal_fast_ok(const EVP_AEAD_CTX *ctx, const uint8_t *out,
   /* randnonce contexts draw their nonce in seal_core: never here. */
   return ctx != NULL && ctx->aead != NULL &&
          ctx->aead->rule != NONCE_RANDOM && out_len != NULL && out != NULL &&
-         nonce != NULL && nonce_len != 0 && (in != NULL || in_len == 0) &&
+         nonce != NULL && (in != NULL || in_len == 0) &&
          (ad != NULL || ad_len == 0) && max_out_len >= in_len &&
          max_out_len - in_len >= ctx_tag_len(ctx) &&
-         length_within(in_len, GCM_MAX_DATA_LEN) &&
-         length_within(ad_len, GCM_MAX_AAD_LEN) &&
          aead_inplace_or_disjoint(out, in, in_len) &&
          !buffers_overlap(out + in_len, max_out_len - in_len, in, in_len) &&
          !buffers_overlap(out, max_out_len, ad, ad_len) &&
          !buffers_overlap(out, max_out_len, nonce, nonce_len) &&
-         aead_valid_key(ctx_ckey(ctx)) != NULL;
+         mode_fast_ok(ctx, nonce_len, in_len, ad_len);
 }
 
 /* The same for a single-buffer open (the tag is the last tag_len bytes of
@@ -725,14 +813,12 @@ static int open_fast_ok(const EVP_AEAD_CTX *ctx, const uint8_t *out,
     return 0;
   }
   const size_t plain = in_len - ctx_tag_len(ctx);
-  return nonce != NULL && nonce_len != 0 && (ad != NULL || ad_len == 0) &&
-         max_out_len >= plain && length_within(plain, GCM_MAX_DATA_LEN) &&
-         length_within(ad_len, GCM_MAX_AAD_LEN) &&
-         aead_inplace_or_disjoint(out, in, plain) &&
+  return nonce != NULL && (ad != NULL || ad_len == 0) &&
+         max_out_len >= plain && aead_inplace_or_disjoint(out, in, plain) &&
          !buffers_overlap(out, plain, in + plain, ctx_tag_len(ctx)) &&
          !buffers_overlap(out, plain, ad, ad_len) &&
          !buffers_overlap(out, plain, nonce, nonce_len) &&
-         aead_valid_key(ctx_ckey(ctx)) != NULL;
+         mode_fast_ok(ctx, nonce_len, plain, ad_len);
 }
 
 int EVP_AEAD_CTX_seal(const EVP_AEAD_CTX *ctx, uint8_t *out, size_t *out_len,
@@ -743,9 +829,14 @@ int EVP_AEAD_CTX_seal(const EVP_AEAD_CTX *ctx, uint8_t *out, size_t *out_len,
   if (GCM_LIKELY(seal_fast_ok(ctx, out, out_len, max_out_len, nonce,
                               nonce_len, in, in_len, ad, ad_len)) &&
       check_seal_nonce(ctx, nonce, nonce_len)) {
-    gcmi_aead_seal_checked(aead_valid_key(ctx_ckey(ctx)), out, out + in_len,
-                      ctx_tag_len(ctx), nonce, nonce_len, in, in_len, ad,
-                      ad_len);
+    if (ctx->aead->siv) {
+      gcm_siv_mode_seal(aead_valid_siv_key(ctx_siv_ckey(ctx)), nonce, in,
+                        in_len, ad, ad_len, out, out + in_len);
+    } else {
+      gcmi_aead_seal_checked(aead_valid_key(ctx_ckey(ctx)), out, out + in_len,
+                             ctx_tag_len(ctx), nonce, nonce_len, in, in_len,
+                             ad, ad_len);
+    }
     *out_len = in_len + ctx_tag_len(ctx);
     return 1;
   }
@@ -784,6 +875,11 @@ int EVP_AEAD_CTX_seal_scatter(const EVP_AEAD_CTX *ctx, uint8_t *out,
     gcmi_error_setf(GCM_ERR_OUTPUT_TOO_SMALL,
                "tag buffer holds %zu bytes, extra_in alone needs %zu",
                max_out_tag_len, extra_in_len);
+  } else if (extra_in_len != 0 && ctx != NULL && ctx->aead != NULL &&
+             ctx->aead->siv) {
+    /* As in BoringSSL, whose AES-GCM-SIV does not take extra_in. */
+    gcmi_error_setf(GCM_ERR_INVALID_ARGUMENT,
+               "AES-GCM-SIV takes no extra_in");
   } else {
     /* The extra input is simply a second piece whose ciphertext goes to
      * the front of out_tag; the tag follows it. */
@@ -836,9 +932,15 @@ int EVP_AEAD_CTX_open(const EVP_AEAD_CTX *ctx, uint8_t *out, size_t *out_len,
   if (GCM_LIKELY(open_fast_ok(ctx, out, out_len, max_out_len, nonce,
                               nonce_len, in, in_len, ad, ad_len))) {
     const size_t plain = in_len - ctx_tag_len(ctx);
-    if (gcmi_aead_open_checked(aead_valid_key(ctx_ckey(ctx)), out, nonce, nonce_len,
-                          in, plain, in + plain, ctx_tag_len(ctx), ad,
-                          ad_len)) {
+    const int opened =
+        ctx->aead->siv
+            ? gcmi_aead_siv_open_checked(aead_valid_siv_key(ctx_siv_ckey(ctx)),
+                                         out, nonce, in, plain, in + plain,
+                                         ad, ad_len)
+            : gcmi_aead_open_checked(aead_valid_key(ctx_ckey(ctx)), out, nonce,
+                                     nonce_len, in, plain, in + plain,
+                                     ctx_tag_len(ctx), ad, ad_len);
+    if (opened) {
       *out_len = plain;
       return 1;
     }

@@ -129,6 +129,13 @@ struct aes_impl {
    * 2^32 and leaves ctr[0..11] alone. in == out is allowed; any other overlap
    * is not. ctr itself is not updated. blocks may be 0. */
   aes_ctr32_fn *ctr32;
+  /* Optional (NULL: AES-GCM-SIV encrypts its counter blocks one at a time
+   * with encrypt_block): the same counter mode with AES-GCM-SIV's counter
+   * (RFC 8452), where ctr + i adds i to the LITTLE-endian 32-bit word
+   * ctr[0..3] modulo 2^32 and leaves ctr[4..15] alone. Everything else as
+   * ctr32. (crypto/siv uses it for the key stream and, over zeros, for the
+   * per-nonce key derivation.) */
+  aes_ctr32_fn *ctr32le;
 };
 
 /* The implementations, one descriptor per file (crypto/aes/aes_<name>.c),

@@ -39,6 +39,8 @@
 GCM_HIDDEN aes_set_encrypt_key_fn AESNI_KERNEL(set_encrypt_key);
 GCM_HIDDEN aes_encrypt_block_fn AESNI_KERNEL(encrypt_block);
 GCM_HIDDEN aes_ctr32_fn AESNI_KERNEL(ctr32);
+/* AES-GCM-SIV's counter mode: ctr32 with another PSHUFB mask. */
+GCM_HIDDEN aes_ctr32_fn AESNI_KERNEL(ctr32le);
 #define AESNI_BUILT 1
 #else
 #define AESNI_KERNEL(op) NULL
@@ -61,4 +63,5 @@ const struct aes_impl gcmi_aes_aesni = {
     .set_encrypt_key = AESNI_KERNEL(set_encrypt_key),
     .encrypt_block = AESNI_KERNEL(encrypt_block),
     .ctr32 = AESNI_KERNEL(ctr32),
+    .ctr32le = AESNI_KERNEL(ctr32le),
 };

@@ -30,6 +30,8 @@
 GCM_HIDDEN aes_set_encrypt_key_fn ARMV8_KERNEL(set_encrypt_key);
 GCM_HIDDEN aes_encrypt_block_fn ARMV8_KERNEL(encrypt_block);
 GCM_HIDDEN aes_ctr32_fn ARMV8_KERNEL(ctr32);
+/* AES-GCM-SIV's counter mode: ctr32 with the counter in bytes 0..3. */
+GCM_HIDDEN aes_ctr32_fn ARMV8_KERNEL(ctr32le);
 #define ARMV8_BUILT 1
 #else
 #define ARMV8_KERNEL(op) NULL
@@ -52,4 +54,5 @@ const struct aes_impl gcmi_aes_armv8 = {
     .set_encrypt_key = ARMV8_KERNEL(set_encrypt_key),
     .encrypt_block = ARMV8_KERNEL(encrypt_block),
     .ctr32 = ARMV8_KERNEL(ctr32),
+    .ctr32le = ARMV8_KERNEL(ctr32le),
 };

@@ -491,4 +491,32 @@ static void bitsliced_ctr32(const struct aes_schedule *s, uint8_t *out,
   gcmi_secure_wipe(ks, sizeof(ks));
 }
 
+/* The ctr32le hook (AES-GCM-SIV's counter: little-endian in ctr[0..3]).
+ * The NBLK counter blocks of a pass are written to ks and packed from
+ * there (pack_counters is made for ctr32's big-endian last word); the
+ * rest is ctr32's loop. */
+static void bitsliced_ctr32le(const struct aes_schedule *s, uint8_t *out,
+                              const uint8_t *in, size_t blocks,
+                              const uint8_t ctr[16]) {
+  _Alignas(16) uint8_t ks[BATCH_BYTES];
+  uint32_t c = load_le32(ctr);
+  word q[8];
+  while (blocks > 0) {
+    const size_t n = blocks < NBLK ? blocks : NBLK;
+    for (int b = 0; b < NBLK; b++) {
+      memcpy(ks + 16 * b, ctr, 16);
+      store_le32(ks + 16 * b, c + (uint32_t)b);
+    }
+    pack(q, ks);
+    c += NBLK;
+    OPAQUE(c);
+    encrypt_planes(q, aes_schedule_cplanes(s), aes_rounds(s));
+    xor_key_stream(out, in, q, n, ks);
+    in += 16 * n;
+    out += 16 * n;
+    blocks -= n;
+  }
+  gcmi_secure_wipe(ks, sizeof(ks));
+}
+
 #endif /* LIBGCM_CRYPTO_AES_AES_BITSLICED_ROUNDS_H */

@@ -146,4 +146,5 @@ const struct aes_impl gcmi_aes_ct = {
     .set_encrypt_key = bitsliced_set_encrypt_key,
     .encrypt_block = bitsliced_encrypt_block,
     .ctr32 = bitsliced_ctr32,
+    .ctr32le = bitsliced_ctr32le,
 };

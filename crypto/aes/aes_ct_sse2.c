@@ -190,4 +190,5 @@ const struct aes_impl gcmi_aes_ct_sse2 = {
     .set_encrypt_key = CT_SSE2_KERNEL(bitsliced_set_encrypt_key),
     .encrypt_block = CT_SSE2_KERNEL(bitsliced_encrypt_block),
     .ctr32 = CT_SSE2_KERNEL(bitsliced_ctr32),
+    .ctr32le = CT_SSE2_KERNEL(bitsliced_ctr32le),
 };

@@ -45,6 +45,8 @@
 GCM_HIDDEN aes_set_encrypt_key_fn VPAES_KERNEL(set_encrypt_key);
 GCM_HIDDEN aes_encrypt_block_fn VPAES_KERNEL(encrypt_block);
 GCM_HIDDEN aes_ctr32_fn VPAES_KERNEL(ctr32);
+/* AES-GCM-SIV's counter mode: ctr32 with another PSHUFB mask. */
+GCM_HIDDEN aes_ctr32_fn VPAES_KERNEL(ctr32le);
 #define VPAES_BUILT 1
 #else
 #define VPAES_KERNEL(op) NULL
@@ -66,4 +68,5 @@ const struct aes_impl gcmi_aes_vpaes = {
     .set_encrypt_key = VPAES_KERNEL(set_encrypt_key),
     .encrypt_block = VPAES_KERNEL(encrypt_block),
     .ctr32 = VPAES_KERNEL(ctr32),
+    .ctr32le = VPAES_KERNEL(ctr32le),
 };

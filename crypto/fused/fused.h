@@ -193,6 +193,36 @@ struct fused_impl {
    *     its own. */
   unsigned stream_run_min;
   unsigned stream_tail_min;
+  /* Optional, for AES-GCM-SIV (crypto/siv; NULL when the kernel has
+   * none). Each is a GCM hook in RFC 8452's byte order: the counter is
+   * the LITTLE-endian 32-bit word ctr[0..3] (ctr + i adds i to it modulo
+   * 2^32 and leaves ctr[4..15] alone), and hashing is POLYVAL (ghash.h's
+   * polyval_update) on the pair's GHASH key of the POLYVAL key, with the
+   * running value S in RFC 8452's byte order where seal and open have Xi.
+   *   siv_open: decrypts as open does with that counter, then folds the
+   *     plaintext blocks out[...] into S in order (the shape of seal:
+   *     the blocks hashed are the output). blocks >= 1; in == out is
+   *     allowed. AES-GCM-SIV hashes the plaintext, so its open is the
+   *     fused pass; its seal cannot be (the counter starts from the tag,
+   *     the hash of all of the plaintext).
+   *   siv_ctr32le: the pair's AES backend's ctr32le (aes.h), on its
+   *     schedule, in wider registers.
+   *   siv_polyval: the pair's GHASH backend's polyval_update (ghash.h),
+   *     on its key, in wider registers.
+   *   siv_hash_init: the GHASH backend's init_for (ghash.h), but writing
+   *     only what this kernel's siv_open and siv_polyval read of the key
+   *     (the powers of H), faster than the backend makes all of it. A key
+   *     made by it is hashed only through those two (a kernel with
+   *     siv_hash_init has siv_polyval).
+   * Kernels with these keep nothing of their own (init is NULL):
+   * AES-GCM-SIV makes both keys per message and calls siv_open with
+   * fused_key NULL. The GHASH key it makes holds only the powers of H that
+   * calls of up to the message's number of blocks read (init_for), which
+   * is all a kernel may read. */
+  fused_crypt_fn *siv_open;
+  aes_ctr32_fn *siv_ctr32le;
+  ghash_update_fn *siv_polyval;
+  ghash_init_for_fn *siv_hash_init;
 };
 
 /* The kernels, one descriptor per file (crypto/fused/fused_<name>.c).

@@ -18,6 +18,10 @@
  * aesni schedule and the powers of H from the clmul GHASH key, both read
  * through struct fused_keys (fused.h asserts its offsets).
  *
+ * AES-GCM-SIV (fused.h's siv_open): seal's text in RFC 8452's byte order
+ * (asm/perlasm/siv_copy.pm), decrypting and hashing the plaintext in one
+ * pass.
+ *
  * Constant time: AES rounds, carry-less multiplies, XORs and constant
  * shuffles only; branches and addresses depend on the block count and the
  * key length alone.
@@ -41,6 +45,7 @@
 #define AESNI_AVX_KERNEL(op) gcmi_aes_gcm_x86_64_aesni_avx_##op
 GCM_HIDDEN fused_crypt_fn AESNI_AVX_KERNEL(seal);
 GCM_HIDDEN fused_crypt_fn AESNI_AVX_KERNEL(open);
+GCM_HIDDEN fused_crypt_fn AESNI_AVX_KERNEL(siv_open);
 GCM_HIDDEN fused_lagged_fn AESNI_AVX_KERNEL(seal_lagged);
 #define AESNI_AVX_BUILT 1
 #else
@@ -73,4 +78,5 @@ const struct fused_impl gcmi_fused_aesni_avx = {
     .open = AESNI_AVX_KERNEL(open),
     .seal_lagged = AESNI_AVX_KERNEL(seal_lagged),
     .lag_blocks = 8,
+    .siv_open = AESNI_AVX_KERNEL(siv_open),
 };

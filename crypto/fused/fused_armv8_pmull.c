@@ -20,6 +20,10 @@
  * armv8 schedule and the powers of H from the pmull GHASH key, both read
  * through struct fused_keys (fused.h asserts its offsets).
  *
+ * AES-GCM-SIV (fused.h's siv_open): seal's text in RFC 8452's byte order
+ * (asm/perlasm/siv_copy.pm), decrypting and hashing the plaintext in one
+ * pass.
+ *
  * Constant time: AESE/AESMC, PMULL/PMULL2, EOR, EXT, REV64 and lane
  * inserts only; branches and addresses depend on the block count and the
  * key length alone.
@@ -42,6 +46,7 @@
 #define ARMV8_PMULL_KERNEL(op) gcmi_aes_gcm_aarch64_armv8_pmull_##op
 GCM_HIDDEN fused_crypt_fn ARMV8_PMULL_KERNEL(seal);
 GCM_HIDDEN fused_crypt_fn ARMV8_PMULL_KERNEL(open);
+GCM_HIDDEN fused_crypt_fn ARMV8_PMULL_KERNEL(siv_open);
 #define ARMV8_PMULL_BUILT 1
 #else
 #define ARMV8_PMULL_KERNEL(op) NULL
@@ -64,4 +69,5 @@ const struct fused_impl gcmi_fused_armv8_pmull = {
     .init = NULL,
     .seal = ARMV8_PMULL_KERNEL(seal),
     .open = ARMV8_PMULL_KERNEL(open),
+    .siv_open = ARMV8_PMULL_KERNEL(siv_open),
 };

@@ -21,6 +21,10 @@
  * aesni schedule and the powers of H from the vpclmul_avx2 GHASH key, both
  * read through struct fused_keys (fused.h asserts its offsets).
  *
+ * AES-GCM-SIV (fused.h's siv_* hooks): siv_open (seal's text in RFC 8452's
+ * byte order, asm/perlasm/siv_copy.pm) and siv_ctr32le (counter mode
+ * alone from the same pieces).
+ *
  * Constant time: AES rounds, carry-less multiplies, XORs and constant
  * shuffles only; branches and addresses depend on the block count and the
  * key length alone.
@@ -45,6 +49,8 @@
 #define VAES_AVX2_KERNEL(op) gcmi_aes_gcm_x86_64_vaes_avx2_##op
 GCM_HIDDEN fused_crypt_fn VAES_AVX2_KERNEL(seal);
 GCM_HIDDEN fused_crypt_fn VAES_AVX2_KERNEL(open);
+GCM_HIDDEN fused_crypt_fn VAES_AVX2_KERNEL(siv_open);
+GCM_HIDDEN aes_ctr32_fn VAES_AVX2_KERNEL(siv_ctr32le);
 GCM_HIDDEN fused_lagged_fn VAES_AVX2_KERNEL(seal_lagged);
 #define VAES_AVX2_BUILT 1
 #else
@@ -80,4 +86,6 @@ const struct fused_impl gcmi_fused_vaes_avx2 = {
     .open = VAES_AVX2_KERNEL(open),
     .seal_lagged = VAES_AVX2_KERNEL(seal_lagged),
     .lag_blocks = 16,
+    .siv_open = VAES_AVX2_KERNEL(siv_open),
+    .siv_ctr32le = VAES_AVX2_KERNEL(siv_ctr32le),
 };

@@ -26,6 +26,13 @@
  * fused_keys (fused.h asserts its offsets). The dispatcher lists it first,
  * so a key on that pair gets it wherever it runs, and vaes_avx2 elsewhere.
  *
+ * AES-GCM-SIV (fused.h's siv_* hooks) has four functions here, made from
+ * the same pieces in RFC 8452's byte order (asm/perlasm/siv_copy.pm):
+ * siv_open (seal's text: decrypt, and POLYVAL of the plaintext),
+ * siv_ctr32le and siv_polyval (counter mode and POLYVAL alone, sixteen
+ * blocks per iteration) and siv_hash_init (H'^1 .. H'^16 in four rounds
+ * of multiplies, written where the others read them).
+ *
  * Constant time: AES rounds, carry-less multiplies, XORs and constant
  * shuffles only; branches, addresses and the tail's masks depend on the
  * block count and the key length alone.
@@ -57,6 +64,10 @@
 #define VAES_AVX512_KERNEL(op) gcmi_aes_gcm_x86_64_vaes_avx512_##op
 GCM_HIDDEN fused_crypt_fn VAES_AVX512_KERNEL(seal);
 GCM_HIDDEN fused_crypt_fn VAES_AVX512_KERNEL(open);
+GCM_HIDDEN fused_crypt_fn VAES_AVX512_KERNEL(siv_open);
+GCM_HIDDEN aes_ctr32_fn VAES_AVX512_KERNEL(siv_ctr32le);
+GCM_HIDDEN ghash_update_fn VAES_AVX512_KERNEL(siv_polyval);
+GCM_HIDDEN ghash_init_for_fn VAES_AVX512_KERNEL(siv_hash_init);
 GCM_HIDDEN fused_lagged_fn VAES_AVX512_KERNEL(seal_lagged);
 #define VAES_AVX512_BUILT 1
 #else
@@ -97,4 +108,8 @@ const struct fused_impl gcmi_fused_vaes_avx512 = {
     .seal_lagged = VAES_AVX512_KERNEL(seal_lagged),
     .lag_blocks = 16,
     .preferred = vaes_avx512_preferred,
+    .siv_open = VAES_AVX512_KERNEL(siv_open),
+    .siv_ctr32le = VAES_AVX512_KERNEL(siv_ctr32le),
+    .siv_polyval = VAES_AVX512_KERNEL(siv_polyval),
+    .siv_hash_init = VAES_AVX512_KERNEL(siv_hash_init),
 };

@@ -55,6 +55,8 @@ static inline struct ghash_key *ghash_key_in(union ghash_key_room *r) {
  *   GCM_HIDDEN ghash_update_fn gcmi_ghash_x86_64_clmul_blocks;
  * so its prototype cannot drift from the contract below. */
 typedef void ghash_init_fn(struct ghash_key *key, const uint8_t H[16]);
+typedef void ghash_init_for_fn(struct ghash_key *key, const uint8_t H[16],
+                               size_t max_blocks);
 typedef void ghash_update_fn(uint8_t Xi[16], const struct ghash_key *key,
                              const uint8_t *in, size_t blocks);
 
@@ -84,6 +86,21 @@ struct ghash_impl {
    * blocks may be 0. `in` need not be aligned. NULL (like init, for an
    * assembly backend) when this build lacks the kernel. */
   ghash_update_fn *update;
+  /* Optional (NULL: AES-GCM-SIV byte-reverses every block and calls
+   * update): POLYVAL (RFC 8452, section 3) on a key that `init` set up
+   * with the GHASH key of POLYVAL's key h, mulX_GHASH(ByteReverse(h))
+   * (crypto/siv/polyval.c). For each block X of `in`, in RFC 8452's byte
+   * order: S = (S ^ X) * h * x^-128 in POLYVAL's field, with S (the first
+   * argument) in that byte order too. By the RFC's appendix A this is
+   * update with every block and S byte-reversed, which is why a kernel
+   * that byte-swaps its GHASH input gets it by leaving the swaps out. */
+  ghash_update_fn *polyval_update;
+  /* Optional (NULL: init): init for a key that will only see update or
+   * polyval_update calls of at most max_blocks (>= 1) blocks each, so a
+   * backend that aggregates with powers of H computes only the powers
+   * such calls read. AES-GCM-SIV sets up a GHASH key for every message
+   * and knows how many blocks that message hashes. */
+  ghash_init_for_fn *init_for;
 };
 
 /* The implementations, one descriptor per file

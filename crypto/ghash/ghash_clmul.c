@@ -26,6 +26,7 @@
  * aggregates eight blocks per reduction. */
 #if defined(LIBGCM_ASM_X86_64)
 #define CLMUL_KERNEL(op) gcmi_ghash_x86_64_clmul_##op /* ghash-clmul-x86_64.pl */
+#define CLMUL_INIT_FOR gcmi_ghash_x86_64_clmul_init_for
 #elif defined(LIBGCM_ASM_X86)
 #define CLMUL_KERNEL(op) gcmi_ghash_x86_clmul_##op /* ghash-clmul-x86.pl, cdecl */
 #endif
@@ -33,10 +34,19 @@
 #if defined(CLMUL_KERNEL)
 GCM_HIDDEN ghash_init_fn CLMUL_KERNEL(init);
 GCM_HIDDEN ghash_update_fn CLMUL_KERNEL(blocks);
+/* AES-GCM-SIV's POLYVAL: the blocks kernel without its byte swaps; and
+ * init with only the powers a message of at most max_blocks reads. */
+GCM_HIDDEN ghash_update_fn CLMUL_KERNEL(polyval);
+#if defined(CLMUL_INIT_FOR)
+GCM_HIDDEN ghash_init_for_fn CLMUL_INIT_FOR;
+#endif
 #define CLMUL_BUILT 1
 #else
 #define CLMUL_KERNEL(op) NULL
 #define CLMUL_BUILT 0
+#endif
+#if !defined(CLMUL_INIT_FOR)
+#define CLMUL_INIT_FOR NULL /* the 32-bit kernel has none: init serves */
 #endif
 
 #define CLMUL_KEY_BYTES 256
@@ -56,4 +66,6 @@ const struct ghash_impl gcmi_ghash_clmul = {
     .usable = clmul_usable,
     .init = CLMUL_KERNEL(init),
     .update = CLMUL_KERNEL(blocks),
+    .polyval_update = CLMUL_KERNEL(polyval),
+    .init_for = CLMUL_INIT_FOR,
 };

@@ -25,6 +25,8 @@
 #define PMULL_KERNEL(op) gcmi_ghash_aarch64_pmull_##op
 GCM_HIDDEN ghash_init_fn PMULL_KERNEL(init);
 GCM_HIDDEN ghash_update_fn PMULL_KERNEL(blocks);
+/* AES-GCM-SIV's POLYVAL: the blocks kernel without its byte reversals. */
+GCM_HIDDEN ghash_update_fn PMULL_KERNEL(polyval);
 #define PMULL_BUILT 1
 #else
 #define PMULL_KERNEL(op) NULL
@@ -51,4 +53,5 @@ const struct ghash_impl gcmi_ghash_pmull = {
     .usable = pmull_usable,
     .init = PMULL_KERNEL(init),
     .update = PMULL_KERNEL(blocks),
+    .polyval_update = PMULL_KERNEL(polyval),
 };

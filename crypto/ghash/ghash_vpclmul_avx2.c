@@ -36,6 +36,10 @@
 #define VPCLMUL_AVX2_KERNEL(op) gcmi_ghash_x86_64_vpclmul_avx2_##op
 GCM_HIDDEN ghash_init_fn VPCLMUL_AVX2_KERNEL(init);
 GCM_HIDDEN ghash_update_fn VPCLMUL_AVX2_KERNEL(blocks);
+/* AES-GCM-SIV's POLYVAL: the blocks kernel without its byte swaps; and
+ * init with only the powers a message of at most max_blocks reads. */
+GCM_HIDDEN ghash_update_fn VPCLMUL_AVX2_KERNEL(polyval);
+GCM_HIDDEN ghash_init_for_fn VPCLMUL_AVX2_KERNEL(init_for);
 #define VPCLMUL_AVX2_BUILT 1
 #else
 #define VPCLMUL_AVX2_KERNEL(op) NULL
@@ -60,4 +64,6 @@ const struct ghash_impl gcmi_ghash_vpclmul_avx2 = {
     .usable = vpclmul_avx2_usable,
     .init = VPCLMUL_AVX2_KERNEL(init),
     .update = VPCLMUL_AVX2_KERNEL(blocks),
+    .polyval_update = VPCLMUL_AVX2_KERNEL(polyval),
+    .init_for = VPCLMUL_AVX2_KERNEL(init_for),
 };

@@ -454,6 +454,146 @@ GCM_EXPORT int gcm_fused_backend_pair(const char *fused_name,
  * does not fit the default pair. fused_name may be NULL. */
 GCM_EXPORT int gcm_default_fused_backend(const char **fused_name);
 
+/* ---------------------------------------------------------------------------
+ * AES-GCM-SIV (RFC 8452): nonce-misuse-resistant authenticated encryption
+ *
+ * AES-GCM-SIV is built from the same two parts as AES-GCM: AES in counter
+ * mode and a polynomial hash over GF(2^128) (POLYVAL, GHASH's mirror
+ * image). Per message it derives a fresh authentication key and encryption
+ * key from the key and the nonce, hashes the AAD and the plaintext, makes
+ * the tag from that hash, and encrypts the plaintext in counter mode
+ * starting from the tag (a "synthetic IV"). So the same nonce used twice
+ * with different messages gives unrelated key streams and reveals only
+ * whether two messages (AAD and plaintext) were equal, where AES-GCM would
+ * reveal the GHASH key and allow forgeries. Nonces should still differ
+ * wherever the caller can make them differ: RFC 8452, section 9, states
+ * how many messages one key may seal with random nonces.
+ *
+ * The calls follow the conventions at the top of this file: 1/0 returns,
+ * gcm_last_error() after a failure, caller-owned objects, no allocation,
+ * out == in allowed and any other overlap refused (GCM_ERR_OVERLAP), every
+ * output zeroed on failure. A gcm_siv_key, like a gcm_key, is read-only
+ * after gcm_siv_key_init, works at any address (see "Alignment" at
+ * gcm_key: a memcpy copy at another remainder modulo 16 works too, on an
+ * aligned stack copy per call) and may be shared between threads.
+ *
+ * There is no streaming form, by the algorithm's design: sealing must hash
+ * all of the plaintext before the first byte can be encrypted (the
+ * counter starts from the tag), and opening must decrypt all of the
+ * ciphertext before the tag can be checked, so any incremental interface
+ * would either buffer the whole message or hand out unauthenticated
+ * plaintext. One-shot calls over whole messages are the interface.
+ *
+ * Sizes (RFC 8452, section 4): keys of 16 or 32 bytes (AES-128 and
+ * AES-256 as the key-generating key; no 24-byte variant is defined),
+ * nonces of exactly 12 bytes, tags of exactly 16 bytes, at most 2^36 bytes
+ * of plaintext and 2^36 bytes of AAD per message.
+ * ------------------------------------------------------------------------- */
+
+#define GCM_SIV_NONCE_LEN 12
+#define GCM_SIV_TAG_LEN 16
+/* Plaintext per message and AAD per message: 2^36 bytes each. */
+#define GCM_SIV_MAX_DATA_LEN ((uint64_t)1 << 36)
+#define GCM_SIV_MAX_AAD_LEN ((uint64_t)1 << 36)
+
+/* An expanded AES-GCM-SIV key: the key-generating key's AES schedule and
+ * the backends chosen for it. Treat the contents as opaque; copy and
+ * clean up as for gcm_key. (Its size leaves room for the largest AES
+ * schedule any backend keeps; a key uses only a 32-byte header and its
+ * own backend's schedule, 288 bytes on the round-key backends such as
+ * AES-NI and Armv8, after up to 16 bytes of alignment, and
+ * gcm_siv_key_cleanup wipes those.) */
+typedef struct gcm_siv_key {
+  GCM_ALIGNAS(64) unsigned char opaque[2304];
+} gcm_siv_key;
+
+/* Expands `key` (16 or 32 bytes) with the default backends, chosen exactly
+ * as gcm_key_init chooses its pair (LIBGCM_AES / LIBGCM_GHASH and
+ * OPENSSL_ia32cap honoured, ignored in privileged processes). The GHASH
+ * backend computes POLYVAL (RFC 8452, appendix A relates the two).
+ * Returns 1 on success. On failure returns 0 and leaves `k` zeroed:
+ * GCM_ERR_NULL_POINTER, GCM_ERR_KEY_LENGTH (not 16 or 32 bytes), or a
+ * backend named by the environment that is unknown or cannot run
+ * (GCM_ERR_BACKEND_UNKNOWN, GCM_ERR_BACKEND_UNUSABLE). */
+GCM_EXPORT int gcm_siv_key_init(gcm_siv_key *k, const uint8_t *key,
+                                size_t key_len);
+
+/* Like gcm_siv_key_init, with the AES and GHASH backends named as for
+ * gcm_key_init_with_backends (NULL: the default for that half). */
+GCM_EXPORT int gcm_siv_key_init_with_backends(gcm_siv_key *k,
+                                              const uint8_t *key,
+                                              size_t key_len,
+                                              const char *aes_backend,
+                                              const char *ghash_backend);
+
+/* Like gcm_siv_key_init_with_backends, and also chooses the fused kernel
+ * whose AES-GCM-SIV functions the key uses: the fused kernels of
+ * gcm_key_init_with_fused that have them (GCM_BACKEND_FUSED; on x86_64
+ * "vaes_avx512", "vaes_avx2" and "aesni_avx", on aarch64 "armv8_pmull")
+ * decrypt and hash in one
+ * pass when opening, and some also run counter mode and POLYVAL in wider
+ * registers. A key without one goes through its two backends alone; both
+ * give identical results, only speed differs.
+ *
+ * `fused_backend` as for gcm_key_init_with_fused: NULL is the default
+ * (LIBGCM_FUSED if set, none when that kernel has no AES-GCM-SIV
+ * functions; else the first kernel, in the list's order, that a gcm_key
+ * on the pair could get by default and that has them), "none" the
+ * backends alone, and a name that kernel, which must exist
+ * (GCM_ERR_BACKEND_UNKNOWN), run on this CPU, fit the pair and have
+ * AES-GCM-SIV functions (else GCM_ERR_BACKEND_UNUSABLE). */
+GCM_EXPORT int gcm_siv_key_init_with_fused(gcm_siv_key *k, const uint8_t *key,
+                                           size_t key_len,
+                                           const char *aes_backend,
+                                           const char *ghash_backend,
+                                           const char *fused_backend);
+
+/* Wipes the key. `k` may be NULL or already cleaned. */
+GCM_EXPORT void gcm_siv_key_cleanup(gcm_siv_key *k);
+
+/* The names of the backends `k` uses, or NULL if `k` is not initialised;
+ * the fused kernel's is "none" when it uses none. */
+GCM_EXPORT const char *gcm_siv_key_aes_backend(const gcm_siv_key *k);
+GCM_EXPORT const char *gcm_siv_key_ghash_backend(const gcm_siv_key *k);
+GCM_EXPORT const char *gcm_siv_key_fused_backend(const gcm_siv_key *k);
+
+/* Encrypts `in_len` bytes of `in` into `out` (room for in_len bytes) and
+ * writes the 16-byte tag to `tag`, authenticating `aad` as well. tag_len
+ * must be GCM_SIV_TAG_LEN and nonce_len GCM_SIV_NONCE_LEN: the tag is
+ * also the initial counter, and cannot be shortened.
+ *
+ * `out` may equal `in`; `tag` must not overlap `in`, `out`, `aad` or
+ * `nonce`, and `out` must not overlap `aad` or `nonce`.
+ *
+ * Returns 1 on success. On failure returns 0 with `out` (in_len bytes) and
+ * `tag` (tag_len bytes, at most 16) zeroed where those pointers are
+ * non-NULL; the reason is one of GCM_ERR_NULL_POINTER,
+ * GCM_ERR_NOT_INITIALIZED, GCM_ERR_NONCE_LENGTH, GCM_ERR_TAG_LENGTH,
+ * GCM_ERR_TOO_LONG (over GCM_SIV_MAX_DATA_LEN or GCM_SIV_MAX_AAD_LEN),
+ * GCM_ERR_OVERLAP. */
+GCM_EXPORT int gcm_siv_seal(const gcm_siv_key *k, uint8_t *out, uint8_t *tag,
+                            size_t tag_len, const uint8_t *nonce,
+                            size_t nonce_len, const uint8_t *in,
+                            size_t in_len, const uint8_t *aad,
+                            size_t aad_len);
+
+/* Decrypts the in_len bytes of ciphertext `in` into `out` and checks the
+ * 16-byte `tag` (tag_len must be GCM_SIV_TAG_LEN) over `aad` and the
+ * plaintext. The comparison takes the same time whichever byte differs.
+ *
+ * `out` may equal `in`; otherwise it must not overlap `in`, `tag`, `aad` or
+ * `nonce`.
+ *
+ * Returns 1 only when the tag is right. On any failure (GCM_ERR_AUTH for a
+ * wrong tag, or an argument error as for gcm_siv_seal) returns 0 and `out`
+ * holds in_len zero bytes: the plaintext, which AES-GCM-SIV must compute
+ * before it can check the tag, never stays behind. */
+GCM_EXPORT int gcm_siv_open(const gcm_siv_key *k, uint8_t *out,
+                            const uint8_t *nonce, size_t nonce_len,
+                            const uint8_t *in, size_t in_len,
+                            const uint8_t *tag, size_t tag_len,
+                            const uint8_t *aad, size_t aad_len);
+
 /* The version of the linked library as "MAJOR.MINOR.PATCH", e.g. "1.0.0"
  * (GCM_VERSION_STRING of the headers it was built from). Never NULL; a
  * static string. */

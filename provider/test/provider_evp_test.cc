@@ -18,6 +18,12 @@
 //   tls12     the TLS 1.2 record-layer parameters (tlsivfixed, tlsaad,
 //             tlsivgen, tlsivinv, EVP_Cipher on a whole record) against the
 //             default provider, and a forged record left zeroed
+//   siv       AES-128-GCM-SIV and AES-256-GCM-SIV (fetched by OpenSSL
+//             3.2's names): every case of the AES-GCM-SIV vector files
+//             given, the algorithm's parameters, the empty message, the
+//             one-update rule, the tag set before the data, a wrong tag
+//             failing with zeroed output, dupctx, `speed`, the counters,
+//             and OpenSSL's own AES-GCM-SIV where it has one (3.2 and up)
 //   backends  the cipher context reports the backends LIBGCM_EXPECT_PAIR
 //             ("aes/ghash") names, so LIBGCM_AES / LIBGCM_GHASH /
 //             OPENSSL_ia32cap reach libgcm inside an OpenSSL program
@@ -748,6 +754,268 @@ int RunTls12() {
   return g_failures ? 1 : 0;
 }
 
+// ---- AES-GCM-SIV ---------------------------------------------------------------
+
+// Seals one message: key and IV at init, the AAD in `aad_pieces` updates,
+// the plaintext in one update, final, and the 16-byte tag.
+bool SivSeal(const EVP_CIPHER *c, const Bytes &key, const Bytes &iv,
+             const Bytes &aad, const Bytes &pt, Bytes *ct, Bytes *tag,
+             size_t aad_pieces = 1) {
+  EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+  bool ok = ctx != nullptr &&
+            EVP_EncryptInit_ex2(ctx, c, key.data(), iv.data(), nullptr);
+  int outl = 0;
+  for (size_t i = 0, off = 0; ok && i < aad_pieces; i++) {
+    size_t n = i + 1 == aad_pieces ? aad.size() - off : aad.size() / aad_pieces;
+    ok = EVP_EncryptUpdate(ctx, nullptr, &outl, aad.data() + off,
+                           static_cast<int>(n));
+    off += n;
+  }
+  ct->assign(pt.size(), 0);
+  if (ok && !pt.empty()) {
+    ok = EVP_EncryptUpdate(ctx, ct->data(), &outl, pt.data(),
+                           static_cast<int>(pt.size())) &&
+         static_cast<size_t>(outl) == pt.size();
+  }
+  uint8_t fin[16];
+  ok = ok && EVP_EncryptFinal_ex(ctx, fin, &outl) && outl == 0;
+  tag->assign(16, 0);
+  ok = ok && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 16,
+                                 tag->data()) > 0;
+  EVP_CIPHER_CTX_free(ctx);
+  return ok;
+}
+
+// Opens one message: the tag first, then the AAD and the ciphertext in one
+// update each. True only when the data update and final both succeed;
+// *pt holds what the data update wrote.
+bool SivOpen(const EVP_CIPHER *c, const Bytes &key, const Bytes &iv,
+             const Bytes &aad, const Bytes &ct, const Bytes &tag, Bytes *pt) {
+  EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+  int outl = 0;
+  pt->assign(ct.size(), 0xa5);
+  bool ok = ctx != nullptr &&
+            EVP_DecryptInit_ex2(ctx, c, key.data(), iv.data(), nullptr) &&
+            EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG,
+                                static_cast<int>(tag.size()),
+                                const_cast<uint8_t *>(tag.data())) > 0 &&
+            EVP_DecryptUpdate(ctx, nullptr, &outl, aad.data(),
+                              static_cast<int>(aad.size()));
+  if (ok && !ct.empty()) {
+    ok = EVP_DecryptUpdate(ctx, pt->data(), &outl, ct.data(),
+                           static_cast<int>(ct.size()));
+  }
+  uint8_t fin[16];
+  ok = ok && EVP_DecryptFinal_ex(ctx, fin, &outl) > 0;
+  EVP_CIPHER_CTX_free(ctx);
+  ERR_clear_error();
+  return ok;
+}
+
+bool AllZeroBytes(const Bytes &b) {
+  for (uint8_t x : b)
+    if (x != 0) return false;
+  return true;
+}
+
+int RunSiv(const std::vector<std::string> &files) {
+  EVP_CIPHER *siv[2] = {
+      EVP_CIPHER_fetch(g_libctx, "AES-128-GCM-SIV", "provider=libgcm"),
+      EVP_CIPHER_fetch(g_libctx, "AES-256-GCM-SIV", "provider=libgcm")};
+  CHECK(siv[0] != nullptr && siv[1] != nullptr, "fetch AES-GCM-SIV");
+  if (g_failures) return 1;
+  auto For = [&](size_t keylen) { return siv[keylen == 32 ? 1 : 0]; };
+
+  // The algorithm, as OpenSSL 3.2 describes AES-GCM-SIV; and a fetch by
+  // name alone finds one (on OpenSSL 3.0, only this provider has it).
+  for (size_t kl : {16, 32}) {
+    const EVP_CIPHER *c = For(kl);
+    CHECK(EVP_CIPHER_get_mode(c) == 0x10005, "mode %lx",
+          static_cast<unsigned long>(EVP_CIPHER_get_mode(c)));
+    CHECK(EVP_CIPHER_get_key_length(c) == static_cast<int>(kl), "keylen");
+    CHECK(EVP_CIPHER_get_iv_length(c) == 12, "ivlen");
+    CHECK(EVP_CIPHER_get_block_size(c) == 1, "block size");
+    CHECK((EVP_CIPHER_get_flags(c) & EVP_CIPH_FLAG_AEAD_CIPHER) != 0, "AEAD");
+  }
+  EVP_CIPHER *any = EVP_CIPHER_fetch(g_libctx, "AES-256-GCM-SIV", nullptr);
+  CHECK(any != nullptr, "fetch AES-256-GCM-SIV by name alone");
+  EVP_CIPHER_free(any);
+
+  // The vector files.
+  size_t valid = 0, invalid = 0, read = 0;
+  for (const std::string &path : files) {
+    std::vector<gcmvec::VectorCase> cases;
+    std::string error;
+    if (!gcmvec::ReadVectorFile(path, &cases, &error)) {
+      CHECK(std::getenv("LIBGCM_REQUIRE_VECTORS") == nullptr, "%s",
+            error.c_str());
+      continue;
+    }
+    read++;
+    for (const auto &v : cases) {
+      CHECK(v.key.size() == 16 || v.key.size() == 32, "%s: key length",
+            v.Where().c_str());
+      const EVP_CIPHER *c = For(v.key.size());
+      Bytes ct, tag, pt;
+      if (v.valid) {
+        valid++;
+        for (size_t pieces : {1, 3}) {
+          CHECK(SivSeal(c, v.key, v.nonce, v.aad, v.pt, &ct, &tag, pieces) &&
+                    ct == v.ct && tag == v.tag,
+                "%s: seal gives %s / %s", v.Where().c_str(), Hex(ct).c_str(),
+                Hex(tag).c_str());
+        }
+        CHECK(SivOpen(c, v.key, v.nonce, v.aad, v.ct, v.tag, &pt) && pt == v.pt,
+              "%s: open", v.Where().c_str());
+      } else {
+        invalid++;
+        CHECK(!SivOpen(c, v.key, v.nonce, v.aad, v.ct, v.tag, &pt) &&
+                  AllZeroBytes(pt),
+              "%s: invalid case opened or left output", v.Where().c_str());
+      }
+    }
+  }
+  std::printf("siv vectors: %zu files, %zu valid, %zu invalid\n", read, valid,
+              invalid);
+  if (read == 0 && std::getenv("LIBGCM_REQUIRE_VECTORS") != nullptr) {
+    CHECK(false, "no AES-GCM-SIV vector file could be read");
+  }
+
+  // The empty message: final without a data update (RFC 8452, C.1).
+  const Bytes k1 = {1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  const Bytes n3 = {3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  Bytes ct, tag, pt;
+  CHECK(SivSeal(For(16), k1, n3, {}, {}, &ct, &tag) &&
+            Hex(tag) == "dc20e2d83f25705bb49e439eca56de25",
+        "empty message: tag %s", Hex(tag).c_str());
+  CHECK(SivOpen(For(16), k1, n3, {}, {}, tag, &pt), "empty message: open");
+
+  std::mt19937_64 rng(8452);
+  const uint64_t seals0 = ProviderCounter("libgcm-seal-count");
+  const uint64_t opens0 = ProviderCounter("libgcm-open-count");
+  const uint64_t fails0 = ProviderCounter("libgcm-open-fail-count");
+  const Bytes key = Random(rng, 32), iv = Random(rng, 12);
+  const Bytes aad = Random(rng, 40), msg = Random(rng, 300);
+  int outl = 0;
+  uint8_t fin[16];
+
+  // One data update per message; the tag before the data when decrypting;
+  // the tag readable (16 bytes) only after an encrypting final.
+  EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+  Bytes out(msg.size());
+  CHECK(EVP_EncryptInit_ex2(ctx, For(32), key.data(), iv.data(), nullptr) &&
+            EVP_EncryptUpdate(ctx, nullptr, &outl, aad.data(), 40) &&
+            EVP_EncryptUpdate(ctx, out.data(), &outl, msg.data(), 300),
+        "seal");
+  CHECK(!EVP_EncryptUpdate(ctx, out.data(), &outl, msg.data(), 300),
+        "a second data update was taken");
+  CHECK(!EVP_EncryptUpdate(ctx, nullptr, &outl, aad.data(), 40),
+        "AAD after the data was taken");
+  uint8_t short_tag[12];
+  CHECK(EVP_EncryptFinal_ex(ctx, fin, &outl) &&
+            EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 12, short_tag) <= 0,
+        "a 12-byte tag was handed out");
+  ERR_clear_error();
+  Bytes want_ct, want_tag;
+  CHECK(SivSeal(For(32), key, iv, aad, msg, &want_ct, &want_tag) &&
+            want_ct == out,
+        "seal");
+  CHECK(EVP_DecryptInit_ex2(ctx, For(32), key.data(), iv.data(), nullptr) &&
+            !EVP_DecryptUpdate(ctx, out.data(), &outl, want_ct.data(), 300),
+        "a decrypting data update ran without a tag");
+  ERR_clear_error();
+
+  // A wrong tag: the data update fails with the output zeroed, and so does
+  // final.
+  Bytes bad = want_tag;
+  bad[5] ^= 0x20;
+  std::fill(out.begin(), out.end(), 0xa5);
+  CHECK(EVP_DecryptInit_ex2(ctx, For(32), key.data(), iv.data(), nullptr) &&
+            EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 16, bad.data()) > 0 &&
+            EVP_DecryptUpdate(ctx, nullptr, &outl, aad.data(), 40) &&
+            !EVP_DecryptUpdate(ctx, out.data(), &outl, want_ct.data(), 300) &&
+            AllZeroBytes(out) && EVP_DecryptFinal_ex(ctx, fin, &outl) <= 0,
+        "a wrong tag was accepted or left output");
+  ERR_clear_error();
+  CHECK(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 15, bad.data()) <= 0,
+        "a 15-byte tag was taken");
+  ERR_clear_error();
+
+  // dupctx after the AAD: both contexts finish the same message alike.
+  CHECK(EVP_EncryptInit_ex2(ctx, For(32), key.data(), iv.data(), nullptr) &&
+            EVP_EncryptUpdate(ctx, nullptr, &outl, aad.data(), 20),
+        "seal start");
+  EVP_CIPHER_CTX *copy = EVP_CIPHER_CTX_new();
+  CHECK(EVP_CIPHER_CTX_copy(copy, ctx), "dupctx");
+  for (EVP_CIPHER_CTX *x : {ctx, copy}) {
+    Bytes o(300);
+    uint8_t t[16];
+    CHECK(EVP_EncryptUpdate(x, nullptr, &outl, aad.data() + 20, 20) &&
+              EVP_EncryptUpdate(x, o.data(), &outl, msg.data(), 300) &&
+              EVP_EncryptFinal_ex(x, fin, &outl) &&
+              EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_GET_TAG, 16, t) > 0 &&
+              o == want_ct && Bytes(t, t + 16) == want_tag,
+          "a duplicated context sealed differently");
+  }
+  EVP_CIPHER_CTX_free(copy);
+
+  // `speed`: data updates may repeat on one IV (each one a whole message).
+  unsigned one = 1;
+  OSSL_PARAM sp[2] = {OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_SPEED, &one),
+                      OSSL_PARAM_construct_end()};
+  Bytes o1(300), o2(300);
+  CHECK(EVP_EncryptInit_ex2(ctx, For(32), key.data(), iv.data(), sp) &&
+            EVP_EncryptUpdate(ctx, nullptr, &outl, aad.data(), 40) &&
+            EVP_EncryptUpdate(ctx, o1.data(), &outl, msg.data(), 300) &&
+            EVP_EncryptUpdate(ctx, o2.data(), &outl, msg.data(), 300) &&
+            o1 == want_ct && o2 == want_ct,
+        "speed");
+  EVP_CIPHER_CTX_free(ctx);
+
+  // Round trips and the counters: 20 seals, 20 opens, 20 failed opens.
+  for (int i = 0; i < 20; i++) {
+    const size_t kl = i % 2 ? 32 : 16;
+    Bytes k = Random(rng, kl), n = Random(rng, 12), a = Random(rng, i * 3);
+    Bytes p = Random(rng, 1 + rng() % 2000);
+    CHECK(SivSeal(For(kl), k, n, a, p, &ct, &tag) &&
+              SivOpen(For(kl), k, n, a, ct, tag, &pt) && pt == p,
+          "round trip %d", i);
+    tag[i % 16] ^= 1;
+    CHECK(!SivOpen(For(kl), k, n, a, ct, tag, &pt) && AllZeroBytes(pt),
+          "tampered %d", i);
+  }
+  const uint64_t seals = ProviderCounter("libgcm-seal-count") - seals0;
+  const uint64_t opens = ProviderCounter("libgcm-open-count") - opens0;
+  const uint64_t fails = ProviderCounter("libgcm-open-fail-count") - fails0;
+  CHECK(seals == 26 && opens == 20 && fails == 21,
+        "counters: %llu seals, %llu opens, %llu failed opens",
+        static_cast<unsigned long long>(seals),
+        static_cast<unsigned long long>(opens),
+        static_cast<unsigned long long>(fails));
+
+  // OpenSSL's own AES-GCM-SIV (3.2 and later), where it exists.
+  EVP_CIPHER *ref = EVP_CIPHER_fetch(g_libctx, "AES-128-GCM-SIV",
+                                     "provider=default");
+  ERR_clear_error();
+  if (ref == nullptr) {
+    std::printf("siv: OpenSSL %s has no AES-GCM-SIV of its own; no "
+                "differential run\n", OpenSSL_version(OPENSSL_VERSION_STRING));
+  } else {
+    for (int i = 0; i < 50; i++) {
+      Bytes k = Random(rng, 16), n = Random(rng, 12), a = Random(rng, i);
+      Bytes p = Random(rng, 1 + rng() % 700), rct, rtag;
+      CHECK(SivSeal(For(16), k, n, a, p, &ct, &tag) &&
+                SivSeal(ref, k, n, a, p, &rct, &rtag) && ct == rct &&
+                tag == rtag,
+            "differs from OpenSSL's AES-128-GCM-SIV");
+    }
+    EVP_CIPHER_free(ref);
+  }
+  EVP_CIPHER_free(siv[0]);
+  EVP_CIPHER_free(siv[1]);
+  return g_failures ? 1 : 0;
+}
+
 // ---- backends / badenv / badpath --------------------------------------------
 
 int RunBackends() {
@@ -838,6 +1106,8 @@ int main(int argc, char **argv) {
     rc = RunDiff();
   } else if (section == "tls12") {
     rc = RunTls12();
+  } else if (section == "siv") {
+    rc = RunSiv(std::vector<std::string>(argv + 3, argv + argc));
   } else if (section == "backends") {
     rc = RunBackends();
   } else {

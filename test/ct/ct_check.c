@@ -39,6 +39,12 @@
  * therefore secret and exercised as such), the ciphertext given to open,
  * and the backend choice.
  *
+ * AES-GCM-SIV (gcm_siv_*, RFC 8452) runs on the same pair and fused
+ * kernel (when that kernel has AES-GCM-SIV functions; "none" always)
+ * with the same marks: the raw key before gcm_siv_key_init_with_fused (so the
+ * per-message keys derived from it are secret), the plaintext, the AAD
+ * and the tag given to open (which is also the initial counter).
+ *
  * Declassification
  * ----------------
  * Before this program branches on or prints anything libgcm produced from
@@ -213,10 +219,86 @@ static int init_key(gcm_key *k, size_t key_len) {
   return 1;
 }
 
+/* The one-shot calls of a mode, on its key type: AES-GCM (gcm_seal,
+ * gcm_open) or AES-GCM-SIV (gcm_siv_seal, gcm_siv_open). */
+struct one_shot_ops {
+  int (*seal)(const void *k, uint8_t *out, uint8_t *tag, size_t tag_len,
+              const uint8_t *nonce, size_t nonce_len, const uint8_t *in,
+              size_t len, const uint8_t *aad, size_t aad_len);
+  int (*open)(const void *k, uint8_t *out, const uint8_t *nonce,
+              size_t nonce_len, const uint8_t *in, size_t len,
+              const uint8_t *tag, size_t tag_len, const uint8_t *aad,
+              size_t aad_len);
+};
+
+static int gcm_seal_op(const void *k, uint8_t *out, uint8_t *tag,
+                       size_t tag_len, const uint8_t *nonce, size_t nonce_len,
+                       const uint8_t *in, size_t len, const uint8_t *aad,
+                       size_t aad_len) {
+  return gcm_seal((const gcm_key *)k, out, tag, tag_len, nonce, nonce_len, in,
+                  len, aad, aad_len);
+}
+static int gcm_open_op(const void *k, uint8_t *out, const uint8_t *nonce,
+                       size_t nonce_len, const uint8_t *in, size_t len,
+                       const uint8_t *tag, size_t tag_len, const uint8_t *aad,
+                       size_t aad_len) {
+  return gcm_open((const gcm_key *)k, out, nonce, nonce_len, in, len, tag,
+                  tag_len, aad, aad_len);
+}
+static int siv_seal_op(const void *k, uint8_t *out, uint8_t *tag,
+                       size_t tag_len, const uint8_t *nonce, size_t nonce_len,
+                       const uint8_t *in, size_t len, const uint8_t *aad,
+                       size_t aad_len) {
+  return gcm_siv_seal((const gcm_siv_key *)k, out, tag, tag_len, nonce,
+                      nonce_len, in, len, aad, aad_len);
+}
+static int siv_open_op(const void *k, uint8_t *out, const uint8_t *nonce,
+                       size_t nonce_len, const uint8_t *in, size_t len,
+                       const uint8_t *tag, size_t tag_len, const uint8_t *aad,
+                       size_t aad_len) {
+  return gcm_siv_open((const gcm_siv_key *)k, out, nonce, nonce_len, in, len,
+                      tag, tag_len, aad, aad_len);
+}
+static const struct one_shot_ops gcm_ops = {gcm_seal_op, gcm_open_op};
+static const struct one_shot_ops siv_ops = {siv_seal_op, siv_open_op};
+
+/* 1 when an AES-GCM-SIV key takes the pair and fused kernel (a kernel
+ * without AES-GCM-SIV functions is refused). */
+static int siv_takes_choice(void) {
+  gcm_siv_key k;
+  const uint8_t raw[16] = {0};
+  int ok = gcm_siv_key_init_with_fused(&k, raw, sizeof(raw), g_aes, g_ghash,
+                                       g_fused);
+  gcm_siv_key_cleanup(&k);
+  return ok;
+}
+
+/* An AES-GCM-SIV key on the pair and fused kernel, from a secret raw key,
+ * like init_key. */
+static int init_siv_key(gcm_siv_key *k, size_t key_len) {
+  uint8_t raw[32];
+  fill(raw, key_len);
+  SECRET(raw, key_len);
+  int ok = gcm_siv_key_init_with_fused(k, raw, key_len, g_aes, g_ghash,
+                                       g_fused);
+  memset(raw, 0, sizeof(raw));
+  if (!ok) {
+    fprintf(stderr, "ct_check: gcm_siv_key_init_with_fused(%s, %s, %s): %s\n",
+            g_aes, g_ghash, g_fused, gcm_last_error_message());
+    return 0;
+  }
+  if (secret_bytes(k, sizeof(*k)) == 0) {
+    fail("taint self-check: no secret bytes in the AES-GCM-SIV key", 0, 0,
+         12);
+  }
+  return 1;
+}
+
 /* One message through one-shot seal, open with the right tag, open with a
  * wrong tag, and an in-place open. */
-static void one_shot(const gcm_key *k, size_t len, size_t aad_len,
-                     size_t nonce_len, size_t tag_len) {
+static void one_shot_with(const struct one_shot_ops *ops, const void *k,
+                          size_t len, size_t aad_len, size_t nonce_len,
+                          size_t tag_len) {
   static uint8_t pt[MAX_LEN], ct[MAX_LEN], out[MAX_LEN], buf[MAX_LEN];
   uint8_t aad[MAX_AAD], nonce[MAX_NONCE], tag[16], rtag[16];
 
@@ -226,11 +308,11 @@ static void one_shot(const gcm_key *k, size_t len, size_t aad_len,
   SECRET(pt, len);
   SECRET(aad, aad_len);
 
-  int r = gcm_seal(k, ct, tag, tag_len, nonce, nonce_len, pt, len, aad,
-                   aad_len);
+  int r = ops->seal(k, ct, tag, tag_len, nonce, nonce_len, pt, len, aad,
+                    aad_len);
   g_seals++;
   if (!r) {
-    fail("gcm_seal returned 0", len, aad_len, nonce_len);
+    fail("seal returned 0", len, aad_len, nonce_len);
     return;
   }
   expect_secret(ct, len, "taint self-check: ciphertext not secret", len,
@@ -246,13 +328,13 @@ static void one_shot(const gcm_key *k, size_t len, size_t aad_len,
   SECRET(rtag, tag_len);
   SECRET(aad, aad_len);
   memset(out, 0xa5, len);
-  r = gcm_open(k, out, nonce, nonce_len, ct, len, rtag, tag_len, aad,
-               aad_len);
+  r = ops->open(k, out, nonce, nonce_len, ct, len, rtag, tag_len, aad,
+                aad_len);
   g_opens++;
   PUBLIC(&r, sizeof(r));
-  if (r != 1) fail("gcm_open rejected the right tag", len, aad_len, nonce_len);
+  if (r != 1) fail("open rejected the right tag", len, aad_len, nonce_len);
   if (!same(out, pt, len)) {
-    fail("gcm_open plaintext differs", len, aad_len, nonce_len);
+    fail("open plaintext differs", len, aad_len, nonce_len);
   }
 
   /* A wrong tag: one flipped bit, at a position that varies with len. */
@@ -260,26 +342,31 @@ static void one_shot(const gcm_key *k, size_t len, size_t aad_len,
   rtag[len % tag_len] ^= (uint8_t)(1u << (len % 8));
   SECRET(rtag, tag_len);
   memset(out, 0xa5, len);
-  r = gcm_open(k, out, nonce, nonce_len, ct, len, rtag, tag_len, aad,
-               aad_len);
+  r = ops->open(k, out, nonce, nonce_len, ct, len, rtag, tag_len, aad,
+                aad_len);
   g_opens++;
   PUBLIC(&r, sizeof(r));
-  if (r != 0) fail("gcm_open accepted a wrong tag", len, aad_len, nonce_len);
+  if (r != 0) fail("open accepted a wrong tag", len, aad_len, nonce_len);
   if (!all_zero(out, len)) {
-    fail("gcm_open left output after a wrong tag", len, aad_len, nonce_len);
+    fail("open left output after a wrong tag", len, aad_len, nonce_len);
   }
 
   /* In place (out == in), with the right tag. */
   memcpy(buf, ct, len);
   memcpy(rtag, tag, tag_len);
   SECRET(rtag, tag_len);
-  r = gcm_open(k, buf, nonce, nonce_len, buf, len, rtag, tag_len, aad,
-               aad_len);
+  r = ops->open(k, buf, nonce, nonce_len, buf, len, rtag, tag_len, aad,
+                aad_len);
   g_opens++;
   PUBLIC(&r, sizeof(r));
   if (r != 1 || !same(buf, pt, len)) {
-    fail("in-place gcm_open", len, aad_len, nonce_len);
+    fail("in-place open", len, aad_len, nonce_len);
   }
+}
+
+static void one_shot(const gcm_key *k, size_t len, size_t aad_len,
+                     size_t nonce_len, size_t tag_len) {
+  one_shot_with(&gcm_ops, k, len, aad_len, nonce_len, tag_len);
 }
 
 /* The same message through the streaming API in odd chunks: seal (checked
@@ -448,6 +535,25 @@ static int run_pair(void) {
   streaming(&k, 2000, 13, 12, chunks_e, sizeof(chunks_e) / sizeof(size_t));
   streaming(&k, 520, 13, 12, chunks_e, sizeof(chunks_e) / sizeof(size_t));
   gcm_key_cleanup(&k);
+
+  /* AES-GCM-SIV (RFC 8452) on the same pair and fused kernel when the
+   * kernel has AES-GCM-SIV functions: both key sizes, every length with
+   * the AAD lengths rotating (up to 1000 bytes: the fused kernels' open
+   * and their wide counter mode and POLYVAL run from 16 blocks), and the
+   * mode's only nonce and tag sizes. The key-generating key, the
+   * plaintext, the AAD and the tag given to open are secret, so the
+   * per-nonce keys, POLYVAL and the key stream (whose counter starts from
+   * the tag) are too. */
+  if (!fused_named || siv_takes_choice()) {
+    for (size_t i = 0; i < 2; i++) {
+      gcm_siv_key sk;
+      if (!init_siv_key(&sk, i == 0 ? 16 : 32)) return EXIT_CHECK_FAILED;
+      for (size_t j = 0; j < nl; j++) {
+        one_shot_with(&siv_ops, &sk, lens[j], aad_lens[(i + j) % na], 12, 16);
+      }
+      gcm_siv_key_cleanup(&sk);
+    }
+  }
 
   if (RUNNING_ON_VALGRIND) {
     printf("ct_check: aes=%s ghash=%s fused=%s: %lu seals, %lu opens, %lu "

@@ -1,5 +1,6 @@
 /*
- * libgcm compatibility layer: BoringSSL's <openssl/aead.h>, AES-GCM part.
+ * libgcm compatibility layer: BoringSSL's <openssl/aead.h>, AES-GCM and
+ * AES-GCM-SIV part.
  *
  * Programs written against BoringSSL's EVP_AEAD interface can build against
  * this header (put include/gcm/compat on the include path, or use
@@ -125,6 +126,23 @@ OPENSSL_EXPORT const EVP_AEAD *EVP_aead_aes_256_gcm(void);
  * counter nonce give more control over nonce storage. */
 OPENSSL_EXPORT const EVP_AEAD *EVP_aead_aes_128_gcm_randnonce(void);
 OPENSSL_EXPORT const EVP_AEAD *EVP_aead_aes_256_gcm_randnonce(void);
+
+/* AES-GCM-SIV (RFC 8452) with 128- and 256-bit keys: the
+ * nonce-misuse-resistant AEAD (gcm_siv_seal in <gcm/gcm.h> describes it).
+ * Nonces are 12 bytes and tags 16, as in BoringSSL: tag_len at init must
+ * be EVP_AEAD_DEFAULT_TAG_LENGTH or 16 (else GCM_ERR_TAG_LENGTH), and a
+ * nonce of any other length fails the seal or open with
+ * GCM_ERR_NONCE_LENGTH. At most 2^36 bytes of plaintext and 2^36 bytes of
+ * additional data per message (GCM_ERR_TOO_LONG; BoringSSL allows more
+ * additional data than RFC 8452 does, libgcm keeps to the RFC).
+ *
+ * Every seal and open form works, with messages and additional data in any
+ * number of pieces, except that EVP_AEAD_CTX_seal_scatter refuses a
+ * non-empty extra_in (GCM_ERR_INVALID_ARGUMENT), as BoringSSL does. A
+ * failed open leaves zeros in every output: AES-GCM-SIV decrypts before it
+ * can check the tag, and nothing of that plaintext is kept. */
+OPENSSL_EXPORT const EVP_AEAD *EVP_aead_aes_128_gcm_siv(void);
+OPENSSL_EXPORT const EVP_AEAD *EVP_aead_aes_256_gcm_siv(void);
 
 /* Returns 1 when AES-GCM runs on dedicated hardware instructions and is
  * constant-time here, 0 otherwise; it never fails. A TLS stack uses it to

@@ -1,0 +1,342 @@
+// test/siv_hooks_test.cc: the backends' AES-GCM-SIV hooks against their
+// contracts (crypto/aes/aes.h, crypto/ghash/ghash.h), for every usable
+// backend that has them, with references built from the hooks every
+// backend has:
+//   ctr32le         against encrypt_block on each counter block (the
+//                   little-endian first word stepping, wrapping mod 2^32),
+//                   run lengths around every kernel's batch, in place and
+//                   at odd alignments, and the key sizes;
+//   polyval_update  against update on byte-reversed blocks and a
+//                   byte-reversed S (RFC 8452, appendix A), on a key from
+//                   init, and RFC 8452's own POLYVAL example;
+//   init_for        a key from init_for(n) gives the same result as one
+//                   from init for every call of at most n blocks;
+// and the fused kernels' AES-GCM-SIV functions (crypto/fused/fused.h)
+// against their pair's hooks:
+//   siv_ctr32le     against the AES backend's ctr32le, every run length
+//                   around the batches, counters wrapping at every place
+//                   in a batch, in place and at odd alignments;
+//   siv_polyval     against the GHASH backend's polyval_update, on a key
+//                   from init and on keys from siv_hash_init(n) for calls
+//                   of up to n blocks (which checks siv_hash_init);
+//   siv_open        against ctr32le followed by polyval_update of the
+//                   output, the same runs and counters.
+// The backends without a hook are covered by the mode's fallbacks, which
+// test/siv_test.cc and the vector files run on every pair.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+extern "C" {
+#include "../crypto/dispatch/dispatch.h"
+}
+#include "key_rooms.h"
+#include "test_util.h"
+
+using gcmtest::Bytes;
+using gcmtest::RandomBytes;
+
+namespace {
+
+std::vector<const aes_impl *> UsableAes() {
+  std::vector<const aes_impl *> out;
+  for (size_t i = 0; gcmi_dispatch_aes_at(i) != nullptr; i++) {
+    const aes_impl *a = gcmi_dispatch_aes_at(i);
+    if (a->usable()) out.push_back(a);
+  }
+  return out;
+}
+
+std::vector<const ghash_impl *> UsableGhash() {
+  std::vector<const ghash_impl *> out;
+  for (size_t i = 0; gcmi_dispatch_ghash_at(i) != nullptr; i++) {
+    const ghash_impl *g = gcmi_dispatch_ghash_at(i);
+    if (g->usable()) out.push_back(g);
+  }
+  return out;
+}
+
+// Room for a schedule or a GHASH key (test/key_rooms.h).
+using Sched = AesKeyRoom;
+using GKey = GhashKeyRoom;
+
+// Whether a hook that made a GHASH key for g in `k` (filled with `fill`
+// first) wrote nothing past g's key_bytes.
+bool NothingPastKeyBytes(const ghash_impl *g, const GKey &k, uint8_t fill) {
+  for (size_t i = g->key_bytes; i < sizeof(k.room.bytes); i++) {
+    if (k.room.bytes[i] != fill) return false;
+  }
+  return true;
+}
+
+class SivAesHook : public ::testing::TestWithParam<const aes_impl *> {};
+
+TEST_P(SivAesHook, Ctr32leMatchesEncryptBlock) {
+  const aes_impl *aes = GetParam();
+  if (aes->ctr32le == nullptr) GTEST_SKIP() << aes->name << " has no ctr32le";
+  std::mt19937_64 rng(32);
+  for (size_t key_len : {16, 24, 32}) {
+    Sched s;
+    const Bytes raw = RandomBytes(rng, key_len);
+    aes->set_encrypt_key(s.get(), raw.data(), key_len);
+    for (size_t blocks : {0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 64}) {
+      for (uint32_t start : {0u, 5u, 0xfffffffeu, 0xfffffff0u}) {
+        for (size_t align : {0, 3}) {
+          for (int inplace = 0; inplace < 2; inplace++) {
+            const size_t n = 16 * blocks;
+            Bytes ctr = RandomBytes(rng, 16);
+            store_le32(ctr.data(), start);
+            const Bytes in = RandomBytes(rng, n);
+            // Reference: one counter block at a time.
+            Bytes want(n);
+            uint8_t cb[16], ks[16];
+            std::memcpy(cb, ctr.data(), 16);
+            for (size_t i = 0; i < blocks; i++) {
+              store_le32(cb, start + static_cast<uint32_t>(i));
+              aes->encrypt_block(s.get(), ks, cb);
+              for (int j = 0; j < 16; j++) want[16 * i + j] = in[16 * i + j] ^ ks[j];
+            }
+            Bytes ibuf(n + 64, 0x11), obuf(n + 64, 0x22);
+            std::memcpy(ibuf.data() + align, in.data(), n);
+            uint8_t *dst = inplace ? ibuf.data() + align : obuf.data() + align;
+            aes->ctr32le(s.get(), dst, ibuf.data() + align, blocks, ctr.data());
+            const std::string what = std::string(aes->name) + " key " +
+                                     std::to_string(key_len) + " blocks " +
+                                     std::to_string(blocks) + " start " +
+                                     std::to_string(start);
+            ASSERT_EQ(0, n == 0 ? 0 : std::memcmp(dst, want.data(), n)) << what;
+            // Nothing written past the blocks.
+            const uint8_t fill = inplace ? 0x11 : 0x22;
+            for (size_t j = align + n; j < n + 64; j++) {
+              ASSERT_EQ(fill, (inplace ? ibuf : obuf)[j]) << what;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllUsable, SivAesHook, ::testing::ValuesIn(UsableAes()),
+                         [](const ::testing::TestParamInfo<const aes_impl *> &i) {
+                           return std::string(i.param->name);
+                         });
+
+class SivGhashHook : public ::testing::TestWithParam<const ghash_impl *> {};
+
+void Reverse(uint8_t *b) {
+  for (int i = 0; i < 8; i++) std::swap(b[i], b[15 - i]);
+}
+
+// The GHASH key for POLYVAL key h: mulX_GHASH(ByteReverse(h)), written
+// here without the library's helper.
+Bytes GhashKeyFor(const Bytes &h) {
+  Bytes v(h.rbegin(), h.rend());  // ByteReverse, as a big-endian number
+  const bool carry = v[15] & 1;
+  for (int i = 15; i > 0; i--) v[i] = static_cast<uint8_t>((v[i] >> 1) | (v[i - 1] << 7));
+  v[0] >>= 1;
+  if (carry) v[0] ^= 0xe1;
+  return v;
+}
+
+TEST_P(SivGhashHook, PolyvalUpdateIsUpdateOnReversedBlocks) {
+  const ghash_impl *g = GetParam();
+  if (g->polyval_update == nullptr) GTEST_SKIP() << g->name << " has no polyval_update";
+  std::mt19937_64 rng(8452);
+  for (int round = 0; round < 8; round++) {
+    const Bytes h = RandomBytes(rng, 16);
+    GKey key;
+    g->init(key.get(), GhashKeyFor(h).data());
+    for (size_t blocks : {0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 70}) {
+      for (size_t align : {0, 5}) {
+        const Bytes in = RandomBytes(rng, 16 * blocks);
+        const Bytes s0 = RandomBytes(rng, 16);
+        // Reference: update on the byte reversals.
+        Bytes rin = in, xi = s0;
+        for (size_t i = 0; i < blocks; i++) Reverse(rin.data() + 16 * i);
+        Reverse(xi.data());
+        g->update(xi.data(), key.get(), rin.data(), blocks);
+        Reverse(xi.data());
+        Bytes buf(16 * blocks + 16);
+        if (blocks) std::memcpy(buf.data() + align, in.data(), 16 * blocks);
+        Bytes s = s0;
+        g->polyval_update(s.data(), key.get(), buf.data() + align, blocks);
+        ASSERT_EQ(xi, s) << g->name << " blocks " << blocks;
+      }
+    }
+  }
+}
+
+// RFC 8452, appendix A: POLYVAL(H, X_1, X_2) for
+// H = 25629347589242761d31f826ba4b757b,
+// X_1 = 4f4f95668c83dfb6401762bb2d01a262,
+// X_2 = d1a24ddd2721d006bbe45f20d3c9f362
+// is f7a3b47b846119fae5b7866cf5e5b77e.
+TEST_P(SivGhashHook, Rfc8452PolyvalExample) {
+  const ghash_impl *g = GetParam();
+  const Bytes h = gcmtest::FromHex("25629347589242761d31f826ba4b757b");
+  const Bytes x = gcmtest::FromHex(
+      "4f4f95668c83dfb6401762bb2d01a262d1a24ddd2721d006bbe45f20d3c9f362");
+  const Bytes want = gcmtest::FromHex("f7a3b47b846119fae5b7866cf5e5b77e");
+  GKey key;
+  g->init(key.get(), GhashKeyFor(h).data());
+  Bytes s(16, 0);
+  if (g->polyval_update != nullptr) {
+    g->polyval_update(s.data(), key.get(), x.data(), 2);
+  } else {
+    Bytes rx = x;
+    Reverse(rx.data());
+    Reverse(rx.data() + 16);
+    g->update(s.data(), key.get(), rx.data(), 2);
+    Reverse(s.data());
+  }
+  EXPECT_EQ(want, s) << g->name;
+}
+
+TEST_P(SivGhashHook, InitForServesCallsUpToItsLimit) {
+  const ghash_impl *g = GetParam();
+  if (g->init_for == nullptr) GTEST_SKIP() << g->name << " has no init_for";
+  std::mt19937_64 rng(9);
+  for (size_t max : {1, 2, 3, 5, 8, 9, 15, 16, 17, 40}) {
+    const Bytes h = RandomBytes(rng, 16);
+    GKey full, part;
+    g->init(full.get(), h.data());
+    std::memset(&part, 0xa5, sizeof(part));  // what init_for leaves is garbage
+    g->init_for(part.get(), h.data(), max);
+    ASSERT_TRUE(NothingPastKeyBytes(g, part, 0xa5))
+        << g->name << " init_for wrote past its key_bytes, max " << max;
+    for (size_t blocks = 0; blocks <= max && blocks <= 40; blocks++) {
+      const Bytes in = RandomBytes(rng, 16 * blocks);
+      Bytes a = RandomBytes(rng, 16), b = a;
+      g->update(a.data(), full.get(), in.data(), blocks);
+      g->update(b.data(), part.get(), in.data(), blocks);
+      ASSERT_EQ(a, b) << g->name << " max " << max << " blocks " << blocks;
+      if (g->polyval_update != nullptr) {
+        Bytes c = RandomBytes(rng, 16), d = c;
+        g->polyval_update(c.data(), full.get(), in.data(), blocks);
+        g->polyval_update(d.data(), part.get(), in.data(), blocks);
+        ASSERT_EQ(c, d) << g->name << " polyval max " << max << " blocks " << blocks;
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllUsable, SivGhashHook, ::testing::ValuesIn(UsableGhash()),
+                         [](const ::testing::TestParamInfo<const ghash_impl *> &i) {
+                           return std::string(i.param->name);
+                         });
+
+// ---- the fused kernels' AES-GCM-SIV functions ---------------------------------
+
+std::vector<const fused_impl *> UsableSivFused() {
+  std::vector<const fused_impl *> out;
+  for (size_t i = 0; gcmi_dispatch_fused_at(i) != nullptr; i++) {
+    const fused_impl *f = gcmi_dispatch_fused_at(i);
+    if (f->usable() && f->siv_open != nullptr) out.push_back(f);
+  }
+  return out;
+}
+
+class SivFusedHook : public ::testing::TestWithParam<const fused_impl *> {};
+// A CPU (or an OPENSSL_ia32cap / LIBGCM_ARMCAP tier) without a fused kernel
+// that has AES-GCM-SIV functions leaves the suite empty.
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(SivFusedHook);
+
+// Run lengths around the batches of 8 and 16 blocks and their tails.
+std::vector<size_t> RunLengths() {
+  std::vector<size_t> n;
+  for (size_t i = 1; i <= 40; i++) n.push_back(i);
+  for (size_t i : {47, 48, 49, 64, 100, 257}) n.push_back(i);
+  return n;
+}
+
+TEST_P(SivFusedHook, Ctr32leAndOpenMatchThePairsHooks) {
+  const fused_impl *f = GetParam();
+  std::mt19937_64 rng(5);
+  for (size_t key_len : {16, 32}) {
+    Sched s;
+    GKey g;
+    const Bytes raw = RandomBytes(rng, key_len);
+    f->aes->set_encrypt_key(s.get(), raw.data(), key_len);
+    f->ghash->init(g.get(), GhashKeyFor(RandomBytes(rng, 16)).data());
+    const fused_keys keys = {f->aes, s.get(), f->ghash, g.get(), nullptr};
+    for (size_t blocks : RunLengths()) {
+      // The counter wraps inside the run at a different place each time.
+      const uint32_t start = 0u - static_cast<uint32_t>(blocks % 19);
+      for (int inplace = 0; inplace < 2; inplace++) {
+        const size_t n = 16 * blocks, align = inplace ? 0 : 7;
+        Bytes ctr = RandomBytes(rng, 16);
+        store_le32(ctr.data(), start);
+        const Bytes in = RandomBytes(rng, n), s0 = RandomBytes(rng, 16);
+        Bytes want(n);
+        f->aes->ctr32le(s.get(), want.data(), in.data(), blocks, ctr.data());
+        Bytes want_s = s0;
+        f->ghash->polyval_update(want_s.data(), g.get(), want.data(), blocks);
+        const std::string what = std::string(f->name) + " key " +
+                                 std::to_string(key_len) + " blocks " +
+                                 std::to_string(blocks) +
+                                 (inplace ? " in place" : "");
+        Bytes ibuf(n + 32, 0x11), obuf(n + 32, 0x22);
+        std::memcpy(ibuf.data() + align, in.data(), n);
+        uint8_t *dst = inplace ? ibuf.data() + align : obuf.data() + align;
+        Bytes got_s = s0;
+        f->siv_open(&keys, dst, ibuf.data() + align, blocks, ctr.data(),
+                    got_s.data());
+        ASSERT_EQ(0, std::memcmp(dst, want.data(), n)) << what << " siv_open";
+        ASSERT_EQ(want_s, got_s) << what << " siv_open's S";
+        if (f->siv_ctr32le != nullptr) {
+          std::memcpy(ibuf.data() + align, in.data(), n);
+          f->siv_ctr32le(s.get(), dst, ibuf.data() + align, blocks, ctr.data());
+          ASSERT_EQ(0, std::memcmp(dst, want.data(), n)) << what << " siv_ctr32le";
+        }
+        const uint8_t fill = inplace ? 0x11 : 0x22;
+        for (size_t j = align + n; j < n + 32; j++) {
+          ASSERT_EQ(fill, (inplace ? ibuf : obuf)[j]) << what << " wrote past";
+        }
+      }
+    }
+  }
+}
+
+TEST_P(SivFusedHook, PolyvalAndHashInitMatchThePairsHooks) {
+  const fused_impl *f = GetParam();
+  if (f->siv_polyval == nullptr) GTEST_SKIP() << f->name << " has no siv_polyval";
+  std::mt19937_64 rng(6);
+  const Bytes h = GhashKeyFor(RandomBytes(rng, 16));
+  GKey full;
+  f->ghash->init(full.get(), h.data());
+  for (size_t max : {1, 3, 4, 5, 8, 9, 16, 17, 300}) {
+    GKey part;
+    std::memset(&part, 0xa5, sizeof(part));
+    if (f->siv_hash_init != nullptr) {
+      f->siv_hash_init(part.get(), h.data(), max);
+      ASSERT_TRUE(NothingPastKeyBytes(f->ghash, part, 0xa5))
+          << f->name << " siv_hash_init wrote past " << f->ghash->name
+          << "'s key_bytes, max " << max;
+    } else {
+      part = full;
+    }
+    std::vector<size_t> runs = RunLengths();
+    runs.push_back(0);
+    for (size_t blocks : runs) {
+      if (blocks > max) continue;
+      const Bytes in = RandomBytes(rng, 16 * blocks + 5);
+      Bytes want = RandomBytes(rng, 16), got = want, again = want;
+      f->ghash->polyval_update(want.data(), full.get(), in.data() + 5, blocks);
+      f->siv_polyval(got.data(), part.get(), in.data() + 5, blocks);
+      ASSERT_EQ(want, got) << f->name << " max " << max << " blocks " << blocks;
+      f->siv_polyval(again.data(), full.get(), in.data() + 5, blocks);
+      ASSERT_EQ(want, again) << f->name << " (init's key) blocks " << blocks;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllUsable, SivFusedHook,
+                         ::testing::ValuesIn(UsableSivFused()),
+                         [](const ::testing::TestParamInfo<const fused_impl *> &i) {
+                           return std::string(i.param->name);
+                         });
+
+}  // namespace
