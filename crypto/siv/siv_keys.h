@@ -35,6 +35,10 @@
 struct siv_message_keys {
   union aes_schedule_room enc;
   union ghash_key_room hash;
+  /* The bytes of each room the set-up wrote (the backend's key_bytes; all
+   * of the hash room for a fused kernel's siv_hash_init, which states no
+   * size of its own): what siv_message_keys_wipe clears. */
+  unsigned enc_bytes, hash_bytes;
 };
 
 static inline const struct aes_schedule *siv_enc(
@@ -59,6 +63,7 @@ static inline void siv_expand_enc(const struct aes_impl *aes,
                                   struct siv_message_keys *mk,
                                   const uint8_t *key, size_t key_len) {
   aes->set_encrypt_key(aes_schedule_in(&mk->enc), key, key_len);
+  mk->enc_bytes = aes->key_bytes;
 }
 
 /* Precomputes the GHASH backend's key for GHASH key `h` (16 bytes, GCM
@@ -73,17 +78,22 @@ static inline void siv_init_hash(const struct ghash_impl *ghash,
   const size_t max = max_blocks < SIZE_MAX ? (size_t)max_blocks : SIZE_MAX;
   if (wide != NULL) {
     wide(ghash_key_in(&mk->hash), h, max);
+    mk->hash_bytes = sizeof(mk->hash);
   } else if (ghash->init_for != NULL) {
     ghash->init_for(ghash_key_in(&mk->hash), h, max);
+    mk->hash_bytes = ghash->key_bytes;
   } else {
     ghash->init(ghash_key_in(&mk->hash), h);
+    mk->hash_bytes = ghash->key_bytes;
   }
 }
 
-/* Wipes a message's keys: all of their room (a fused kernel's
- * siv_hash_init states no size of its own). */
+/* Wipes a message's keys: the bytes their set-up wrote (a short message
+ * on AES-NI and CLMUL spent a tenth of its time clearing all 3 KiB of
+ * both rooms). */
 static inline void siv_message_keys_wipe(struct siv_message_keys *mk) {
-  gcmi_secure_wipe(mk, sizeof(*mk));
+  gcmi_secure_wipe(mk->enc.bytes, mk->enc_bytes);
+  gcmi_secure_wipe(mk->hash.bytes, mk->hash_bytes);
 }
 
 #endif /* LIBGCM_CRYPTO_SIV_SIV_KEYS_H */
