@@ -25,9 +25,12 @@
  * hi:lo is the kernel's reflected register form (hi the upper qword), so
  * byte b of it is byte b of the register.
  *
+ * H^2 comes from the kernel: once the H rows are written, hashing the
+ * block H with a zero accumulator gives H * H (square_with_kernel).
+ *
  * Constant time: every reduction is a mask made from the secret bit, never
- * a branch; H^2 is computed bit by bit with masks; table indices and loop
- * bounds are public constants. The kernel's own argument is in its opening comment.
+ * a branch; H^2 comes from the constant-time kernel; table indices and
+ * loop bounds are public constants. The kernel's own argument is in its opening comment.
  */
 #include <string.h>
 
@@ -56,6 +59,45 @@ GCM_HIDDEN ghash_update_fn SSSE3_BLOCKS;
 _Static_assert(SSSE3_KEY_BYTES <= GHASH_KEY_MAX_BYTES,
                "the ssse3 key fits in the largest GHASH key");
 
+/* Writes row b of the 16 entries e[n] at out + 32 b: byte n of the row is
+ * byte b of e[n] (lo's bytes 0..7 from the least significant up, then
+ * hi's). With SSE2 (every CPU this backend runs on has it, so its code is
+ * built for it on 32-bit x86 too) this is a 16x16 byte transpose: one
+ * step of 16 PUNPCKLBW/PUNPCKHBW, register i with register i + 8 into
+ * registers 2i and 2i + 1, moves the byte at register r, position c to
+ * the one whose 8-bit index (r:c) is rotated left by one; four steps
+ * rotate it by four, to register c, position r. Public addresses only. */
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#include <emmintrin.h>
+__attribute__((target("sse2"))) static void transpose_rows(
+    uint8_t *out, const struct u128 e[16]) {
+  __m128i a[16], b[16];
+  for (int n = 0; n < 16; n++) {
+    a[n] = _mm_set_epi64x((long long)e[n].hi, (long long)e[n].lo);
+  }
+  for (int step = 0; step < 4; step++) {
+    for (int i = 0; i < 8; i++) {
+      b[2 * i] = _mm_unpacklo_epi8(a[i], a[i + 8]);
+      b[2 * i + 1] = _mm_unpackhi_epi8(a[i], a[i + 8]);
+    }
+    for (int n = 0; n < 16; n++) a[n] = b[n];
+  }
+  for (int row = 0; row < 16; row++) {
+    _mm_storeu_si128((__m128i *)(void *)(out + 32 * row), a[row]);
+  }
+}
+#else
+static void transpose_rows(uint8_t *out, const struct u128 e[16]) {
+  for (int row = 0; row < 16; row++) {
+    unsigned shift = 8 * (row & 7);
+    for (int n = 0; n < 16; n++) {
+      uint64_t w = row < 8 ? e[n].lo : e[n].hi;
+      out[32 * row + n] = (uint8_t)(w >> shift);
+    }
+  }
+}
+#endif
+
 /* Writes the 512 bytes of transposed T and T4 rows for g at `out`. */
 static void build_rows(uint8_t out[512], struct u128 g) {
   struct u128 t[16], t4[16];
@@ -75,25 +117,36 @@ static void build_rows(uint8_t out[512], struct u128 g) {
     t[n] = a;
     t4[n] = b;
   }
-  for (int row = 0; row < 16; row++) {
-    unsigned shift = 8 * (row & 7);
-    for (int n = 0; n < 16; n++) {
-      uint64_t w = row < 8 ? t[n].lo : t[n].hi;
-      uint64_t w4 = row < 8 ? t4[n].lo : t4[n].hi;
-      out[32 * row + n] = (uint8_t)(w >> shift);
-      out[32 * row + 16 + n] = (uint8_t)(w4 >> shift);
-    }
-  }
+  transpose_rows(out, t);
+  transpose_rows(out + 16, t4);
+}
+
+/* H^2 in GCM's byte order, by the kernel itself once the H rows are in
+ * place: a single block uses the H rows alone (the kernel's opening
+ * comment), and hashing the block H into a zero accumulator gives H * H.
+ * That takes a few dozen cycles where the bit-serial mul takes hundreds;
+ * AES-GCM-SIV sets up a GHASH key for every message. */
+static struct u128 square_with_kernel(const struct ghash_key *key,
+                                      const uint8_t H[16]) {
+#if SSSE3_BUILT
+  _Alignas(16) uint8_t sq[16] = {0};
+  SSSE3_BLOCKS(sq, key, H, 1);
+  struct u128 h2 = {load_be64(sq), load_be64(sq + 8)};
+  gcmi_secure_wipe(sq, sizeof(sq));
+  return h2;
+#else
+  (void)key; /* not reached: ssse3_usable is 0 without the kernel */
+  struct u128 h = {load_be64(H), load_be64(H + 8)};
+  return mul(h, h);
+#endif
 }
 
 static void ssse3_init(struct ghash_key *key, const uint8_t H[16]) {
-  struct u128 h = {load_be64(H), load_be64(H + 8)};
-  struct u128 g = h, g2 = mul(h, h);
-  for (int i = 0; i < 8; i++) {
-    g = mul_x_inv(g);
-    g2 = mul_x_inv(g2);
-  }
+  struct u128 g = {load_be64(H), load_be64(H + 8)};
+  for (int i = 0; i < 8; i++) g = mul_x_inv(g);
   build_rows(ghash_key_bytes(key), g);
+  struct u128 g2 = square_with_kernel(key, H);
+  for (int i = 0; i < 8; i++) g2 = mul_x_inv(g2);
   build_rows(ghash_key_bytes(key) + 512, g2);
 }
 
