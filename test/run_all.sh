@@ -312,14 +312,18 @@ if command -v arm-linux-gnueabihf-g++ >/dev/null && command -v arm-linux-gnueabi
   # Constant time where valgrind cannot run: the executed path of every pair
   # each build runs, compared for different keys and data (test/ct), and
   # the compiler's output for the constant-time C.
-  for build in armhf armhf-thumb; do
-    echo "-- $build trace check under qemu-arm -cpu max"
-    test/ct/ct_trace.sh --work "$out/$build/ct-trace" -- "${hf[@]}" -cpu max \
-      -- "$out/$build/test/ct/ct_trace_workload"
+  # (The Thumb-2 build's beside the A32 build's.)
+  arm_hf_checks() { # build
+    echo "-- $1 trace check under qemu-arm -cpu max"
+    test/ct/ct_trace.sh --work "$out/$1/ct-trace" -- "${hf[@]}" -cpu max \
+      -- "$out/$1/test/ct/ct_trace_workload"
     python3 test/ct/ct_disasm_scan.py arm-linux-gnueabihf-objdump arm-linux-gnueabihf-nm \
-      "$out/$build/libgcm.a"
-    sh test/packaging/check_symbols.sh arm-linux-gnueabihf-nm "$out/$build/libgcm.a"
-  done
+      "$out/$1/libgcm.a"
+    sh test/packaging/check_symbols.sh arm-linux-gnueabihf-nm "$out/$1/libgcm.a"
+  }
+  bg_start armhf-thumb-checks arm_hf_checks armhf-thumb
+  arm_hf_checks armhf
+  bg_wait armhf-thumb-checks
   # The ARM model's extraction checked under qemu for the A32 and the
   # Thumb-2 kernels (tool/arm-model; skipped without llvm-mca 17+).
   for build in armhf armhf-thumb; do
@@ -414,8 +418,9 @@ CC=clang CXX=clang++ SAN_BUILD_DIR="$out/asan-clang" TSAN_BUILD_DIR="$out/tsan-c
   JOBS="$jobs" "$top/test/sanitizers.sh" all -DLIBGCM_WERROR=ON
 
 stage "5/6 fuzzers"
+# 30 seconds per target here (CI time; the script's default is 60).
 if [ -x "$top/fuzz/run_fuzzers.sh" ]; then
-  "$top/fuzz/run_fuzzers.sh" "$out"
+  LIBGCM_FUZZ_SECONDS=${LIBGCM_FUZZ_SECONDS:-30} "$top/fuzz/run_fuzzers.sh" "$out"
 else
   echo "fuzz/run_fuzzers.sh not present"
 fi
