@@ -84,6 +84,9 @@ static void feed_block(struct polyval_feed *f, const uint8_t in[16]) {
 
 void gcmi_polyval_absorb(struct polyval_feed *f, const uint8_t *in,
                          size_t len) {
+  /* Nothing to take (and `in` may then be NULL, which memcpy must not
+   * be given even for zero bytes). */
+  if (len == 0) return;
   if (f->part_len > 0) {
     /* Complete the block an earlier call began. */
     size_t take = 16 - f->part_len < len ? 16 - f->part_len : len;
