@@ -24,6 +24,10 @@
 //             one-update rule, the tag set before the data, a wrong tag
 //             failing with zeroed output, dupctx, `speed`, the counters,
 //             and OpenSSL's own AES-GCM-SIV where it has one (3.2 and up)
+//   params    the parameter lists of every cipher (names, types, order)
+//             and the context parameters the ciphers share: keylen,
+//             ivlen, taglen, the backend names, keylen refused but at its
+//             own value, unknown names ignored
 //   backends  the cipher context reports the backends LIBGCM_EXPECT_PAIR
 //             ("aes/ghash") names, so LIBGCM_AES / LIBGCM_GHASH /
 //             OPENSSL_ia32cap reach libgcm inside an OpenSSL program
@@ -1055,6 +1059,180 @@ std::string DrainErrors() {
   return all;
 }
 
+// ---- params ----------------------------------------------------------------
+
+// One row of a parameter list: its name and data type.
+struct Row {
+  const char *key;
+  unsigned type;
+};
+
+// A parameter list as "name/type" strings, in its order.
+std::vector<std::string> Rows(const OSSL_PARAM *p) {
+  std::vector<std::string> out;
+  for (; p != nullptr && p->key != nullptr; p++) {
+    out.push_back(std::string(p->key) + "/" + std::to_string(p->data_type));
+  }
+  return out;
+}
+std::vector<std::string> Rows(const std::vector<Row> &rows) {
+  std::vector<std::string> out;
+  for (const Row &r : rows) {
+    out.push_back(std::string(r.key) + "/" + std::to_string(r.type));
+  }
+  return out;
+}
+
+std::string Joined(const std::vector<std::string> &v) {
+  std::string s;
+  for (const std::string &x : v) s += (s.empty() ? "" : " ") + x;
+  return s;
+}
+
+// The parameter lists each cipher publishes, name, type and order, and
+// the context parameters both ciphers answer alike: keylen, ivlen, taglen
+// and the backend names read (one call asking for them all, an unknown
+// name among them left alone), keylen set to its own value and refused
+// at any other, unknown and other-mode names ignored when set.
+int RunParams() {
+  constexpr unsigned kUnsigned = OSSL_PARAM_UNSIGNED_INTEGER;
+  constexpr unsigned kInt = OSSL_PARAM_INTEGER;
+  constexpr unsigned kOctets = OSSL_PARAM_OCTET_STRING;
+  constexpr unsigned kUtf8Ptr = OSSL_PARAM_UTF8_PTR;
+  const std::vector<Row> alg_gettable = {
+      {OSSL_CIPHER_PARAM_MODE, kUnsigned},
+      {OSSL_CIPHER_PARAM_KEYLEN, kUnsigned},
+      {OSSL_CIPHER_PARAM_IVLEN, kUnsigned},
+      {OSSL_CIPHER_PARAM_BLOCK_SIZE, kUnsigned},
+      {OSSL_CIPHER_PARAM_AEAD, kInt},
+      {OSSL_CIPHER_PARAM_CUSTOM_IV, kInt},
+      {OSSL_CIPHER_PARAM_CTS, kInt},
+      {OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, kInt},
+      {OSSL_CIPHER_PARAM_HAS_RAND_KEY, kInt},
+  };
+  const std::vector<Row> gcm_gettable = {
+      {OSSL_CIPHER_PARAM_KEYLEN, kUnsigned},
+      {OSSL_CIPHER_PARAM_IVLEN, kUnsigned},
+      {OSSL_CIPHER_PARAM_AEAD_TAGLEN, kUnsigned},
+      {OSSL_CIPHER_PARAM_IV, kOctets},
+      {OSSL_CIPHER_PARAM_UPDATED_IV, kOctets},
+      {OSSL_CIPHER_PARAM_AEAD_TAG, kOctets},
+      {OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD, kUnsigned},
+      {OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN, kOctets},
+      {"libgcm-aes-backend", kUtf8Ptr},
+      {"libgcm-ghash-backend", kUtf8Ptr},
+  };
+  const std::vector<Row> gcm_settable = {
+      {OSSL_CIPHER_PARAM_KEYLEN, kUnsigned},
+      {OSSL_CIPHER_PARAM_IVLEN, kUnsigned},
+      {OSSL_CIPHER_PARAM_AEAD_TAG, kOctets},
+      {OSSL_CIPHER_PARAM_AEAD_TLS1_AAD, kOctets},
+      {OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED, kOctets},
+      {OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV, kOctets},
+  };
+  const std::vector<Row> siv_gettable = {
+      {OSSL_CIPHER_PARAM_KEYLEN, kUnsigned},
+      {OSSL_CIPHER_PARAM_IVLEN, kUnsigned},
+      {OSSL_CIPHER_PARAM_AEAD_TAGLEN, kUnsigned},
+      {OSSL_CIPHER_PARAM_AEAD_TAG, kOctets},
+      {"libgcm-aes-backend", kUtf8Ptr},
+      {"libgcm-ghash-backend", kUtf8Ptr},
+  };
+  const std::vector<Row> siv_settable = {
+      {OSSL_CIPHER_PARAM_KEYLEN, kUnsigned},
+      {OSSL_CIPHER_PARAM_SPEED, kUnsigned},
+      {OSSL_CIPHER_PARAM_AEAD_TAG, kOctets},
+  };
+  struct Case {
+    const char *name;
+    size_t keylen;
+    const std::vector<Row> &gettable, &settable;
+    const char *foreign;  // a parameter of the other mode: ignored when set
+  } cases[] = {
+      {"AES-128-GCM", 16, gcm_gettable, gcm_settable, OSSL_CIPHER_PARAM_SPEED},
+      {"AES-192-GCM", 24, gcm_gettable, gcm_settable, OSSL_CIPHER_PARAM_SPEED},
+      {"AES-256-GCM", 32, gcm_gettable, gcm_settable, OSSL_CIPHER_PARAM_SPEED},
+      {"AES-128-GCM-SIV", 16, siv_gettable, siv_settable,
+       OSSL_CIPHER_PARAM_IVLEN},
+      {"AES-256-GCM-SIV", 32, siv_gettable, siv_settable,
+       OSSL_CIPHER_PARAM_IVLEN},
+  };
+  for (const Case &t : cases) {
+    EVP_CIPHER *c = EVP_CIPHER_fetch(g_libctx, t.name, "provider=libgcm");
+    CHECK(c != nullptr, "%s: fetch", t.name);
+    if (c == nullptr) continue;
+    const struct {
+      const char *what;
+      std::vector<std::string> got, want;
+    } lists[] = {
+        {"gettable", Rows(EVP_CIPHER_gettable_params(c)), Rows(alg_gettable)},
+        {"gettable ctx", Rows(EVP_CIPHER_gettable_ctx_params(c)),
+         Rows(t.gettable)},
+        {"settable ctx", Rows(EVP_CIPHER_settable_ctx_params(c)),
+         Rows(t.settable)},
+    };
+    for (const auto &l : lists) {
+      CHECK(l.got == l.want, "%s: %s params are [%s], expected [%s]", t.name,
+            l.what, Joined(l.got).c_str(), Joined(l.want).c_str());
+    }
+
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+    const Bytes key(t.keylen, 0x42), iv(12, 7);
+    for (int keyed = 0; keyed < 2; keyed++) {
+      CHECK(EVP_EncryptInit_ex2(ctx, c, keyed ? key.data() : nullptr,
+                                keyed ? iv.data() : nullptr, nullptr),
+            "%s: init", t.name);
+      size_t keylen = 0, ivlen = 0, taglen = 0, unknown = 99;
+      char *aes = nullptr, *ghash = nullptr;
+      OSSL_PARAM get[] = {
+          OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_KEYLEN, &keylen),
+          OSSL_PARAM_construct_size_t("no-such-param", &unknown),
+          OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_IVLEN, &ivlen),
+          OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_AEAD_TAGLEN, &taglen),
+          OSSL_PARAM_construct_utf8_ptr("libgcm-aes-backend", &aes, 0),
+          OSSL_PARAM_construct_utf8_ptr("libgcm-ghash-backend", &ghash, 0),
+          OSSL_PARAM_construct_end()};
+      CHECK(EVP_CIPHER_CTX_get_params(ctx, get) && keylen == t.keylen &&
+                ivlen == 12 && taglen == 16 && unknown == 99 &&
+                !OSSL_PARAM_modified(&get[1]),
+            "%s, keyed %d: keylen %zu ivlen %zu taglen %zu unknown %zu",
+            t.name, keyed, keylen, ivlen, taglen, unknown);
+      const std::string a = aes ? aes : "<null>", g = ghash ? ghash : "<null>";
+      CHECK(keyed ? (a != "none" && a != "<null>" && g != "none" &&
+                     g != "<null>")
+                  : (a == "none" && g == "none"),
+            "%s, keyed %d: backends %s/%s", t.name, keyed, a.c_str(),
+            g.c_str());
+    }
+
+    size_t own = t.keylen, other = t.keylen == 16 ? 32 : 16, zero = 0;
+    OSSL_PARAM set_own[] = {
+        OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_KEYLEN, &own),
+        OSSL_PARAM_construct_end()};
+    CHECK(EVP_CIPHER_CTX_set_params(ctx, set_own), "%s: keylen %zu refused",
+          t.name, own);
+    OSSL_PARAM set_other[] = {
+        OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_KEYLEN, &other),
+        OSSL_PARAM_construct_end()};
+    ERR_clear_error();
+    CHECK(!EVP_CIPHER_CTX_set_params(ctx, set_other), "%s: keylen %zu taken",
+          t.name, other);
+    const std::string errors = DrainErrors();
+    CHECK(errors.find("this cipher's key is " + std::to_string(t.keylen) +
+                      " bytes") != std::string::npos,
+          "%s: keylen %zu refused with %s", t.name, other, errors.c_str());
+    OSSL_PARAM set_ignored[] = {
+        OSSL_PARAM_construct_size_t("no-such-param", &zero),
+        OSSL_PARAM_construct_size_t(t.foreign, &zero),
+        OSSL_PARAM_construct_end()};
+    CHECK(EVP_CIPHER_CTX_set_params(ctx, set_ignored),
+          "%s: an unknown name or %s was not ignored", t.name, t.foreign);
+    EVP_CIPHER_CTX_free(ctx);
+    EVP_CIPHER_free(c);
+  }
+  return g_failures ? 1 : 0;
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -1110,6 +1288,8 @@ int main(int argc, char **argv) {
     rc = RunSiv(std::vector<std::string>(argv + 3, argv + argc));
   } else if (section == "backends") {
     rc = RunBackends();
+  } else if (section == "params") {
+    rc = RunParams();
   } else {
     std::fprintf(stderr, "unknown section %s\n", section.c_str());
     rc = 2;
