@@ -536,30 +536,6 @@ static int ctx_cipher(void *vctx, unsigned char *out, size_t *outl,
 
 /* ---- parameters ------------------------------------------------------------------ */
 
-int libgcm_aead_get_params(OSSL_PARAM params[], unsigned mode, size_t keylen,
-                           size_t ivlen) {
-  OSSL_PARAM *p;
-  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_MODE);
-  if (p != NULL && !OSSL_PARAM_set_uint(p, mode)) return 0;
-  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN);
-  if (p != NULL && !OSSL_PARAM_set_size_t(p, keylen)) return 0;
-  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN);
-  if (p != NULL && !OSSL_PARAM_set_size_t(p, ivlen)) return 0;
-  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_BLOCK_SIZE);
-  if (p != NULL && !OSSL_PARAM_set_size_t(p, 1)) return 0;
-  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD);
-  if (p != NULL && !OSSL_PARAM_set_int(p, 1)) return 0;
-  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_CUSTOM_IV);
-  if (p != NULL && !OSSL_PARAM_set_int(p, 1)) return 0;
-  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_CTS);
-  if (p != NULL && !OSSL_PARAM_set_int(p, 0)) return 0;
-  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK);
-  if (p != NULL && !OSSL_PARAM_set_int(p, 0)) return 0;
-  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_HAS_RAND_KEY);
-  if (p != NULL && !OSSL_PARAM_set_int(p, 0)) return 0;
-  return 1;
-}
-
 static int aes128_get_params(OSSL_PARAM params[]) {
   return libgcm_aead_get_params(params, EVP_CIPH_GCM_MODE, 16, GCM_NONCE_LEN);
 }
@@ -570,46 +546,19 @@ static int aes256_get_params(OSSL_PARAM params[]) {
   return libgcm_aead_get_params(params, EVP_CIPH_GCM_MODE, 32, GCM_NONCE_LEN);
 }
 
-static const OSSL_PARAM alg_gettable[] = {
-    OSSL_PARAM_uint(OSSL_CIPHER_PARAM_MODE, NULL),
-    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
-    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
-    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_BLOCK_SIZE, NULL),
-    OSSL_PARAM_int(OSSL_CIPHER_PARAM_AEAD, NULL),
-    OSSL_PARAM_int(OSSL_CIPHER_PARAM_CUSTOM_IV, NULL),
-    OSSL_PARAM_int(OSSL_CIPHER_PARAM_CTS, NULL),
-    OSSL_PARAM_int(OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, NULL),
-    OSSL_PARAM_int(OSSL_CIPHER_PARAM_HAS_RAND_KEY, NULL),
-    OSSL_PARAM_END,
-};
-
-const OSSL_PARAM *libgcm_aead_gettable_params(void *provctx) {
-  (void)provctx;
-  return alg_gettable;
-}
-
 static const OSSL_PARAM ctx_gettable[] = {
-    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
-    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
-    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_TAGLEN, NULL),
+    LIBGCM_CTX_GETTABLE_LENGTHS,
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_IV, NULL, 0),
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV, NULL, 0),
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, NULL, 0),
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD, NULL),
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN, NULL, 0),
-    OSSL_PARAM_utf8_ptr(PARAM_AES_BACKEND, NULL, 0),
-    OSSL_PARAM_utf8_ptr(PARAM_GHASH_BACKEND, NULL, 0),
+    LIBGCM_CTX_GETTABLE_BACKENDS,
     OSSL_PARAM_END,
 };
 
-static const OSSL_PARAM *ctx_gettable_params(void *vctx, void *provctx) {
-  (void)vctx;
-  (void)provctx;
-  return ctx_gettable;
-}
-
 static const OSSL_PARAM ctx_settable[] = {
-    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
+    LIBGCM_CTX_SETTABLE_KEYLEN,
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, NULL, 0),
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_AAD, NULL, 0),
@@ -617,12 +566,6 @@ static const OSSL_PARAM ctx_settable[] = {
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV, NULL, 0),
     OSSL_PARAM_END,
 };
-
-static const OSSL_PARAM *ctx_settable_params(void *vctx, void *provctx) {
-  (void)vctx;
-  (void)provctx;
-  return ctx_settable;
-}
 
 /* Puts `len` bytes at `p` into an octet-string or octet-pointer parameter. */
 static int set_octets(OSSL_PARAM *p, const void *data, size_t len) {
@@ -650,64 +593,27 @@ static int tls_iv_gen(struct gcm_ctx *c, OSSL_PARAM *p) {
   return 1;
 }
 
-/* Context parameters by name. EVP asks for one or two at a time, several
- * times per message (the IV length at every init, the tag after every
- * final), so the parameter list is walked once and each name is matched by
- * its length first, instead of one OSSL_PARAM_locate (a string compare per
- * entry) per known name. */
-enum ctx_param {
-  P_UNKNOWN,
-  P_KEYLEN,
-  P_IVLEN,
-  P_IV,
-  P_TAGLEN,
-  P_TAG,
-  P_TLS_AAD,
-  P_TLS_AAD_PAD,
-  P_TLS_IV_FIXED,
-  P_TLS_IV_GEN,
-  P_TLS_IV_INV,
-  P_AES_BACKEND,
-  P_GHASH_BACKEND,
-};
-
-#define NAME_IS(key, len, name) \
-  ((len) == sizeof(name) - 1 && memcmp((key), (name), sizeof(name) - 1) == 0)
-
-static enum ctx_param param_id(const char *key) {
-  size_t n = strlen(key);
-  if (NAME_IS(key, n, OSSL_CIPHER_PARAM_KEYLEN)) return P_KEYLEN;
-  if (NAME_IS(key, n, OSSL_CIPHER_PARAM_IVLEN)) return P_IVLEN;
-  if (NAME_IS(key, n, OSSL_CIPHER_PARAM_AEAD_TAG)) return P_TAG;
-  if (NAME_IS(key, n, OSSL_CIPHER_PARAM_AEAD_TAGLEN)) return P_TAGLEN;
-  if (NAME_IS(key, n, OSSL_CIPHER_PARAM_IV) ||
-      NAME_IS(key, n, OSSL_CIPHER_PARAM_UPDATED_IV))
-    return P_IV;
-  if (NAME_IS(key, n, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD)) return P_TLS_AAD;
-  if (NAME_IS(key, n, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD)) return P_TLS_AAD_PAD;
-  if (NAME_IS(key, n, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED)) return P_TLS_IV_FIXED;
-  if (NAME_IS(key, n, OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN)) return P_TLS_IV_GEN;
-  if (NAME_IS(key, n, OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV)) return P_TLS_IV_INV;
-  if (NAME_IS(key, n, PARAM_AES_BACKEND)) return P_AES_BACKEND;
-  if (NAME_IS(key, n, PARAM_GHASH_BACKEND)) return P_GHASH_BACKEND;
-  return P_UNKNOWN;
+/* The names of the key's backends, for libgcm_get_shared. */
+static const char *backend_name(const void *vctx, enum libgcm_param which) {
+  const struct gcm_ctx *c = vctx;
+  if (c->key == NULL) return "none";
+  const gcm_key *k = key_of(c->key);
+  return which == LIBGCM_P_AES_BACKEND ? gcm_key_aes_backend(k)
+                                       : gcm_key_ghash_backend(k);
 }
 
-static int get_one(struct gcm_ctx *c, OSSL_PARAM *p) {
-  switch (param_id(p->key)) {
-    case P_KEYLEN:
-      return OSSL_PARAM_set_size_t(p, c->keylen);
-    case P_IVLEN:
-      return OSSL_PARAM_set_size_t(p, c->ivlen);
-    case P_TAGLEN:
-      return OSSL_PARAM_set_size_t(p, c->taglen != 0 ? c->taglen : GCM_TAG_LEN);
-    case P_IV:
+/* One context parameter read (libgcm_ctx_get_each): AES-GCM's own here,
+ * the ones both ciphers share in cipher_params.c. */
+static int get_one(void *vctx, OSSL_PARAM *p, enum libgcm_param id) {
+  struct gcm_ctx *c = vctx;
+  switch (id) {
+    case LIBGCM_P_IV:
       if (c->iv_state == IV_NONE || p->data_size < c->ivlen) {
         LIBGCM_ERR(c->pc, LIBGCM_R_BAD_IV_LENGTH, "no IV, or too small a buffer");
         return 0;
       }
       return set_octets(p, c->iv, c->ivlen);
-    case P_TAG:
+    case LIBGCM_P_TAG:
       if (!c->enc || !c->tag_ready || p->data_size == 0 ||
           p->data_size > GCM_TAG_LEN || p->data_type != OSSL_PARAM_OCTET_STRING) {
         LIBGCM_ERR(c->pc, LIBGCM_R_BAD_TAG,
@@ -715,28 +621,21 @@ static int get_one(struct gcm_ctx *c, OSSL_PARAM *p) {
         return 0;
       }
       return OSSL_PARAM_set_octet_string(p, c->tag, p->data_size);
-    case P_TLS_AAD_PAD:
+    case LIBGCM_P_TLS_AAD_PAD:
       return OSSL_PARAM_set_size_t(p, TLS_TAG_LEN);
-    case P_TLS_IV_GEN:
+    case LIBGCM_P_TLS_IV_GEN:
       return tls_iv_gen(c, p);
-    case P_AES_BACKEND:
-      return OSSL_PARAM_set_utf8_ptr(
-          p, c->key != NULL ? gcm_key_aes_backend(key_of(c->key)) : "none");
-    case P_GHASH_BACKEND:
-      return OSSL_PARAM_set_utf8_ptr(
-          p, c->key != NULL ? gcm_key_ghash_backend(key_of(c->key)) : "none");
-    default:
-      return 1; /* not gettable here: left alone, as OpenSSL does */
+    default: {
+      const struct libgcm_ctx_shared v = {
+          .keylen = c->keylen,
+          .ivlen = c->ivlen,
+          .taglen = c->taglen != 0 ? c->taglen : GCM_TAG_LEN,
+          .backend = backend_name,
+          .ctx = c,
+      };
+      return libgcm_get_shared(p, id, &v);
+    }
   }
-}
-
-static int ctx_get_params(void *vctx, OSSL_PARAM params[]) {
-  struct gcm_ctx *c = vctx;
-  if (params == NULL) return 1;
-  for (OSSL_PARAM *p = params; p->key != NULL; p++) {
-    if (!get_one(c, p)) return 0;
-  }
-  return 1;
 }
 
 /* tlsaad: the 13-byte TLS 1.2 header (sequence number, type, version,
@@ -809,17 +708,13 @@ static int set_tls_iv_inv(struct gcm_ctx *c, const OSSL_PARAM *p) {
   return 1;
 }
 
-static int set_one(struct gcm_ctx *c, const OSSL_PARAM *p) {
+/* One context parameter set (libgcm_ctx_set_each): AES-GCM's own here,
+ * the ones both ciphers share in cipher_params.c. */
+static int set_one(void *vctx, const OSSL_PARAM *p, enum libgcm_param id) {
+  struct gcm_ctx *c = vctx;
   size_t n;
-  switch (param_id(p->key)) {
-    case P_KEYLEN:
-      if (!OSSL_PARAM_get_size_t(p, &n) || n != c->keylen) {
-        LIBGCM_ERR(c->pc, LIBGCM_R_BAD_KEY_LENGTH,
-                   "this cipher's key is %zu bytes", c->keylen);
-        return 0;
-      }
-      return 1;
-    case P_IVLEN:
+  switch (id) {
+    case LIBGCM_P_IVLEN:
       if (!OSSL_PARAM_get_size_t(p, &n) || n == 0 || n > MAX_IV_LEN) {
         LIBGCM_ERR(c->pc, LIBGCM_R_BAD_IV_LENGTH, "ivlen must be 1..%d",
                    MAX_IV_LEN);
@@ -831,7 +726,7 @@ static int set_one(struct gcm_ctx *c, const OSSL_PARAM *p) {
         stream_drop(c, IV_NONE);
       }
       return 1;
-    case P_TAG:
+    case LIBGCM_P_TAG:
       if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data_size == 0 ||
           p->data_size > GCM_TAG_LEN || (p->data != NULL && c->enc)) {
         LIBGCM_ERR(c->pc, LIBGCM_R_BAD_TAG,
@@ -841,25 +736,18 @@ static int set_one(struct gcm_ctx *c, const OSSL_PARAM *p) {
       if (p->data != NULL) memcpy(c->tag, p->data, p->data_size);
       c->taglen = p->data_size;
       return 1;
-    case P_TLS_AAD:
+    case LIBGCM_P_TLS_AAD:
       return set_tls_aad(c, p);
-    case P_TLS_IV_FIXED:
+    case LIBGCM_P_TLS_IV_FIXED:
       return set_tls_iv_fixed(c, p);
-    case P_TLS_IV_INV:
+    case LIBGCM_P_TLS_IV_INV:
       return set_tls_iv_inv(c, p);
     default:
-      return 1; /* unknown or not settable: ignored, as providers do */
+      return libgcm_set_shared(c->pc, p, id, c->keylen);
   }
 }
 
-static int ctx_set_params(void *vctx, const OSSL_PARAM params[]) {
-  struct gcm_ctx *c = vctx;
-  if (params == NULL) return 1;
-  for (const OSSL_PARAM *p = params; p->key != NULL; p++) {
-    if (!set_one(c, p)) return 0;
-  }
-  return 1;
-}
+LIBGCM_CTX_PARAM_FUNCTIONS(get_one, set_one, ctx_gettable, ctx_settable)
 
 /* ---- dispatch tables ------------------------------------------------------------- */
 

@@ -312,107 +312,82 @@ static int aes256_get_params(OSSL_PARAM params[]) {
 }
 
 static const OSSL_PARAM ctx_gettable[] = {
-    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
-    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
-    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_TAGLEN, NULL),
+    LIBGCM_CTX_GETTABLE_LENGTHS,
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, NULL, 0),
-    OSSL_PARAM_utf8_ptr(PARAM_AES_BACKEND, NULL, 0),
-    OSSL_PARAM_utf8_ptr(PARAM_GHASH_BACKEND, NULL, 0),
+    LIBGCM_CTX_GETTABLE_BACKENDS,
     OSSL_PARAM_END,
 };
 
-static const OSSL_PARAM *ctx_gettable_params(void *vctx, void *provctx) {
-  (void)vctx;
-  (void)provctx;
-  return ctx_gettable;
-}
-
 static const OSSL_PARAM ctx_settable[] = {
-    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
+    LIBGCM_CTX_SETTABLE_KEYLEN,
     OSSL_PARAM_uint(OSSL_CIPHER_PARAM_SPEED, NULL),
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, NULL, 0),
     OSSL_PARAM_END,
 };
 
-static const OSSL_PARAM *ctx_settable_params(void *vctx, void *provctx) {
-  (void)vctx;
-  (void)provctx;
-  return ctx_settable;
+/* The names of the key's backends, for libgcm_get_shared. */
+static const char *backend_name(const void *vctx, enum libgcm_param which) {
+  const struct siv_ctx *c = vctx;
+  if (!c->have_key) return "none";
+  return which == LIBGCM_P_AES_BACKEND ? gcm_siv_key_aes_backend(&c->key)
+                                       : gcm_siv_key_ghash_backend(&c->key);
 }
 
-static int ctx_get_params(void *vctx, OSSL_PARAM params[]) {
+/* One context parameter read (libgcm_ctx_get_each): the tag here, the
+ * parameters both ciphers share in cipher_params.c. */
+static int get_one(void *vctx, OSSL_PARAM *p, enum libgcm_param id) {
   struct siv_ctx *c = vctx;
-  OSSL_PARAM *p;
-  if (params == NULL) return 1;
-  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN);
-  if (p != NULL && !OSSL_PARAM_set_size_t(p, c->keylen)) return 0;
-  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN);
-  if (p != NULL && !OSSL_PARAM_set_size_t(p, GCM_SIV_NONCE_LEN)) return 0;
-  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAGLEN);
-  if (p != NULL && !OSSL_PARAM_set_size_t(p, GCM_SIV_TAG_LEN)) return 0;
-  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG);
-  if (p != NULL) {
-    if (!c->enc || !c->tag_ready || p->data_type != OSSL_PARAM_OCTET_STRING ||
-        p->data_size != GCM_SIV_TAG_LEN) {
-      LIBGCM_ERR(c->pc, LIBGCM_R_BAD_TAG,
-                 "the 16-byte tag is readable after an encrypting final");
-      return 0;
-    }
-    if (!OSSL_PARAM_set_octet_string(p, c->tag, GCM_SIV_TAG_LEN)) return 0;
+  if (id != LIBGCM_P_TAG) {
+    const struct libgcm_ctx_shared v = {
+        .keylen = c->keylen,
+        .ivlen = GCM_SIV_NONCE_LEN,
+        .taglen = GCM_SIV_TAG_LEN,
+        .backend = backend_name,
+        .ctx = c,
+    };
+    return libgcm_get_shared(p, id, &v);
   }
-  p = OSSL_PARAM_locate(params, PARAM_AES_BACKEND);
-  if (p != NULL &&
-      !OSSL_PARAM_set_utf8_ptr(
-          p, c->have_key ? gcm_siv_key_aes_backend(&c->key) : "none")) {
+  if (!c->enc || !c->tag_ready || p->data_type != OSSL_PARAM_OCTET_STRING ||
+      p->data_size != GCM_SIV_TAG_LEN) {
+    LIBGCM_ERR(c->pc, LIBGCM_R_BAD_TAG,
+               "the 16-byte tag is readable after an encrypting final");
     return 0;
   }
-  p = OSSL_PARAM_locate(params, PARAM_GHASH_BACKEND);
-  if (p != NULL &&
-      !OSSL_PARAM_set_utf8_ptr(
-          p, c->have_key ? gcm_siv_key_ghash_backend(&c->key) : "none")) {
-    return 0;
-  }
-  return 1;
+  return OSSL_PARAM_set_octet_string(p, c->tag, GCM_SIV_TAG_LEN);
 }
 
-static int ctx_set_params(void *vctx, const OSSL_PARAM params[]) {
+/* One context parameter set (libgcm_ctx_set_each): speed and the tag
+ * here, keylen in cipher_params.c. */
+static int set_one(void *vctx, const OSSL_PARAM *p, enum libgcm_param id) {
   struct siv_ctx *c = vctx;
-  const OSSL_PARAM *p;
-  if (params == NULL) return 1;
-  p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_KEYLEN);
-  if (p != NULL) {
-    size_t n;
-    if (!OSSL_PARAM_get_size_t(p, &n) || n != c->keylen) {
-      LIBGCM_ERR(c->pc, LIBGCM_R_BAD_KEY_LENGTH,
-                 "this cipher's key is %zu bytes", c->keylen);
-      return 0;
-    }
+  unsigned speed;
+  switch (id) {
+    case LIBGCM_P_SPEED:
+      if (!OSSL_PARAM_get_uint(p, &speed)) {
+        LIBGCM_ERR(c->pc, LIBGCM_R_BAD_PARAMETER, "speed: an unsigned int");
+        return 0;
+      }
+      c->speed = speed != 0;
+      return 1;
+    case LIBGCM_P_TAG:
+      if (p->data_type != OSSL_PARAM_OCTET_STRING ||
+          p->data_size != GCM_SIV_TAG_LEN) {
+        LIBGCM_ERR(c->pc, LIBGCM_R_BAD_TAG, "AES-GCM-SIV tags are 16 bytes");
+        return 0;
+      }
+      /* Encrypting makes its own tag; as OpenSSL does, a tag given then is
+       * ignored. */
+      if (!c->enc && p->data != NULL) {
+        memcpy(c->tag, p->data, GCM_SIV_TAG_LEN);
+        c->have_tag = 1;
+      }
+      return 1;
+    default:
+      return libgcm_set_shared(c->pc, p, id, c->keylen);
   }
-  p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_SPEED);
-  if (p != NULL) {
-    unsigned speed;
-    if (!OSSL_PARAM_get_uint(p, &speed)) {
-      LIBGCM_ERR(c->pc, LIBGCM_R_BAD_PARAMETER, "speed: an unsigned int");
-      return 0;
-    }
-    c->speed = speed != 0;
-  }
-  p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TAG);
-  if (p != NULL) {
-    if (p->data_type != OSSL_PARAM_OCTET_STRING ||
-        p->data_size != GCM_SIV_TAG_LEN) {
-      LIBGCM_ERR(c->pc, LIBGCM_R_BAD_TAG, "AES-GCM-SIV tags are 16 bytes");
-      return 0;
-    }
-    /* Encrypting makes its own tag; as OpenSSL does, a tag given then is
-     * ignored. */
-    if (!c->enc && p->data != NULL) {
-      memcpy(c->tag, p->data, GCM_SIV_TAG_LEN);
-      c->have_tag = 1;
-    }
-  }
-  return 1;
 }
+
+LIBGCM_CTX_PARAM_FUNCTIONS(get_one, set_one, ctx_gettable, ctx_settable)
 
 /* ---- dispatch tables ------------------------------------------------------- */
 

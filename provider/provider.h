@@ -1,11 +1,12 @@
 /*
  * provider/provider.h: what the parts of libgcm's OpenSSL 3 provider share.
  *
- * The provider is three files: libgcm_provider.c (the module's entry
+ * The provider is four files: libgcm_provider.c (the module's entry
  * point, provider-level parameters, the operation counters and error
  * reporting), gcm_cipher.c (the AES-GCM cipher contexts: EVP parameters
- * in, native <gcm/gcm.h> calls out) and gcm_siv_cipher.c (the same for
- * AES-GCM-SIV). Nothing here is exported from the module; only
+ * in, native <gcm/gcm.h> calls out), gcm_siv_cipher.c (the same for
+ * AES-GCM-SIV) and cipher_params.c (the parameter code the two ciphers
+ * share). Nothing here is exported from the module; only
  * OSSL_provider_init is.
  */
 #ifndef LIBGCM_PROVIDER_H
@@ -76,9 +77,11 @@ extern const OSSL_DISPATCH libgcm_aes256gcm_functions[];
 extern const OSSL_DISPATCH libgcm_aes128gcmsiv_functions[];
 extern const OSSL_DISPATCH libgcm_aes256gcmsiv_functions[];
 
+/* ---- parameters both ciphers share (cipher_params.c) ---------------------- */
+
 /* What both ciphers' algorithms report (OSSL_FUNC_cipher_get_params and
- * its gettable list, gcm_cipher.c): an AEAD with a custom IV, a stream
- * cipher's block size of 1, the given mode, key and IV lengths. */
+ * its gettable list): an AEAD with a custom IV, a stream cipher's block
+ * size of 1, the given mode, key and IV lengths. */
 int libgcm_aead_get_params(OSSL_PARAM params[], unsigned mode, size_t keylen,
                            size_t ivlen);
 const OSSL_PARAM *libgcm_aead_gettable_params(void *provctx);
@@ -87,6 +90,105 @@ const OSSL_PARAM *libgcm_aead_gettable_params(void *provctx);
  * GHASH backends (read only). */
 #define PARAM_AES_BACKEND "libgcm-aes-backend"
 #define PARAM_GHASH_BACKEND "libgcm-ghash-backend"
+
+/* Every context parameter name either cipher knows. Each cipher answers
+ * the ones of its own mode and hands the rest to libgcm_get_shared /
+ * libgcm_set_shared. */
+enum libgcm_param {
+  LIBGCM_P_UNKNOWN,
+  LIBGCM_P_KEYLEN,
+  LIBGCM_P_IVLEN,
+  LIBGCM_P_IV, /* iv and updated-iv */
+  LIBGCM_P_TAGLEN,
+  LIBGCM_P_TAG,
+  LIBGCM_P_TLS_AAD,
+  LIBGCM_P_TLS_AAD_PAD,
+  LIBGCM_P_TLS_IV_FIXED,
+  LIBGCM_P_TLS_IV_GEN,
+  LIBGCM_P_TLS_IV_INV,
+  LIBGCM_P_SPEED,
+  LIBGCM_P_AES_BACKEND,
+  LIBGCM_P_GHASH_BACKEND,
+};
+
+/* The id of a parameter name (exact match), LIBGCM_P_UNKNOWN for a name
+ * neither cipher knows. */
+enum libgcm_param libgcm_param_id(const char *key);
+
+/* A cipher's answer for one parameter of its context `ctx`, with the
+ * name's id: 1, or 0 when it failed (reported). */
+typedef int libgcm_get_one_fn(void *ctx, OSSL_PARAM *p, enum libgcm_param id);
+typedef int libgcm_set_one_fn(void *ctx, const OSSL_PARAM *p,
+                              enum libgcm_param id);
+
+/* OSSL_FUNC_cipher_get_ctx_params / set_ctx_params: hands each parameter
+ * of the list (NULL: none) to the cipher's get_one / set_one, in the
+ * list's order, and stops at the first that fails. */
+int libgcm_ctx_get_each(void *ctx, OSSL_PARAM params[],
+                        libgcm_get_one_fn *get_one);
+int libgcm_ctx_set_each(void *ctx, const OSSL_PARAM params[],
+                        libgcm_set_one_fn *set_one);
+
+/* What a context answers for the read-only parameters both ciphers have. */
+struct libgcm_ctx_shared {
+  size_t keylen; /* the algorithm's key length */
+  size_t ivlen;  /* the IV length in use */
+  size_t taglen; /* the tag length in use */
+  /* The name of ctx's AES (LIBGCM_P_AES_BACKEND) or GHASH backend, "none"
+   * before a key is set; called only when the parameter is asked for. */
+  const char *(*backend)(const void *ctx, enum libgcm_param which);
+  const void *ctx;
+};
+
+/* Answers p when it is keylen, ivlen, taglen or a backend name (the
+ * result of the OSSL_PARAM_set call); any other name is left alone and 1
+ * returned, as OpenSSL does for names a context does not have. */
+int libgcm_get_shared(OSSL_PARAM *p, enum libgcm_param id,
+                      const struct libgcm_ctx_shared *v);
+
+/* Takes p when it is keylen, which may only be set to the algorithm's own
+ * `keylen` (else LIBGCM_R_BAD_KEY_LENGTH and 0); any other name is
+ * ignored and 1 returned, as providers do. */
+int libgcm_set_shared(const struct libgcm_provctx *pc, const OSSL_PARAM *p,
+                      enum libgcm_param id, size_t keylen);
+
+/* The rows of the context parameter lists for what libgcm_get_shared and
+ * libgcm_set_shared answer: each cipher's gettable list starts with
+ * LIBGCM_CTX_GETTABLE_LENGTHS and ends with LIBGCM_CTX_GETTABLE_BACKENDS,
+ * its own rows between; its settable list starts with
+ * LIBGCM_CTX_SETTABLE_KEYLEN. */
+#define LIBGCM_CTX_GETTABLE_LENGTHS                    \
+  OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),   \
+  OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),    \
+  OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_TAGLEN, NULL)
+#define LIBGCM_CTX_GETTABLE_BACKENDS                   \
+  OSSL_PARAM_utf8_ptr(PARAM_AES_BACKEND, NULL, 0),     \
+  OSSL_PARAM_utf8_ptr(PARAM_GHASH_BACKEND, NULL, 0)
+#define LIBGCM_CTX_SETTABLE_KEYLEN \
+  OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL)
+
+/* The context-parameter functions of a cipher file's dispatch table
+ * (ctx_get_params, ctx_set_params, ctx_gettable_params,
+ * ctx_settable_params): its get_one and set_one (libgcm_get_one_fn,
+ * libgcm_set_one_fn) over the whole list, and its lists `gettable` and
+ * `settable`, the same for every context and key size. */
+#define LIBGCM_CTX_PARAM_FUNCTIONS(get_one, set_one, gettable, settable)   \
+  static int ctx_get_params(void *vctx, OSSL_PARAM params[]) {            \
+    return libgcm_ctx_get_each(vctx, params, get_one);                    \
+  }                                                                       \
+  static int ctx_set_params(void *vctx, const OSSL_PARAM params[]) {      \
+    return libgcm_ctx_set_each(vctx, params, set_one);                    \
+  }                                                                       \
+  static const OSSL_PARAM *ctx_gettable_params(void *vctx, void *provctx) { \
+    (void)vctx;                                                           \
+    (void)provctx;                                                        \
+    return gettable;                                                      \
+  }                                                                       \
+  static const OSSL_PARAM *ctx_settable_params(void *vctx, void *provctx) { \
+    (void)vctx;                                                           \
+    (void)provctx;                                                        \
+    return settable;                                                      \
+  }
 
 /* Zeroes n bytes at p through a volatile pointer (the stores stay). */
 static inline void libgcm_wipe(void *p, size_t n) {
@@ -97,8 +199,8 @@ static inline void libgcm_wipe(void *p, size_t n) {
 /* The dispatch table `name` of a cipher file that defines ctx_free,
  * ctx_dup, ctx_einit, ctx_dinit, ctx_update, ctx_final, ctx_cipher,
  * ctx_get_params, ctx_set_params, ctx_gettable_params and
- * ctx_settable_params (gcm_cipher.c, gcm_siv_cipher.c), with the key
- * size's newctx and get_params. */
+ * ctx_settable_params (gcm_cipher.c, gcm_siv_cipher.c; the last four by
+ * LIBGCM_CTX_PARAM_FUNCTIONS), with the key size's newctx and get_params. */
 #define LIBGCM_AEAD_DISPATCH(name, newctx, get_params)                       \
   const OSSL_DISPATCH name[] = {                                             \
       {OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))newctx},                     \
