@@ -376,17 +376,7 @@ static int ctx_init(struct gcm_ctx *c, int enc, const unsigned char *key,
   return ctx_set_params(c, params);
 }
 
-static int ctx_einit(void *vctx, const unsigned char *key, size_t keylen,
-                     const unsigned char *iv, size_t ivlen,
-                     const OSSL_PARAM params[]) {
-  return ctx_init(vctx, 1, key, keylen, iv, ivlen, params);
-}
-
-static int ctx_dinit(void *vctx, const unsigned char *key, size_t keylen,
-                     const unsigned char *iv, size_t ivlen,
-                     const OSSL_PARAM params[]) {
-  return ctx_init(vctx, 0, key, keylen, iv, ivlen, params);
-}
+LIBGCM_AEAD_INIT_FUNCTIONS(ctx_init)
 
 /* ---- TLS 1.2 records -------------------------------------------------------- */
 
@@ -751,10 +741,6 @@ LIBGCM_CTX_PARAM_FUNCTIONS(get_one, set_one, ctx_gettable, ctx_settable)
 
 /* ---- dispatch tables ------------------------------------------------------------- */
 
-#define LIBGCM_CIPHER_FUNCTIONS(bits)                                          \
-  LIBGCM_AEAD_DISPATCH(libgcm_aes##bits##gcm_functions, aes##bits##_newctx, \
-                       aes##bits##_get_params)
-
-LIBGCM_CIPHER_FUNCTIONS(128);
-LIBGCM_CIPHER_FUNCTIONS(192);
-LIBGCM_CIPHER_FUNCTIONS(256);
+LIBGCM_AEAD_DISPATCH(gcm, 128);
+LIBGCM_AEAD_DISPATCH(gcm, 192);
+LIBGCM_AEAD_DISPATCH(gcm, 256);

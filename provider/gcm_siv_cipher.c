@@ -164,17 +164,7 @@ static int ctx_init(struct siv_ctx *c, int enc, const unsigned char *key,
   return ctx_set_params(c, params);
 }
 
-static int ctx_einit(void *vctx, const unsigned char *key, size_t keylen,
-                     const unsigned char *iv, size_t ivlen,
-                     const OSSL_PARAM params[]) {
-  return ctx_init(vctx, 1, key, keylen, iv, ivlen, params);
-}
-
-static int ctx_dinit(void *vctx, const unsigned char *key, size_t keylen,
-                     const unsigned char *iv, size_t ivlen,
-                     const OSSL_PARAM params[]) {
-  return ctx_init(vctx, 0, key, keylen, iv, ivlen, params);
-}
+LIBGCM_AEAD_INIT_FUNCTIONS(ctx_init)
 
 /* Appends AAD to the buffer, growing it by doubling. */
 static int add_aad(struct siv_ctx *c, const uint8_t *in, size_t inl) {
@@ -391,9 +381,5 @@ LIBGCM_CTX_PARAM_FUNCTIONS(get_one, set_one, ctx_gettable, ctx_settable)
 
 /* ---- dispatch tables ------------------------------------------------------- */
 
-#define LIBGCM_SIV_FUNCTIONS(bits)                                          \
-  LIBGCM_AEAD_DISPATCH(libgcm_aes##bits##gcmsiv_functions, aes##bits##_newctx, \
-                       aes##bits##_get_params)
-
-LIBGCM_SIV_FUNCTIONS(128);
-LIBGCM_SIV_FUNCTIONS(256);
+LIBGCM_AEAD_DISPATCH(gcmsiv, 128);
+LIBGCM_AEAD_DISPATCH(gcmsiv, 256);

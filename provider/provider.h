@@ -196,14 +196,31 @@ static inline void libgcm_wipe(void *p, size_t n) {
   while (n--) *v++ = 0;
 }
 
-/* The dispatch table `name` of a cipher file that defines ctx_free,
- * ctx_dup, ctx_einit, ctx_dinit, ctx_update, ctx_final, ctx_cipher,
- * ctx_get_params, ctx_set_params, ctx_gettable_params and
- * ctx_settable_params (gcm_cipher.c, gcm_siv_cipher.c; the last four by
- * LIBGCM_CTX_PARAM_FUNCTIONS), with the key size's newctx and get_params. */
-#define LIBGCM_AEAD_DISPATCH(name, newctx, get_params)                       \
-  const OSSL_DISPATCH name[] = {                                             \
-      {OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))newctx},                     \
+/* The ctx_einit and ctx_dinit of a cipher file: its `init`, a static
+ * function taking (ctx, enc, key, keylen, iv, ivlen, params), for
+ * encrypting (enc 1) and for decrypting (enc 0). */
+#define LIBGCM_AEAD_INIT_FUNCTIONS(init)                                     \
+  static int ctx_einit(void *vctx, const unsigned char *key, size_t keylen, \
+                       const unsigned char *iv, size_t ivlen,               \
+                       const OSSL_PARAM params[]) {                         \
+    return init(vctx, 1, key, keylen, iv, ivlen, params);                   \
+  }                                                                         \
+  static int ctx_dinit(void *vctx, const unsigned char *key, size_t keylen, \
+                       const unsigned char *iv, size_t ivlen,               \
+                       const OSSL_PARAM params[]) {                         \
+    return init(vctx, 0, key, keylen, iv, ivlen, params);                   \
+  }
+
+/* The dispatch table libgcm_aes<bits><mode>_functions (declared above) of
+ * a cipher file that defines ctx_free, ctx_dup, ctx_einit, ctx_dinit,
+ * ctx_update, ctx_final, ctx_cipher, ctx_get_params, ctx_set_params,
+ * ctx_gettable_params and ctx_settable_params (gcm_cipher.c,
+ * gcm_siv_cipher.c; ctx_einit and ctx_dinit by LIBGCM_AEAD_INIT_FUNCTIONS,
+ * the last four by LIBGCM_CTX_PARAM_FUNCTIONS), and for the key size
+ * aes<bits>_newctx and aes<bits>_get_params. */
+#define LIBGCM_AEAD_DISPATCH(mode, bits)                                     \
+  const OSSL_DISPATCH libgcm_aes##bits##mode##_functions[] = {               \
+      {OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))aes##bits##_newctx},         \
       {OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))ctx_free},                  \
       {OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))ctx_dup},                    \
       {OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))ctx_einit},            \
@@ -211,7 +228,7 @@ static inline void libgcm_wipe(void *p, size_t n) {
       {OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))ctx_update},                 \
       {OSSL_FUNC_CIPHER_FINAL, (void (*)(void))ctx_final},                   \
       {OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))ctx_cipher},                 \
-      {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))get_params},             \
+      {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))aes##bits##_get_params}, \
       {OSSL_FUNC_CIPHER_GETTABLE_PARAMS,                                     \
        (void (*)(void))libgcm_aead_gettable_params},                         \
       {OSSL_FUNC_CIPHER_GET_CTX_PARAMS, (void (*)(void))ctx_get_params},     \
