@@ -409,14 +409,13 @@ static int tls_record(struct gcm_ctx *c, uint8_t *out, size_t *outl,
     if (out != in) memmove(out, in, inl);
     memcpy(out, nonce + TLS_FIXED_IV_LEN, TLS_EXPLICIT_IV_LEN);
     uint8_t *payload = out + TLS_EXPLICIT_IV_LEN;
-    ok = gcm_seal(key_of(c->key), payload, payload + plen, TLS_TAG_LEN, nonce,
-                  GCM_NONCE_LEN, payload, plen, c->tls_aad, TLS_AAD_LEN);
+    ok = libgcm_count_seal(
+        c->pc, gcm_seal(key_of(c->key), payload, payload + plen, TLS_TAG_LEN,
+                        nonce, GCM_NONCE_LEN, payload, plen, c->tls_aad,
+                        TLS_AAD_LEN));
     if (ok) {
-      libgcm_count(LIBGCM_COUNT_SEAL);
       *outl = inl;
     } else {
-      LIBGCM_ERR(c->pc, LIBGCM_R_OPERATION_FAILED, "%s",
-                 gcm_last_error_message());
       libgcm_wipe(out, inl);
     }
   } else {
@@ -427,18 +426,12 @@ static int tls_record(struct gcm_ctx *c, uint8_t *out, size_t *outl,
     memcpy(tag, in + TLS_EXPLICIT_IV_LEN + plen, TLS_TAG_LEN);
     if (out != in) memmove(out, in, inl);
     uint8_t *payload = out + TLS_EXPLICIT_IV_LEN;
-    ok = gcm_open(key_of(c->key), payload, nonce, GCM_NONCE_LEN, payload, plen,
-                  tag, TLS_TAG_LEN, c->tls_aad, TLS_AAD_LEN);
+    ok = libgcm_count_open(
+        c->pc, gcm_open(key_of(c->key), payload, nonce, GCM_NONCE_LEN, payload,
+                        plen, tag, TLS_TAG_LEN, c->tls_aad, TLS_AAD_LEN));
     if (ok) {
-      libgcm_count(LIBGCM_COUNT_OPEN);
       *outl = plen;
     } else {
-      if (gcm_last_error() == GCM_ERR_AUTH) {
-        libgcm_count(LIBGCM_COUNT_OPEN_FAIL);
-      } else {
-        LIBGCM_ERR(c->pc, LIBGCM_R_OPERATION_FAILED, "%s",
-                   gcm_last_error_message());
-      }
       libgcm_wipe(out, inl);
     }
     libgcm_wipe(tag, sizeof(tag));
@@ -484,24 +477,12 @@ static int ctx_final(void *vctx, unsigned char *out, size_t *outl,
   if (!stream_ready(c)) return 0;
   int ok;
   if (c->enc) {
-    ok = gcm_stream_finish_seal(c->stream, c->tag, GCM_TAG_LEN);
-    if (ok) {
-      c->tag_ready = 1;
-      libgcm_count(LIBGCM_COUNT_SEAL);
-    } else {
-      LIBGCM_ERR(c->pc, LIBGCM_R_OPERATION_FAILED, "%s",
-                 gcm_last_error_message());
-    }
+    ok = libgcm_count_seal(
+        c->pc, gcm_stream_finish_seal(c->stream, c->tag, GCM_TAG_LEN));
+    if (ok) c->tag_ready = 1;
   } else {
-    ok = gcm_stream_finish_open(c->stream, c->tag, c->taglen);
-    if (ok) {
-      libgcm_count(LIBGCM_COUNT_OPEN);
-    } else if (gcm_last_error() == GCM_ERR_AUTH) {
-      libgcm_count(LIBGCM_COUNT_OPEN_FAIL);
-    } else {
-      LIBGCM_ERR(c->pc, LIBGCM_R_OPERATION_FAILED, "%s",
-                 gcm_last_error_message());
-    }
+    ok = libgcm_count_open(
+        c->pc, gcm_stream_finish_open(c->stream, c->tag, c->taglen));
   }
   stream_finished(c);
   return ok;

@@ -219,16 +219,10 @@ static int run_message(struct siv_ctx *c, uint8_t *out, const uint8_t *in,
   }
   c->data_done = 1;
   if (c->enc) {
-    c->tag_ready = 0;
-    if (!gcm_siv_seal(&c->key, out, c->tag, GCM_SIV_TAG_LEN, c->nonce,
-                      GCM_SIV_NONCE_LEN, in, inl, c->aad, c->aad_len)) {
-      LIBGCM_ERR(c->pc, LIBGCM_R_OPERATION_FAILED, "%s",
-                 gcm_last_error_message());
-      return 0;
-    }
-    c->tag_ready = 1;
-    libgcm_count(LIBGCM_COUNT_SEAL);
-    return 1;
+    c->tag_ready = (uint8_t)libgcm_count_seal(
+        c->pc, gcm_siv_seal(&c->key, out, c->tag, GCM_SIV_TAG_LEN, c->nonce,
+                            GCM_SIV_NONCE_LEN, in, inl, c->aad, c->aad_len));
+    return c->tag_ready;
   }
   if (!c->have_tag) {
     LIBGCM_ERR(c->pc, LIBGCM_R_BAD_TAG,
@@ -236,17 +230,9 @@ static int run_message(struct siv_ctx *c, uint8_t *out, const uint8_t *in,
                "from it");
     return 0;
   }
-  c->verdict = (uint8_t)gcm_siv_open(&c->key, out, c->nonce,
-                                     GCM_SIV_NONCE_LEN, in, inl, c->tag,
-                                     GCM_SIV_TAG_LEN, c->aad, c->aad_len);
-  if (c->verdict) {
-    libgcm_count(LIBGCM_COUNT_OPEN);
-  } else if (gcm_last_error() == GCM_ERR_AUTH) {
-    libgcm_count(LIBGCM_COUNT_OPEN_FAIL);
-  } else {
-    LIBGCM_ERR(c->pc, LIBGCM_R_OPERATION_FAILED, "%s",
-               gcm_last_error_message());
-  }
+  c->verdict = (uint8_t)libgcm_count_open(
+      c->pc, gcm_siv_open(&c->key, out, c->nonce, GCM_SIV_NONCE_LEN, in, inl,
+                          c->tag, GCM_SIV_TAG_LEN, c->aad, c->aad_len));
   return c->verdict;
 }
 

@@ -108,6 +108,26 @@ uint64_t libgcm_counter_value(enum libgcm_counter which) {
   return atomic_load_explicit(&counters[which], memory_order_relaxed);
 }
 
+int libgcm_count_seal(const struct libgcm_provctx *pc, int ok) {
+  if (ok) {
+    libgcm_count(LIBGCM_COUNT_SEAL);
+  } else {
+    LIBGCM_ERR(pc, LIBGCM_R_OPERATION_FAILED, "%s", gcm_last_error_message());
+  }
+  return ok;
+}
+
+int libgcm_count_open(const struct libgcm_provctx *pc, int ok) {
+  if (ok) {
+    libgcm_count(LIBGCM_COUNT_OPEN);
+  } else if (gcm_last_error() == GCM_ERR_AUTH) {
+    libgcm_count(LIBGCM_COUNT_OPEN_FAIL);
+  } else {
+    LIBGCM_ERR(pc, LIBGCM_R_OPERATION_FAILED, "%s", gcm_last_error_message());
+  }
+  return ok;
+}
+
 /* Opens the statistics file for appending, or returns NULL.
  *   O_NOFOLLOW  a symlink as the last component fails (ELOOP) instead of
  *               being followed, so a link planted at a predictable path

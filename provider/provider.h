@@ -69,6 +69,14 @@ enum libgcm_counter {
 void libgcm_count(enum libgcm_counter which);
 uint64_t libgcm_counter_value(enum libgcm_counter which);
 
+/* The accounting of a native seal or open that has just returned `ok`
+ * (each returns ok): a seal that succeeded counts LIBGCM_COUNT_SEAL; an
+ * open that succeeded LIBGCM_COUNT_OPEN, one that failed on its tag
+ * (GCM_ERR_AUTH) LIBGCM_COUNT_OPEN_FAIL; any other failure is raised as
+ * LIBGCM_R_OPERATION_FAILED with libgcm's message. */
+int libgcm_count_seal(const struct libgcm_provctx *pc, int ok);
+int libgcm_count_open(const struct libgcm_provctx *pc, int ok);
+
 /* The cipher algorithms: AES-GCM (gcm_cipher.c) and AES-GCM-SIV
  * (gcm_siv_cipher.c). */
 extern const OSSL_DISPATCH libgcm_aes128gcm_functions[];
