@@ -27,25 +27,34 @@
 
 int libgcm_aead_get_params(OSSL_PARAM params[], unsigned mode, size_t keylen,
                            size_t ivlen) {
-  OSSL_PARAM *p;
-  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_MODE);
+  const struct {
+    const char *key;
+    size_t value;
+  } sizes[] = {
+      {OSSL_CIPHER_PARAM_KEYLEN, keylen},
+      {OSSL_CIPHER_PARAM_IVLEN, ivlen},
+      {OSSL_CIPHER_PARAM_BLOCK_SIZE, 1},
+  };
+  static const struct {
+    const char *key;
+    int value;
+  } flags[] = {
+      {OSSL_CIPHER_PARAM_AEAD, 1},
+      {OSSL_CIPHER_PARAM_CUSTOM_IV, 1},
+      {OSSL_CIPHER_PARAM_CTS, 0},
+      {OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, 0},
+      {OSSL_CIPHER_PARAM_HAS_RAND_KEY, 0},
+  };
+  OSSL_PARAM *p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_MODE);
   if (p != NULL && !OSSL_PARAM_set_uint(p, mode)) return 0;
-  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN);
-  if (p != NULL && !OSSL_PARAM_set_size_t(p, keylen)) return 0;
-  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN);
-  if (p != NULL && !OSSL_PARAM_set_size_t(p, ivlen)) return 0;
-  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_BLOCK_SIZE);
-  if (p != NULL && !OSSL_PARAM_set_size_t(p, 1)) return 0;
-  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD);
-  if (p != NULL && !OSSL_PARAM_set_int(p, 1)) return 0;
-  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_CUSTOM_IV);
-  if (p != NULL && !OSSL_PARAM_set_int(p, 1)) return 0;
-  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_CTS);
-  if (p != NULL && !OSSL_PARAM_set_int(p, 0)) return 0;
-  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK);
-  if (p != NULL && !OSSL_PARAM_set_int(p, 0)) return 0;
-  p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_HAS_RAND_KEY);
-  if (p != NULL && !OSSL_PARAM_set_int(p, 0)) return 0;
+  for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+    p = OSSL_PARAM_locate(params, sizes[i].key);
+    if (p != NULL && !OSSL_PARAM_set_size_t(p, sizes[i].value)) return 0;
+  }
+  for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+    p = OSSL_PARAM_locate(params, flags[i].key);
+    if (p != NULL && !OSSL_PARAM_set_int(p, flags[i].value)) return 0;
+  }
   return 1;
 }
 

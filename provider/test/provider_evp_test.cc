@@ -24,8 +24,9 @@
 //             one-update rule, the tag set before the data, a wrong tag
 //             failing with zeroed output, dupctx, `speed`, the counters,
 //             and OpenSSL's own AES-GCM-SIV where it has one (3.2 and up)
-//   params    the parameter lists of every cipher (names, types, order)
-//             and the context parameters the ciphers share: keylen,
+//   params    the parameter lists of every cipher (names, types, order),
+//             the algorithm's values, and the context parameters the
+//             ciphers share: keylen,
 //             ivlen, taglen, the backend names, keylen refused but at its
 //             own value, unknown names ignored
 //   backends  the cipher context reports the backends LIBGCM_EXPECT_PAIR
@@ -1143,18 +1144,23 @@ int RunParams() {
       {OSSL_CIPHER_PARAM_SPEED, kUnsigned},
       {OSSL_CIPHER_PARAM_AEAD_TAG, kOctets},
   };
+  const unsigned gcm_mode = EVP_CIPH_GCM_MODE, siv_mode = 0x10005;
   struct Case {
     const char *name;
+    unsigned mode;
     size_t keylen;
     const std::vector<Row> &gettable, &settable;
     const char *foreign;  // a parameter of the other mode: ignored when set
   } cases[] = {
-      {"AES-128-GCM", 16, gcm_gettable, gcm_settable, OSSL_CIPHER_PARAM_SPEED},
-      {"AES-192-GCM", 24, gcm_gettable, gcm_settable, OSSL_CIPHER_PARAM_SPEED},
-      {"AES-256-GCM", 32, gcm_gettable, gcm_settable, OSSL_CIPHER_PARAM_SPEED},
-      {"AES-128-GCM-SIV", 16, siv_gettable, siv_settable,
+      {"AES-128-GCM", gcm_mode, 16, gcm_gettable, gcm_settable,
+       OSSL_CIPHER_PARAM_SPEED},
+      {"AES-192-GCM", gcm_mode, 24, gcm_gettable, gcm_settable,
+       OSSL_CIPHER_PARAM_SPEED},
+      {"AES-256-GCM", gcm_mode, 32, gcm_gettable, gcm_settable,
+       OSSL_CIPHER_PARAM_SPEED},
+      {"AES-128-GCM-SIV", siv_mode, 16, siv_gettable, siv_settable,
        OSSL_CIPHER_PARAM_IVLEN},
-      {"AES-256-GCM-SIV", 32, siv_gettable, siv_settable,
+      {"AES-256-GCM-SIV", siv_mode, 32, siv_gettable, siv_settable,
        OSSL_CIPHER_PARAM_IVLEN},
   };
   for (const Case &t : cases) {
@@ -1175,6 +1181,31 @@ int RunParams() {
       CHECK(l.got == l.want, "%s: %s params are [%s], expected [%s]", t.name,
             l.what, Joined(l.got).c_str(), Joined(l.want).c_str());
     }
+
+    // The algorithm's values, all asked for at once.
+    unsigned mode = 0;
+    size_t alg_keylen = 0, alg_ivlen = 0, block = 0;
+    int aead = -1, custom_iv = -1, cts = -1, multiblock = -1, rand_key = -1;
+    OSSL_PARAM alg[] = {
+        OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_MODE, &mode),
+        OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_KEYLEN, &alg_keylen),
+        OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_IVLEN, &alg_ivlen),
+        OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_BLOCK_SIZE, &block),
+        OSSL_PARAM_construct_int(OSSL_CIPHER_PARAM_AEAD, &aead),
+        OSSL_PARAM_construct_int(OSSL_CIPHER_PARAM_CUSTOM_IV, &custom_iv),
+        OSSL_PARAM_construct_int(OSSL_CIPHER_PARAM_CTS, &cts),
+        OSSL_PARAM_construct_int(OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK,
+                                 &multiblock),
+        OSSL_PARAM_construct_int(OSSL_CIPHER_PARAM_HAS_RAND_KEY, &rand_key),
+        OSSL_PARAM_construct_end()};
+    CHECK(EVP_CIPHER_get_params(c, alg) && mode == t.mode &&
+              alg_keylen == t.keylen && alg_ivlen == 12 && block == 1 &&
+              aead == 1 && custom_iv == 1 && cts == 0 && multiblock == 0 &&
+              rand_key == 0,
+          "%s: mode %x keylen %zu ivlen %zu block %zu aead %d custom-iv %d "
+          "cts %d tls-multi %d has-randkey %d",
+          t.name, mode, alg_keylen, alg_ivlen, block, aead, custom_iv, cts,
+          multiblock, rand_key);
 
     EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
     const Bytes key(t.keylen, 0x42), iv(12, 7);
