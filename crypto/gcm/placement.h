@@ -55,6 +55,32 @@ static inline size_t gcm_place_offset(const void *base, size_t align) {
   return align - (size_t)(a & (uintptr_t)(align - 1));
 }
 
+/* The aligned place of the internal struct inside the public object whose
+ * bytes start at `b`, for initialising it. */
+static inline void *gcm_place_at(unsigned char *b, size_t align) {
+  return b + gcm_place_offset(b, align);
+}
+
+/* The internal struct of the public object at `b` when its placement byte
+ * says it is at this address's aligned place, else NULL: not initialised,
+ * cleaned up, or a memcpy copy whose struct is at another offset
+ * (gcm_place_moved tells which). The caller checks the struct's magic. */
+static inline const void *gcm_place_current(const unsigned char *b,
+                                            size_t align) {
+  size_t off = gcm_place_offset(b, align);
+  return b[0] == off ? b + off : NULL;
+}
+
+/* The offset of the internal struct of a memcpy copy of the public object
+ * at `b` whose placement byte is not this address's (1 .. align), or 0
+ * when the object is at its place or not initialised at all. Its magic is
+ * checked by the caller, after copying the struct to an aligned place. */
+static inline size_t gcm_place_moved(const unsigned char *b, size_t align) {
+  size_t off = b[0];
+  if (off == 0 || off > align || off == gcm_place_offset(b, align)) return 0;
+  return off;
+}
+
 static inline unsigned char *gcm_key_bytes(gcm_key *k) {
   return (unsigned char *)(void *)k;
 }
@@ -67,41 +93,30 @@ static inline unsigned char *gcm_stream_bytes(gcm_stream *s) {
 
 /* The aligned place of the internal key inside `k`, for initialising it. */
 static inline struct gcm_key_st *gcm_key_place(gcm_key *k) {
-  unsigned char *b = gcm_key_bytes(k);
-  return (struct gcm_key_st *)(void *)(b +
-                                       gcm_place_offset(b, GCM_KEY_PLACE_ALIGN));
+  return (struct gcm_key_st *)gcm_place_at(gcm_key_bytes(k),
+                                           GCM_KEY_PLACE_ALIGN);
 }
 
 /* The internal key of `k` when it is initialised and at its aligned place,
  * else NULL: not initialised, cleaned up, or a memcpy copy whose internal
  * key is at another offset (gcm_key_moved tells which). */
 static inline const struct gcm_key_st *gcm_key_placed(const gcm_key *k) {
-  const unsigned char *b = gcm_key_cbytes(k);
-  size_t off = gcm_place_offset(b, GCM_KEY_PLACE_ALIGN);
-  if (b[0] != off) return NULL;
-  const struct gcm_key_st *ks = (const struct gcm_key_st *)(const void *)(b + off);
-  return ks->magic == GCM_KEY_MAGIC ? ks : NULL;
+  const struct gcm_key_st *ks = (const struct gcm_key_st *)gcm_place_current(
+      gcm_key_cbytes(k), GCM_KEY_PLACE_ALIGN);
+  return ks != NULL && ks->magic == GCM_KEY_MAGIC ? ks : NULL;
 }
 
 /* The offset of the internal key of a memcpy copy whose placement byte is
  * not this address's (1 .. 16), or 0 when `k` is at its place or not
- * initialised at all. Its magic is checked by the caller, after copying
- * the struct to an aligned place. */
+ * initialised at all (gcm_place_moved). */
 static inline size_t gcm_key_moved(const gcm_key *k) {
-  const unsigned char *b = gcm_key_cbytes(k);
-  size_t off = b[0];
-  if (off == 0 || off > GCM_KEY_PLACE_ALIGN ||
-      off == gcm_place_offset(b, GCM_KEY_PLACE_ALIGN)) {
-    return 0;
-  }
-  return off;
+  return gcm_place_moved(gcm_key_cbytes(k), GCM_KEY_PLACE_ALIGN);
 }
 
 /* The aligned place of the internal stream inside `s`. */
 static inline struct gcm_stream_st *gcm_stream_place(gcm_stream *s) {
-  unsigned char *b = gcm_stream_bytes(s);
-  return (struct gcm_stream_st *)(void *)(b + gcm_place_offset(
-                                              b, GCM_STREAM_PLACE_ALIGN));
+  return (struct gcm_stream_st *)gcm_place_at(gcm_stream_bytes(s),
+                                              GCM_STREAM_PLACE_ALIGN);
 }
 
 #endif /* LIBGCM_CRYPTO_GCM_PLACEMENT_H */

@@ -26,9 +26,8 @@ static inline const unsigned char *gcm_siv_key_cbytes(const gcm_siv_key *k) {
 
 /* The aligned place of the internal key inside `k`, for initialising it. */
 static inline struct gcm_siv_key_st *gcm_siv_key_place(gcm_siv_key *k) {
-  unsigned char *b = gcm_siv_key_bytes(k);
-  return (struct gcm_siv_key_st *)(void *)(b + gcm_place_offset(
-                                               b, GCM_KEY_PLACE_ALIGN));
+  return (struct gcm_siv_key_st *)gcm_place_at(gcm_siv_key_bytes(k),
+                                               GCM_KEY_PLACE_ALIGN);
 }
 
 /* The internal key of `k` when it is initialised and at its aligned place,
@@ -36,26 +35,18 @@ static inline struct gcm_siv_key_st *gcm_siv_key_place(gcm_siv_key *k) {
  * gcm_siv_key_moved). */
 static inline const struct gcm_siv_key_st *gcm_siv_key_placed(
     const gcm_siv_key *k) {
-  const unsigned char *b = gcm_siv_key_cbytes(k);
-  size_t off = gcm_place_offset(b, GCM_KEY_PLACE_ALIGN);
-  if (b[0] != off) return NULL;
   const struct gcm_siv_key_st *ks =
-      (const struct gcm_siv_key_st *)(const void *)(b + off);
-  return ks->magic == GCM_SIV_KEY_MAGIC ? ks : NULL;
+      (const struct gcm_siv_key_st *)gcm_place_current(gcm_siv_key_cbytes(k),
+                                                       GCM_KEY_PLACE_ALIGN);
+  return ks != NULL && ks->magic == GCM_SIV_KEY_MAGIC ? ks : NULL;
 }
 
 /* The offset of the internal key of a memcpy copy whose placement byte is
  * not this address's (1 .. 16), or 0 when `k` is at its place or not
- * initialised at all. Its magic is checked after copying it to an aligned
- * place. */
+ * initialised at all (gcm_place_moved). Its magic is checked after
+ * copying it to an aligned place. */
 static inline size_t gcm_siv_key_moved(const gcm_siv_key *k) {
-  const unsigned char *b = gcm_siv_key_cbytes(k);
-  size_t off = b[0];
-  if (off == 0 || off > GCM_KEY_PLACE_ALIGN ||
-      off == gcm_place_offset(b, GCM_KEY_PLACE_ALIGN)) {
-    return 0;
-  }
-  return off;
+  return gcm_place_moved(gcm_siv_key_cbytes(k), GCM_KEY_PLACE_ALIGN);
 }
 
 #endif /* LIBGCM_CRYPTO_SIV_SIV_PLACEMENT_H */
