@@ -256,11 +256,12 @@ const char *gcm_siv_key_fused_backend(const gcm_siv_key *k) {
 /* Every check gcm_siv_seal and gcm_siv_open make, in the order they report
  * them. *ks is the key in place, or NULL for a moved copy (which the
  * caller borrows). */
-static int siv_checks(const gcm_siv_key *k, const struct gcm_siv_key_st **ks,
-                      int seal, const uint8_t *out, const uint8_t *tag,
-                      size_t tag_len, const uint8_t *nonce, size_t nonce_len,
-                      const uint8_t *in, size_t in_len, const uint8_t *aad,
-                      size_t aad_len) {
+static int siv_check_args(const gcm_siv_key *k,
+                          const struct gcm_siv_key_st **ks, int seal,
+                          const uint8_t *out, const uint8_t *tag,
+                          size_t tag_len, const uint8_t *nonce,
+                          size_t nonce_len, const uint8_t *in, size_t in_len,
+                          const uint8_t *aad, size_t aad_len) {
   if (k == NULL) return gcmi_error_set(GCM_ERR_NULL_POINTER);
   *ks = gcm_siv_key_placed(k);
   if (*ks == NULL && gcm_siv_key_moved(k) == 0) {
@@ -318,6 +319,24 @@ int gcmi_aead_siv_open_checked(const struct gcm_siv_key_st *ks, uint8_t *out,
   return 1;
 }
 
+/* The start of gcm_siv_seal (seal 1; sealed_tag: the tag it writes) and
+ * gcm_siv_open (seal 0; sealed_tag NULL): siv_check_args, and when a check
+ * fails, what the call would have written zeroed (out, and a seal's tag)
+ * before 0 is returned. */
+static int siv_checks(const gcm_siv_key *k, const struct gcm_siv_key_st **ks,
+                      int seal, uint8_t *out, uint8_t *sealed_tag,
+                      const uint8_t *tag, size_t tag_len, const uint8_t *nonce,
+                      size_t nonce_len, const uint8_t *in, size_t in_len,
+                      const uint8_t *aad, size_t aad_len) {
+  if (siv_check_args(k, ks, seal, out, tag, tag_len, nonce, nonce_len, in,
+                     in_len, aad, aad_len)) {
+    return 1;
+  }
+  wipe_output(out, in_len, GCM_SIV_MAX_DATA_LEN);
+  wipe_output(sealed_tag, tag_len, GCM_SIV_TAG_LEN);
+  return 0;
+}
+
 static AEAD_NOINLINE int siv_seal_moved(const gcm_siv_key *k, uint8_t *out,
                                         uint8_t *tag, const uint8_t *nonce,
                                         const uint8_t *in, size_t in_len,
@@ -356,10 +375,8 @@ int gcm_siv_seal(const gcm_siv_key *k, uint8_t *out, uint8_t *tag,
                  const uint8_t *in, size_t in_len, const uint8_t *aad,
                  size_t aad_len) {
   const struct gcm_siv_key_st *ks = NULL;
-  if (!siv_checks(k, &ks, 1, out, tag, tag_len, nonce, nonce_len, in, in_len,
-                  aad, aad_len)) {
-    wipe_output(out, in_len, GCM_SIV_MAX_DATA_LEN);
-    wipe_output(tag, tag_len, GCM_SIV_TAG_LEN);
+  if (!siv_checks(k, &ks, 1, out, tag, tag, tag_len, nonce, nonce_len, in,
+                  in_len, aad, aad_len)) {
     return 0;
   }
   if (GCM_UNLIKELY(ks == NULL)) {
@@ -374,9 +391,8 @@ int gcm_siv_open(const gcm_siv_key *k, uint8_t *out, const uint8_t *nonce,
                  const uint8_t *tag, size_t tag_len, const uint8_t *aad,
                  size_t aad_len) {
   const struct gcm_siv_key_st *ks = NULL;
-  if (!siv_checks(k, &ks, 0, out, tag, tag_len, nonce, nonce_len, in, in_len,
-                  aad, aad_len)) {
-    wipe_output(out, in_len, GCM_SIV_MAX_DATA_LEN);
+  if (!siv_checks(k, &ks, 0, out, NULL, tag, tag_len, nonce, nonce_len, in,
+                  in_len, aad, aad_len)) {
     return 0;
   }
   if (GCM_UNLIKELY(ks == NULL)) {
