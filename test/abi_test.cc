@@ -223,6 +223,22 @@ GhashKernels FromDescriptor(const char *name, const ghash_impl &g,
   return k;
 }
 
+#if defined(LIBGCM_ABI_TEST_MSABI)
+// A GHASH backend's Win64 build (its *_msabi kernels: init, blocks,
+// POLYVAL's blocks, init_for), against the descriptor's own functions.
+GhashKernels Win64Kernels(const char *name, const ghash_impl &g,
+                          void (*init)(void), void (*blocks)(void),
+                          void (*polyval)(void), void (*init_for)(void)) {
+  GhashKernels k = FromDescriptor(name, g, true);
+  k.abi = Abi::kWin64;
+  k.init = reinterpret_cast<const void *>(init);
+  k.blocks = reinterpret_cast<const void *>(blocks);
+  k.polyval = reinterpret_cast<const void *>(polyval);
+  k.init_for = reinterpret_cast<const void *>(init_for);
+  return k;
+}
+#endif
+
 std::vector<GhashKernels> Kernels() {
   std::vector<GhashKernels> k;
   k.push_back(FromDescriptor("clmul", gcmi_ghash_clmul, true));
@@ -230,20 +246,16 @@ std::vector<GhashKernels> Kernels() {
   k.push_back(FromDescriptor("ssse3", gcmi_ghash_ssse3, true));
   k.push_back(FromDescriptor("vpclmul_avx2", gcmi_ghash_vpclmul_avx2, true));
 #if defined(LIBGCM_ABI_TEST_MSABI)
-  GhashKernels v = FromDescriptor("vpclmul_avx2_msabi", gcmi_ghash_vpclmul_avx2, true);
-  v.abi = Abi::kWin64;
-  v.init = reinterpret_cast<const void *>(&gcmi_ghash_x86_64_vpclmul_avx2_init_msabi);
-  v.blocks = reinterpret_cast<const void *>(&gcmi_ghash_x86_64_vpclmul_avx2_blocks_msabi);
-  v.polyval = reinterpret_cast<const void *>(&gcmi_ghash_x86_64_vpclmul_avx2_polyval_msabi);
-  v.init_for = reinterpret_cast<const void *>(&gcmi_ghash_x86_64_vpclmul_avx2_init_for_msabi);
-  k.push_back(v);
-  GhashKernels c = FromDescriptor("clmul_msabi", gcmi_ghash_clmul, true);
-  c.abi = Abi::kWin64;
-  c.init = reinterpret_cast<const void *>(&gcmi_ghash_x86_64_clmul_init_msabi);
-  c.blocks = reinterpret_cast<const void *>(&gcmi_ghash_x86_64_clmul_blocks_msabi);
-  c.polyval = reinterpret_cast<const void *>(&gcmi_ghash_x86_64_clmul_polyval_msabi);
-  c.init_for = reinterpret_cast<const void *>(&gcmi_ghash_x86_64_clmul_init_for_msabi);
-  k.push_back(c);
+  k.push_back(Win64Kernels("vpclmul_avx2_msabi", gcmi_ghash_vpclmul_avx2,
+                           &gcmi_ghash_x86_64_vpclmul_avx2_init_msabi,
+                           &gcmi_ghash_x86_64_vpclmul_avx2_blocks_msabi,
+                           &gcmi_ghash_x86_64_vpclmul_avx2_polyval_msabi,
+                           &gcmi_ghash_x86_64_vpclmul_avx2_init_for_msabi));
+  k.push_back(Win64Kernels("clmul_msabi", gcmi_ghash_clmul,
+                           &gcmi_ghash_x86_64_clmul_init_msabi,
+                           &gcmi_ghash_x86_64_clmul_blocks_msabi,
+                           &gcmi_ghash_x86_64_clmul_polyval_msabi,
+                           &gcmi_ghash_x86_64_clmul_init_for_msabi));
   k.push_back({"ssse3_msabi", Abi::kWin64, nullptr,
                reinterpret_cast<const void *>(
                    &gcmi_ghash_x86_64_ssse3_blocks_msabi),
@@ -271,6 +283,23 @@ void CheckInitFor(Abi abi, const void *fn, ghash_init_for_fn *ref,
     EXPECT_EQ(0, memcmp(ref_key.get(), got_key.get(), sizeof(got_key)))
         << what;
   }
+}
+
+// A kernel shaped like ghash_update_fn (a 16-byte state, a GHASH key, n
+// blocks: GHASH's blocks, POLYVAL's) called through the trampoline on
+// `key` against `ref` called directly on `ref_key`, both from the state
+// xi0: the states after must be the same.
+void CheckStateCall(Abi abi, const void *fn, ghash_update_fn *ref,
+                    const ghash_key *ref_key, const ghash_key *key,
+                    const uint8_t xi0[16], const uint8_t *in, size_t n,
+                    const std::string &what) {
+  uint8_t ref_s[16], got_s[16];
+  memcpy(ref_s, xi0, 16);
+  memcpy(got_s, xi0, 16);
+  ref(ref_s, ref_key, in, n);
+  uint64_t args[6] = {Arg(got_s), Arg(key), Arg(in), n, 0, 0};
+  CheckedCall(abi, fn, args, what);
+  EXPECT_EQ(0, memcmp(ref_s, got_s, 16)) << what;
 }
 
 class GhashAbiTest : public ::testing::TestWithParam<GhashKernels> {};
@@ -309,23 +338,19 @@ TEST_P(GhashAbiTest, PreservesRegistersAndMatchesDirectCall) {
 
   std::vector<uint8_t> in(16 * 70 + 1);
   for (auto &b : in) b = static_cast<uint8_t>(rng());
+  uint8_t xi0[16];
+  for (int i = 0; i < 16; i++) xi0[i] = static_cast<uint8_t>(i * 17);
   for (size_t n : {0, 1, 2, 7, 8, 9, 15, 16, 17, 70}) {
     for (size_t misalign : {0, 1}) {
-      uint8_t ref[16], got[16];
-      for (int i = 0; i < 16; i++) ref[i] = got[i] = static_cast<uint8_t>(i * 17);
       const uint8_t *p = in.data() + misalign;
-      k.ref_blocks(ref, ref_key.get(), p, n);
-      uint64_t args[6] = {Arg(got), Arg(key.get()), Arg(p), n, 0, 0};
       std::string what = std::string(k.name) + " blocks n=" +
                          std::to_string(n) + " misalign=" +
                          std::to_string(misalign);
-      CheckedCall(k.abi, k.blocks, args, what);
-      EXPECT_EQ(0, memcmp(ref, got, 16)) << what;
+      CheckStateCall(k.abi, k.blocks, k.ref_blocks, ref_key.get(), key.get(),
+                     xi0, p, n, what);
       if (k.polyval != nullptr) {
-        k.ref_polyval(ref, ref_key.get(), p, n);
-        uint64_t pargs[6] = {Arg(got), Arg(key.get()), Arg(p), n, 0, 0};
-        CheckedCall(k.abi, k.polyval, pargs, what + " polyval");
-        EXPECT_EQ(0, memcmp(ref, got, 16)) << what << " polyval";
+        CheckStateCall(k.abi, k.polyval, k.ref_polyval, ref_key.get(),
+                       key.get(), xi0, p, n, what + " polyval");
       }
     }
   }
@@ -404,6 +429,23 @@ std::vector<AesKernels> AesKernelList() {
 
 void PrintTo(const AesKernels &k, std::ostream *os) { *os << k.name; }
 
+// A kernel shaped like aes_ctr32_fn (a schedule, out, in, n blocks, the
+// counter: ctr32, ctr32le) called through the trampoline on `key` against
+// `ref` called directly on `ref_key`, with the same input and counter:
+// the outputs, written `misalign` bytes into their buffers, must be the
+// same.
+void CheckCtrCall(Abi abi, const void *fn, aes_ctr32_fn *ref,
+                  const aes_schedule *ref_key, const aes_schedule *key,
+                  size_t misalign, const uint8_t *in, size_t n,
+                  const uint8_t ctr[16], const std::string &what) {
+  std::vector<uint8_t> ref_out(16 * n + 1), got_out(16 * n + 1);
+  ref(ref_key, ref_out.data() + misalign, in, n, ctr);
+  uint64_t args[6] = {Arg(key), Arg(got_out.data() + misalign), Arg(in), n,
+                      Arg(ctr), 0};
+  CheckedCall(abi, fn, args, what);
+  EXPECT_EQ(ref_out, got_out) << what;
+}
+
 class AesAbiTest : public ::testing::TestWithParam<AesKernels> {};
 
 // Every key size, and ctr32 through the eight-block loop and each tail
@@ -442,21 +484,14 @@ TEST_P(AesAbiTest, PreservesRegistersAndMatchesDirectCall) {
 
     for (size_t n : {0, 1, 2, 4, 5, 7, 8, 9, 15, 16, 20}) {
       for (size_t misalign : {0, 1}) {
-        std::vector<uint8_t> ref(16 * n + 1), got(16 * n + 1);
         const uint8_t *p = in.data() + misalign;
-        k.ref_ctr32(ref_s.get(), ref.data() + misalign, p, n, ctr);
-        uint64_t args[6] = {Arg(s.get()), Arg(got.data() + misalign), Arg(p), n,
-                            Arg(ctr), 0};
         std::string what = key_what + " ctr32 n=" + std::to_string(n) +
                            " misalign=" + std::to_string(misalign);
-        CheckedCall(k.abi, k.ctr32, args, what);
-        EXPECT_EQ(ref, got) << what;
+        CheckCtrCall(k.abi, k.ctr32, k.ref_ctr32, ref_s.get(), s.get(),
+                     misalign, p, n, ctr, what);
         if (k.ctr32le != nullptr) {
-          std::fill(ref.begin(), ref.end(), 0);
-          std::fill(got.begin(), got.end(), 0);
-          k.ref_ctr32le(ref_s.get(), ref.data() + misalign, p, n, ctr);
-          CheckedCall(k.abi, k.ctr32le, args, what + " ctr32le");
-          EXPECT_EQ(ref, got) << what << " ctr32le";
+          CheckCtrCall(k.abi, k.ctr32le, k.ref_ctr32le, ref_s.get(), s.get(),
+                       misalign, p, n, ctr, what + " ctr32le");
         }
       }
     }
@@ -554,6 +589,27 @@ std::vector<FusedKernels> FusedKernelList() {
 
 void PrintTo(const FusedKernels &k, std::ostream *os) { *os << k.name; }
 
+// A kernel shaped like fused_crypt_fn (keys, out, in, n blocks, the
+// counter, a 16-byte state: seal, open, siv_open) called through the
+// trampoline against `ref` called directly, on the same keys, input,
+// counter and starting state xi0: the outputs (written one byte into
+// their buffers, so misaligned) and the states after must be the same.
+void CheckCryptCall(Abi abi, const void *fn, fused_crypt_fn *ref,
+                    const fused_keys *keys, const uint8_t *in, size_t n,
+                    const uint8_t ctr[16], const uint8_t xi0[16],
+                    const std::string &what) {
+  std::vector<uint8_t> ref_out(16 * n + 1), got_out(16 * n + 1);
+  uint8_t ref_s[16], got_s[16];
+  memcpy(ref_s, xi0, 16);
+  memcpy(got_s, xi0, 16);
+  ref(keys, ref_out.data() + 1, in, n, ctr, ref_s);
+  uint64_t args[6] = {Arg(keys), Arg(got_out.data() + 1), Arg(in), n,
+                      Arg(ctr), Arg(got_s)};
+  CheckedCall(abi, fn, args, what);
+  EXPECT_EQ(ref_out, got_out) << what;
+  EXPECT_EQ(0, memcmp(ref_s, got_s, 16)) << what;
+}
+
 class FusedAbiTest : public ::testing::TestWithParam<FusedKernels> {};
 
 // Every key size; the first batch, the stitched loop and each tail length.
@@ -586,22 +642,13 @@ TEST_P(FusedAbiTest, PreservesRegistersAndMatchesDirectCall) {
     const fused_keys keys = {k.ref->aes, s.get(), k.ref->ghash, g.get(), f.get()};
     for (size_t n : {1, 2, 7, 8, 9, 15, 16, 17, 23, 24, 40}) {
       for (int seal = 0; seal < 2; seal++) {
-        std::vector<uint8_t> ref(16 * n + 1), got(16 * n + 1);
-        uint8_t ref_xi[16], got_xi[16];
-        memcpy(ref_xi, xi0, 16);
-        memcpy(got_xi, xi0, 16);
-        const uint8_t *p = in.data() + 1;
-        (seal ? k.ref->seal : k.ref->open)(&keys, ref.data() + 1, p, n, ctr,
-                                           ref_xi);
-        uint64_t args[6] = {Arg(&keys), Arg(got.data() + 1), Arg(p), n,
-                            Arg(ctr), Arg(got_xi)};
         const std::string what = std::string(k.name) +
                                  (seal ? " seal" : " open") + " key_len=" +
                                  std::to_string(key_len) +
                                  " n=" + std::to_string(n);
-        CheckedCall(k.abi, seal ? k.seal : k.open, args, what);
-        EXPECT_EQ(ref, got) << what;
-        EXPECT_EQ(0, memcmp(ref_xi, got_xi, 16)) << what;
+        CheckCryptCall(k.abi, seal ? k.seal : k.open,
+                       seal ? k.ref->seal : k.ref->open, &keys,
+                       in.data() + 1, n, ctr, xi0, what);
       }
     }
     // The AES-GCM-SIV functions on the same keys (the byte order does not
@@ -614,33 +661,16 @@ TEST_P(FusedAbiTest, PreservesRegistersAndMatchesDirectCall) {
                                std::to_string(key_len) +
                                " n=" + std::to_string(n);
       if (k.siv_open != nullptr) {
-        std::vector<uint8_t> ref(16 * n + 1), got(16 * n + 1);
-        uint8_t ref_s[16], got_s[16];
-        memcpy(ref_s, xi0, 16);
-        memcpy(got_s, xi0, 16);
-        d.siv_open(&keys, ref.data() + 1, p, n, ctr, ref_s);
-        uint64_t args[6] = {Arg(&keys), Arg(got.data() + 1), Arg(p), n,
-                            Arg(ctr), Arg(got_s)};
-        CheckedCall(k.abi, k.siv_open, args, what + " siv_open");
-        EXPECT_EQ(ref, got) << what << " siv_open";
-        EXPECT_EQ(0, memcmp(ref_s, got_s, 16)) << what << " siv_open";
+        CheckCryptCall(k.abi, k.siv_open, d.siv_open, &keys, p, n, ctr, xi0,
+                       what + " siv_open");
       }
       if (k.siv_ctr32le != nullptr) {
-        std::vector<uint8_t> ref(16 * n + 1), got(16 * n + 1);
-        d.siv_ctr32le(s.get(), ref.data() + 1, p, n, ctr);
-        uint64_t args[6] = {Arg(s.get()), Arg(got.data() + 1), Arg(p), n, Arg(ctr),
-                            0};
-        CheckedCall(k.abi, k.siv_ctr32le, args, what + " siv_ctr32le");
-        EXPECT_EQ(ref, got) << what << " siv_ctr32le";
+        CheckCtrCall(k.abi, k.siv_ctr32le, d.siv_ctr32le, s.get(), s.get(), 1,
+                     p, n, ctr, what + " siv_ctr32le");
       }
       if (k.siv_polyval != nullptr) {
-        uint8_t ref_s[16], got_s[16];
-        memcpy(ref_s, xi0, 16);
-        memcpy(got_s, xi0, 16);
-        d.siv_polyval(ref_s, g.get(), p, n);
-        uint64_t args[6] = {Arg(got_s), Arg(g.get()), Arg(p), n, 0, 0};
-        CheckedCall(k.abi, k.siv_polyval, args, what + " siv_polyval");
-        EXPECT_EQ(0, memcmp(ref_s, got_s, 16)) << what << " siv_polyval";
+        CheckStateCall(k.abi, k.siv_polyval, d.siv_polyval, g.get(), g.get(),
+                       xi0, p, n, what + " siv_polyval");
       }
     }
     if (k.siv_hash_init != nullptr) {
