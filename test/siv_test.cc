@@ -342,20 +342,34 @@ TEST_F(SivMisuse, NonceAndTagLengthsAreFixed) {
 
 TEST_F(SivMisuse, NullPointers) {
   uint8_t pt[16] = {0}, out[16], tag[16];
-  EXPECT_EQ(0, gcm_siv_seal(nullptr, out, tag, 16, nonce_, 12, pt, 16, nullptr, 0));
-  EXPECT_EQ(GCM_ERR_NULL_POINTER, gcm_last_error());
-  EXPECT_EQ(0, gcm_siv_seal(&k_, out, nullptr, 16, nonce_, 12, pt, 16, nullptr, 0));
-  EXPECT_EQ(GCM_ERR_NULL_POINTER, gcm_last_error());
-  EXPECT_EQ(0, gcm_siv_seal(&k_, out, tag, 16, nullptr, 12, pt, 16, nullptr, 0));
-  EXPECT_EQ(GCM_ERR_NULL_POINTER, gcm_last_error());
-  EXPECT_EQ(0, gcm_siv_seal(&k_, nullptr, tag, 16, nonce_, 12, pt, 16, nullptr, 0));
-  EXPECT_EQ(GCM_ERR_NULL_POINTER, gcm_last_error());
-  EXPECT_EQ(0, gcm_siv_seal(&k_, out, tag, 16, nonce_, 12, nullptr, 16, nullptr, 0));
-  EXPECT_EQ(GCM_ERR_NULL_POINTER, gcm_last_error());
-  EXPECT_EQ(0, gcm_siv_seal(&k_, out, tag, 16, nonce_, 12, pt, 16, nullptr, 3));
-  EXPECT_EQ(GCM_ERR_NULL_POINTER, gcm_last_error());
-  EXPECT_EQ(0, gcm_siv_open(&k_, out, nonce_, 12, pt, 16, nullptr, 16, nullptr, 0));
-  EXPECT_EQ(GCM_ERR_NULL_POINTER, gcm_last_error());
+  // Each case leaves out one pointer (for the AAD: a length without one),
+  // through seal and through open; `tag` is the tag written or read.
+  const struct {
+    const char *missing;
+    const gcm_siv_key *k;
+    uint8_t *out, *tag;
+    const uint8_t *nonce, *in;
+    size_t aad_len;
+  } cases[] = {
+      {"key", nullptr, out, tag, nonce_, pt, 0},
+      {"tag", &k_, out, nullptr, nonce_, pt, 0},
+      {"nonce", &k_, out, tag, nullptr, pt, 0},
+      {"out", &k_, nullptr, tag, nonce_, pt, 0},
+      {"in", &k_, out, tag, nonce_, nullptr, 0},
+      {"aad", &k_, out, tag, nonce_, pt, 3},
+  };
+  for (const auto &c : cases) {
+    EXPECT_EQ(0, gcm_siv_seal(c.k, c.out, c.tag, 16, c.nonce, 12, c.in, 16,
+                              nullptr, c.aad_len))
+        << "seal without " << c.missing;
+    EXPECT_EQ(GCM_ERR_NULL_POINTER, gcm_last_error())
+        << "seal without " << c.missing;
+    EXPECT_EQ(0, gcm_siv_open(c.k, c.out, c.nonce, 12, c.in, 16, c.tag, 16,
+                              nullptr, c.aad_len))
+        << "open without " << c.missing;
+    EXPECT_EQ(GCM_ERR_NULL_POINTER, gcm_last_error())
+        << "open without " << c.missing;
+  }
   // Empty buffers may be NULL, on both sides.
   EXPECT_EQ(1, gcm_siv_seal(&k_, nullptr, tag, 16, nonce_, 12, nullptr, 0, nullptr, 0));
   EXPECT_EQ(1, gcm_siv_open(&k_, nullptr, nonce_, 12, nullptr, 0, tag, 16, nullptr, 0));
