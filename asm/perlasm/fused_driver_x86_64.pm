@@ -399,4 +399,40 @@ sub memory_kernel {
         tail      => $p{tail}->('open_tail'));
 }
 
+# ctr_function(k, entry, iteration, tail, [public]): the x86_64 counter
+# mode alone (aes.h's ctr32 contract on the aesni schedule) that an
+# AES-GCM-SIV kernel is made from (perlasm/siv_copy.pm turns it into
+# ctr32le), a function named ctr_in_gcm_order(s, out, in, blocks, ctr):
+# the schedule in r10 and Nr in eax, the kernel's entry (its counter base
+# and keys), then whole batches of k->{batch} blocks by `iteration`, then
+# the 1 .. batch-1 blocks left by `tail`, and the kernel's exit wipe.
+sub ctr_function {
+    my ($k, %c) = @_;
+    my $frame = defined $k->{frame} ? " frame=$k->{frame}" : '';
+    my $public = join ',', qw(rdi rsi rdx rcx r8 r10 rax), @{ $c{public} // [] };
+    my $bytes = 16 * $k->{batch};
+    return <<___;
+.function ctr_in_gcm_order args=5$frame public=$public   # (const struct aes_schedule *s, uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t ctr[16])
+    test       $BLOCKS, $BLOCKS
+    jz         .Lsivctr_return
+    mov        r10, rdi                     # the schedule, where the pieces read it
+    mov        eax, [r10 + $ROUNDS]         # public: the round count follows from the key length
+$c{entry}.Lsivctr_loop:
+    cmp        $BLOCKS, $k->{batch}
+    jb         .Lsivctr_tail
+$c{iteration}
+    add        $IN, $bytes
+    add        $OUT, $bytes
+    sub        $BLOCKS, $k->{batch}
+    jmp        .Lsivctr_loop
+.Lsivctr_tail:                              # 0..@{[ $k->{batch} - 1 ]} left
+    test       $BLOCKS, $BLOCKS
+    jz         .Lsivctr_done
+$c{tail}
+.Lsivctr_done:
+$k->{exit}.Lsivctr_return:
+.endfunction
+___
+}
+
 1;

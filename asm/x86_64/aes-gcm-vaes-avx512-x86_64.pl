@@ -528,33 +528,14 @@ my $siv = perlasm::siv_copy::polyval_form($code, 'gcmi_aes_gcm_x86_64_vaes_avx51
                                           'gcmi_aes_gcm_x86_64_vaes_avx512_siv_open',
                                           $BYTE_SWAPS, 'vmovdqa64');
 
-my $ctr_gcm = <<___;
-.function ctr_in_gcm_order args=5 public=rdi,rsi,rdx,rcx,r8,r10,rax,k1,k2,k3,k4   # (const struct aes_schedule *s, uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t ctr[16])
-    test       $blocks, $blocks
-    jz         .Lsivctr_return
-    mov        $aes, rdi                    # the schedule, where the pieces read it
-    mov        eax, [$aes + $ROUNDS]        # public: the round count follows from the key length
-$entry_inc$entry_ctr$entry_keys.Lsivctr_loop:
-    cmp        $blocks, 16
-    jb         .Lsivctr_tail
-@{[ iteration('sivctr_loop', 0) ]}
-    add        $in, 256
-    add        $out, 256
-    sub        $blocks, 16
-    jmp        .Lsivctr_loop
-.Lsivctr_tail:                              # 0..15 left
-    test       $blocks, $blocks
-    jz         .Lsivctr_done
-$lane_masks    cmp        $blocks, 8
-    ja         .Lsivctr_wide
-@{[ tail_crypt(2, 'sivctr_narrow', 0) ]}
-    jmp        .Lsivctr_done
-.Lsivctr_wide:
-@{[ tail_crypt(4, 'sivctr_wide', 0) ]}
-.Lsivctr_done:
-$exit_wipe.Lsivctr_return:
-.endfunction
-___
+my $ctr_gcm = perlasm::fused_driver_x86_64::ctr_function(
+    { batch => 16, exit => $exit_wipe },
+    public => [qw(k1 k2 k3 k4)],
+    entry => $entry_inc . $entry_ctr . $entry_keys,
+    iteration => iteration('sivctr_loop', 0),
+    tail => $lane_masks . "    cmp        $blocks, 8\n    ja         .Lsivctr_wide\n"
+          . tail_crypt(2, 'sivctr_narrow', 0) . "    jmp        .Lsivctr_done\n.Lsivctr_wide:\n"
+          . tail_crypt(4, 'sivctr_wide', 0));
 $siv .= perlasm::siv_copy::polyval_form($ctr_gcm, 'ctr_in_gcm_order',
                                         'gcmi_aes_gcm_x86_64_vaes_avx512_siv_ctr32le',
                                         $BYTE_SWAPS, 'vmovdqa64');
