@@ -1,6 +1,7 @@
 // test/key_size_test.cc: keys in memory of their own size
-// (gcm_key_size_for, gcm_key_init_sized), over every usable (AES, GHASH,
-// fused) choice.
+// (gcm_key_size_for, gcm_key_init_sized; for AES-GCM-SIV
+// gcm_siv_key_size_for, gcm_siv_key_init_sized), over every usable (AES,
+// GHASH, fused) choice.
 //
 // What a reported size must mean, and how each part is held to it:
 //   - enough: the key is initialised in exactly that many bytes, with guard
@@ -18,8 +19,9 @@
 //     schedule or GHASH key of exactly key_bytes at a page's end.
 //   - cleanup wipes exactly the key's bytes: all of them zero afterwards,
 //     the guards untouched.
-// Every vector file also runs through keys from gcm_key_init_sized
-// (test/vectors_test.cc).
+// The AES-GCM-SIV keys are held to the same, at the end of this file.
+// Every vector file also runs through keys from gcm_key_init_sized and
+// gcm_siv_key_init_sized (test/vectors_test.cc).
 #include <gcm/gcm.h>
 #include <gtest/gtest.h>
 
@@ -40,11 +42,6 @@
 
 extern "C" {
 #include "../crypto/dispatch/dispatch.h"
-// crypto/aead/aead_internal.h: the BoringSSL shim's AES-GCM-SIV key in
-// the bytes of a context.
-size_t gcmi_aead_siv_key_size(void);
-int gcmi_aead_siv_key_init_sized(gcm_siv_key *k, size_t size,
-                                 const uint8_t *key, size_t key_len);
 }
 
 namespace {
@@ -515,43 +512,246 @@ INSTANTIATE_TEST_SUITE_P(AllUsable, KeySize,
 // ---- AES-GCM-SIV keys -------------------------------------------------------
 //
 // A gcm_siv_key uses a 32-byte header and its AES backend's key_bytes,
-// after its placement offset (crypto/siv/siv_mode.h): seal, open, a
-// memcpy copy at another remainder and cleanup touch no byte past them,
-// and cleanup leaves those bytes zero.
+// after its placement offset (crypto/siv/siv_mode.h), and
+// gcm_siv_key_size_for reports that with the 16 bytes of slack: in memory
+// of that size, at any placement, init, seal, open, a memcpy copy at
+// another remainder and cleanup touch no byte past it, and cleanup leaves
+// all of it zero.
 
-class SivKeySize : public testing::TestWithParam<Triple> {};
+size_t SivSizeFor(const Triple &t) {
+  return gcm_siv_key_size_for(Name(t.aes), Name(t.ghash), Name(t.fused));
+}
 
-// One message of each length sealed and opened on k; "" or what failed.
-std::string SivRoundTrips(const gcm_siv_key *k) {
+gcm_siv_key *SivKeyAt(uint8_t *p) { return reinterpret_cast<gcm_siv_key *>(p); }
+
+// What one AES-GCM-SIV message gives: ciphertext and tag, and the
+// plaintext opened back (the tag empty when a call failed).
+Result RunSivMessage(const gcm_siv_key *k, const Bytes &msg) {
   static const uint8_t nonce[12] = {9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 1, 2};
-  for (size_t n : {0, 1, 16, 17, 64, 129, 300, 1000}) {
-    Bytes pt(n), ct(n), back(n), aad(n / 3 + 1, 0x3c);
-    for (size_t i = 0; i < n; i++) pt[i] = static_cast<uint8_t>(i * 7);
-    uint8_t tag[16];
-    if (!gcm_siv_seal(k, ct.data(), tag, 16, nonce, 12, pt.data(), n,
-                      aad.data(), aad.size()))
-      return "seal failed at " + std::to_string(n);
-    if (!gcm_siv_open(k, back.data(), nonce, 12, ct.data(), n, tag, 16,
-                      aad.data(), aad.size()) ||
-        back != pt)
-      return "open failed at " + std::to_string(n);
+  Bytes aad(msg.size() / 3 + 1, 0x3c);
+  Result r;
+  r.ct.assign(msg.size() + 1, 0);
+  r.pt.assign(msg.size() + 1, 0);
+  r.tag.assign(16, 0);
+  if (!gcm_siv_seal(k, r.ct.data(), r.tag.data(), 16, nonce, 12, msg.data(),
+                    msg.size(), aad.data(), aad.size()) ||
+      !gcm_siv_open(k, r.pt.data(), nonce, 12, r.ct.data(), msg.size(),
+                    r.tag.data(), 16, aad.data(), aad.size()))
+    r.tag.clear();
+  return r;
+}
+
+// Lengths through every path of the mode: empty, partial blocks, the
+// fused kernels' bulk loops and their tails.
+const size_t kSivLengths[] = {0, 1, 16, 17, 64, 129, 300, 1000, 4099};
+
+Bytes SivMessage(size_t len) {
+  Bytes msg(len);
+  for (size_t i = 0; i < len; i++) msg[i] = static_cast<uint8_t>(i * 7 + len);
+  return msg;
+}
+
+// Every length under k, against `want` (from SivReference); "" or the
+// first difference.
+std::string SivCompare(const gcm_siv_key *k, const std::vector<Result> &want) {
+  size_t i = 0;
+  for (size_t len : kSivLengths) {
+    Result r = RunSivMessage(k, SivMessage(len));
+    if (r.tag.empty())
+      return "a call failed at length " + std::to_string(len) + ": " +
+             gcm_last_error_message();
+    if (!(r == want[i]))
+      return "different result at length " + std::to_string(len);
+    i++;
   }
   return "";
 }
 
-TEST_P(SivKeySize, StaysInItsBytes) {
-  const Triple &t = GetParam();
-  const aes_impl *aes = gcmi_dispatch_find_aes(t.aes.c_str());
+// What a key on t in a whole gcm_siv_key gives: what a sized key must.
+std::vector<Result> SivReference(const Triple &t, size_t key_len) {
+  gcm_siv_key ref;
+  EXPECT_TRUE(gcm_siv_key_init_with_fused(&ref, kKey, key_len, Name(t.aes),
+                                          Name(t.ghash), Name(t.fused)))
+      << gcm_last_error_message();
+  std::vector<Result> out;
+  for (size_t len : kSivLengths) out.push_back(RunSivMessage(&ref, SivMessage(len)));
+  gcm_siv_key_cleanup(&ref);
+  return out;
+}
+
+// One message of each length sealed and opened on k; "" or what failed.
+std::string SivRoundTrips(const gcm_siv_key *k) {
+  for (size_t n : kSivLengths) {
+    const Bytes pt = SivMessage(n);
+    Result r = RunSivMessage(k, pt);
+    if (r.tag.empty()) return "a call failed at " + std::to_string(n);
+    if (!std::equal(pt.begin(), pt.end(), r.pt.begin()))
+      return "open gave other plaintext at " + std::to_string(n);
+  }
+  return "";
+}
+
+class SivKeySize : public testing::TestWithParam<Triple> {
+ protected:
+  const Triple &t() const { return GetParam(); }
+};
+
+// The size is the header and the AES schedule after the placement slack,
+// whatever the fused kernel (none keeps anything of its own here).
+TEST_P(SivKeySize, SizeIsHeaderAndSchedule) {
+  const aes_impl *aes = gcmi_dispatch_find_aes(t().aes.c_str());
+  ASSERT_NE(aes, nullptr);
+  const size_t size = SivSizeFor(t());
+  EXPECT_EQ(size, 16u + 32u + aes->key_bytes);
+  EXPECT_LE(size, sizeof(gcm_siv_key));
+}
+
+TEST_P(SivKeySize, SizeIsEnoughAtEveryPlacement) {
+  const size_t size = SivSizeFor(t());
+  ASSERT_NE(size, 0u) << gcm_last_error_message();
+  // Every remainder modulo 16 for the default choice, four for the others.
+  std::vector<size_t> offsets = {0, 1, 8, 15};
+  {
+    gcm_siv_key def;
+    ASSERT_EQ(1, gcm_siv_key_init(&def, kKey, 16)) << gcm_last_error_message();
+    if (t().aes == gcm_siv_key_aes_backend(&def) &&
+        t().ghash == gcm_siv_key_ghash_backend(&def) &&
+        t().fused == gcm_siv_key_fused_backend(&def)) {
+      offsets.clear();
+      for (size_t o = 0; o < 16; o++) offsets.push_back(o);
+    }
+    gcm_siv_key_cleanup(&def);
+  }
+  for (size_t key_len : {16, 32}) {
+    const std::vector<Result> want = SivReference(t(), key_len);
+    for (size_t off : offsets) {
+      SCOPED_TRACE("key length " + std::to_string(key_len) +
+                   ", placement remainder " + std::to_string(off));
+      KeyMemory m(size, off);
+      gcm_siv_key *k = SivKeyAt(const_cast<uint8_t *>(m.bytes()));
+      ASSERT_EQ(1, gcm_siv_key_init_sized(k, size, kKey, key_len,
+                                          Name(t().aes), Name(t().ghash),
+                                          Name(t().fused)))
+          << gcm_last_error_message();
+      EXPECT_STREQ(gcm_siv_key_aes_backend(k), Name(t().aes));
+      EXPECT_STREQ(gcm_siv_key_ghash_backend(k), Name(t().ghash));
+      EXPECT_STREQ(gcm_siv_key_fused_backend(k), Name(t().fused));
+      EXPECT_EQ("", m.GuardsIntact()) << "after init";
+      EXPECT_EQ("", SivCompare(k, want));
+      EXPECT_EQ("", m.GuardsIntact()) << "after seal and open";
+
+      // A memcpy copy in memory of the same size at another remainder
+      // (the calls lend it an aligned copy of exactly its bytes).
+      KeyMemory copy(size, (off + 5) % 16);
+      gcm_siv_key *kc = SivKeyAt(const_cast<uint8_t *>(copy.bytes()));
+      std::memcpy(kc, k, size);
+      EXPECT_EQ("", SivCompare(kc, want)) << "the copy";
+      EXPECT_STREQ(gcm_siv_key_aes_backend(kc), Name(t().aes)) << "the copy";
+      EXPECT_STREQ(gcm_siv_key_fused_backend(kc), Name(t().fused))
+          << "the copy";
+      EXPECT_EQ("", copy.GuardsIntact()) << "the copy";
+      gcm_siv_key_cleanup(kc);
+      EXPECT_TRUE(copy.AllZero()) << "cleanup of the copy left key bytes";
+      EXPECT_EQ("", copy.GuardsIntact()) << "cleanup of the copy";
+
+      gcm_siv_key_cleanup(k);
+      EXPECT_TRUE(m.AllZero()) << "cleanup left key bytes";
+      EXPECT_EQ("", m.GuardsIntact()) << "after cleanup";
+      EXPECT_EQ(gcm_siv_key_aes_backend(k), nullptr) << "still a key";
+      gcm_siv_key_cleanup(k);  // a cleaned key again: nothing to do
+      EXPECT_EQ("", m.GuardsIntact()) << "after a second cleanup";
+    }
+  }
+}
+
+TEST_P(SivKeySize, OneByteShortIsRefused) {
+  const size_t size = SivSizeFor(t());
+  for (size_t off : {0, 7}) {
+    KeyMemory m(size - 1, off);
+    gcm_siv_key *k = SivKeyAt(const_cast<uint8_t *>(m.bytes()));
+    EXPECT_EQ(0, gcm_siv_key_init_sized(k, size - 1, kKey, 16, Name(t().aes),
+                                        Name(t().ghash), Name(t().fused)));
+    EXPECT_EQ(gcm_last_error(), GCM_ERR_OUTPUT_TOO_SMALL);
+    const std::string msg = gcm_last_error_message();
+    EXPECT_NE(msg.find(std::to_string(size)), std::string::npos) << msg;
+    EXPECT_NE(msg.find(std::to_string(size - 1)), std::string::npos) << msg;
+    EXPECT_NE(msg.find("gcm_siv_key_init_sized"), std::string::npos) << msg;
+    EXPECT_TRUE(m.AllZero()) << "a refused init leaves its memory zeroed";
+    EXPECT_EQ("", m.GuardsIntact());
+    EXPECT_EQ(gcm_siv_key_aes_backend(k), nullptr);
+    uint8_t tag[16];
+    EXPECT_EQ(0, gcm_siv_seal(k, nullptr, tag, 16, kKey, 12, nullptr, 0,
+                              nullptr, 0));
+    EXPECT_EQ(gcm_last_error(), GCM_ERR_NOT_INITIALIZED);
+    gcm_siv_key_cleanup(k);
+    EXPECT_EQ("", m.GuardsIntact()) << "cleanup of a refused key";
+  }
+}
+
+// Not one of the reported bytes is spare: at the placement that uses the
+// most of them (16-byte aligned memory puts the key 16 bytes in), the
+// key's schedule reaches into the last 16.
+TEST_P(SivKeySize, NoSpareBytes) {
+  const size_t size = SivSizeFor(t());
+  KeyMemory m(size, 0);
+  ASSERT_EQ(0u, reinterpret_cast<uintptr_t>(m.bytes()) % 16);
+  gcm_siv_key *k = SivKeyAt(const_cast<uint8_t *>(m.bytes()));
+  ASSERT_EQ(1, gcm_siv_key_init_sized(k, size, kKey, 32, Name(t().aes),
+                                      Name(t().ghash), Name(t().fused)));
+  bool used = false;
+  for (size_t i = size - 16; i < size; i++) used = used || m.bytes()[i] != 0;
+  EXPECT_TRUE(used) << "the last 16 of " << size << " bytes are unused";
+  gcm_siv_key_cleanup(k);
+}
+
+// The key's last byte right before an inaccessible page: nothing reads
+// past it, in place or as a memcpy copy at another remainder (whose
+// calls copy exactly the key's bytes out of it).
+TEST_P(SivKeySize, NothingReadsPastTheKey) {
+  const size_t size = SivSizeFor(t());
+  for (size_t key_len : {16, 32}) {
+    SCOPED_TRACE("key length " + std::to_string(key_len));
+    const std::vector<Result> want = SivReference(t(), key_len);
+    PageEnd mem(size);
+    ASSERT_TRUE(mem.ok()) << "no guard page";
+    gcm_siv_key *k = SivKeyAt(mem.data());
+    ASSERT_EQ(1, gcm_siv_key_init_sized(k, size, kKey, key_len, Name(t().aes),
+                                        Name(t().ghash), Name(t().fused)));
+    EXPECT_EQ("", SivCompare(k, want));
+    gcm_siv_key_cleanup(k);
+    for (size_t i = 0; i < size; i++) ASSERT_EQ(mem.data()[i], 0) << i;
+
+    // Set up at another remainder modulo 16, then copied to the page's end.
+    const size_t here = reinterpret_cast<uintptr_t>(mem.data()) % 16;
+    KeyMemory other(size, (here + 5) % 16);  // KeyMemory: 64-byte aligned
+    ASSERT_NE(reinterpret_cast<uintptr_t>(other.bytes()) % 16, here);
+    gcm_siv_key *ko = SivKeyAt(const_cast<uint8_t *>(other.bytes()));
+    ASSERT_EQ(1, gcm_siv_key_init_sized(ko, size, kKey, key_len,
+                                        Name(t().aes), Name(t().ghash),
+                                        Name(t().fused)));
+    std::memcpy(k, ko, size);
+    gcm_siv_key_cleanup(ko);
+    EXPECT_EQ("", SivCompare(k, want)) << "a copy at another remainder";
+    EXPECT_STREQ(gcm_siv_key_ghash_backend(k), Name(t().ghash));
+    gcm_siv_key_cleanup(k);
+    for (size_t i = 0; i < size; i++) ASSERT_EQ(mem.data()[i], 0) << i;
+  }
+}
+
+// A whole gcm_siv_key too: cleanup wipes the key's bytes and no more,
+// in place or shifted (a memcpy copy keeps the original's placement byte:
+// the moved path).
+TEST_P(SivKeySize, WholeKeyStaysInItsBytes) {
+  const aes_impl *aes = gcmi_dispatch_find_aes(t().aes.c_str());
   ASSERT_NE(aes, nullptr);
   for (size_t key_len : {16, 32}) {
     for (size_t shift : {0, 1, 8}) {
-      // The key at `shift` into an aligned buffer: a memcpy copy there
-      // keeps the original's placement byte (the moved path).
       alignas(64) uint8_t buf[sizeof(gcm_siv_key) + 64];
       std::memset(buf, kGuardByte, sizeof(buf));
       gcm_siv_key *k = reinterpret_cast<gcm_siv_key *>(buf);
-      ASSERT_EQ(1, gcm_siv_key_init_with_fused(k, kKey, key_len, Name(t.aes),
-                                               Name(t.ghash), Name(t.fused)));
+      ASSERT_EQ(1, gcm_siv_key_init_with_fused(k, kKey, key_len, Name(t().aes),
+                                               Name(t().ghash),
+                                               Name(t().fused)));
       const size_t extent = buf[0] + 32 + aes->key_bytes;
       ASSERT_LE(extent, sizeof(gcm_siv_key));
       if (shift != 0) {
@@ -578,18 +778,126 @@ INSTANTIATE_TEST_SUITE_P(AllUsable, SivKeySize,
                          testing::ValuesIn(gcmtest::UsableSivTriples()),
                          TripleTestName);
 
-// The BoringSSL shim's AES-GCM-SIV key (the default backends, in the
-// bytes of a context) with its last byte the last readable one: a read
-// past the key faults. One byte less is refused.
+// The size query chooses as gcm_siv_key_init_with_fused does, and refuses
+// what it refuses, with the same error.
+TEST(SivKeySizeQuery, ChoosesAsTheInitDoes) {
+  gcm_siv_key def;
+  ASSERT_EQ(1, gcm_siv_key_init(&def, kKey, 16)) << gcm_last_error_message();
+  const std::string aes = gcm_siv_key_aes_backend(&def);
+  const std::string ghash = gcm_siv_key_ghash_backend(&def);
+  const std::string fused = gcm_siv_key_fused_backend(&def);
+  gcm_siv_key_cleanup(&def);
+  const size_t size = gcm_siv_key_size_for(nullptr, nullptr, nullptr);
+  EXPECT_NE(size, 0u) << gcm_last_error_message();
+  EXPECT_EQ(size, gcm_siv_key_size_for(aes.c_str(), ghash.c_str(),
+                                       fused.c_str()));
+  EXPECT_EQ(size, gcm_siv_key_size_for(aes.c_str(), nullptr, nullptr));
+
+  // A sized key on the defaults is what gcm_siv_key_init makes.
+  KeyMemory m(size, 9);
+  gcm_siv_key *k = SivKeyAt(const_cast<uint8_t *>(m.bytes()));
+  ASSERT_EQ(1, gcm_siv_key_init_sized(k, size, kKey, 16, nullptr, nullptr,
+                                      nullptr));
+  EXPECT_EQ(aes, gcm_siv_key_aes_backend(k));
+  EXPECT_EQ(ghash, gcm_siv_key_ghash_backend(k));
+  EXPECT_EQ(fused, gcm_siv_key_fused_backend(k));
+  gcm_siv_key_cleanup(k);
+  EXPECT_TRUE(m.AllZero());
+  EXPECT_EQ("", m.GuardsIntact());
+
+  // Every fused kernel named on its pair, and "none" on every usable
+  // pair: the query answers exactly when the init succeeds, and fails
+  // with the init's error (a kernel without AES-GCM-SIV functions is
+  // refused by both).
+  std::vector<Triple> choices;
+  for (const auto &p : gcmtest::UsableBackendPairs())
+    choices.push_back({p.first, p.second, "none"});
+  for (size_t i = 0; i < gcm_backend_count(); i++) {
+    gcm_backend_info info;
+    const char *fa = nullptr, *fg = nullptr;
+    // A kernel for any backend of a kind (NULL) on the default's.
+    if (gcm_backend_get(i, &info) && info.kind == GCM_BACKEND_FUSED &&
+        gcm_fused_backend_pair(info.name, &fa, &fg))
+      choices.push_back({fa != nullptr ? fa : aes, fg != nullptr ? fg : ghash,
+                         info.name});
+  }
+  for (const Triple &t : choices) {
+    SCOPED_TRACE(gcmtest::TripleName(t));
+    gcm_siv_key whole;
+    const int ok = gcm_siv_key_init_with_fused(&whole, kKey, 32, Name(t.aes),
+                                               Name(t.ghash), Name(t.fused));
+    const gcm_error init_err = gcm_last_error();
+    gcm_siv_key_cleanup(&whole);
+    const size_t n = SivSizeFor(t);
+    if (ok) {
+      EXPECT_NE(n, 0u) << gcm_last_error_message();
+    } else {
+      EXPECT_EQ(n, 0u);
+      EXPECT_EQ(gcm_last_error(), init_err);
+      EXPECT_NE(std::string(gcm_last_error_message())
+                    .find("gcm_siv_key_size_for"),
+                std::string::npos)
+          << gcm_last_error_message();
+    }
+  }
+
+  EXPECT_EQ(0u, gcm_siv_key_size_for("no-such-aes", nullptr, nullptr));
+  EXPECT_EQ(gcm_last_error(), GCM_ERR_BACKEND_UNKNOWN);
+  EXPECT_NE(std::string(gcm_last_error_message()).find("gcm_siv_key_size_for"),
+            std::string::npos);
+  EXPECT_EQ(0u, gcm_siv_key_size_for(nullptr, "no-such-ghash", nullptr));
+  EXPECT_EQ(gcm_last_error(), GCM_ERR_BACKEND_UNKNOWN);
+  EXPECT_EQ(0u, gcm_siv_key_size_for(nullptr, nullptr, "no-such-fused"));
+  EXPECT_EQ(gcm_last_error(), GCM_ERR_BACKEND_UNKNOWN);
+}
+
+// Bad arguments to the sized init: nothing past `size` is written, and the
+// `size` bytes are zeroed.
+TEST(SivKeySizeQuery, BadArguments) {
+  const size_t size = gcm_siv_key_size_for(nullptr, nullptr, nullptr);
+  ASSERT_NE(size, 0u);
+  KeyMemory bad(size, 2);
+  gcm_siv_key *k = SivKeyAt(const_cast<uint8_t *>(bad.bytes()));
+  ASSERT_EQ(1, gcm_siv_key_init_sized(k, size, kKey, 16, nullptr, nullptr,
+                                      nullptr));
+  EXPECT_EQ(0, gcm_siv_key_init_sized(k, size, kKey, 24, nullptr, nullptr,
+                                      nullptr));
+  EXPECT_EQ(gcm_last_error(), GCM_ERR_KEY_LENGTH);
+  EXPECT_TRUE(bad.AllZero()) << "a failed init over a key left its bytes";
+  EXPECT_EQ("", bad.GuardsIntact());
+  EXPECT_EQ(0, gcm_siv_key_init_sized(k, size, nullptr, 16, nullptr, nullptr,
+                                      nullptr));
+  EXPECT_EQ(gcm_last_error(), GCM_ERR_NULL_POINTER);
+  EXPECT_EQ(0, gcm_siv_key_init_sized(nullptr, size, kKey, 16, nullptr,
+                                      nullptr, nullptr));
+  EXPECT_EQ(gcm_last_error(), GCM_ERR_NULL_POINTER);
+  EXPECT_EQ(0, gcm_siv_key_init_sized(k, size, kKey, 16, "no-such-aes",
+                                      nullptr, nullptr));
+  EXPECT_EQ(gcm_last_error(), GCM_ERR_BACKEND_UNKNOWN);
+  EXPECT_NE(std::string(gcm_last_error_message())
+                .find("gcm_siv_key_init_sized"),
+            std::string::npos);
+  EXPECT_TRUE(bad.AllZero());
+  EXPECT_EQ(0, gcm_siv_key_init_sized(k, 0, kKey, 16, nullptr, nullptr,
+                                      nullptr));
+  EXPECT_EQ(gcm_last_error(), GCM_ERR_OUTPUT_TOO_SMALL);
+  EXPECT_EQ("", bad.GuardsIntact());
+}
+
+// The BoringSSL shim's AES-GCM-SIV contexts keep a key on the default
+// backends in the bytes of a context (crypto/aead/compat.c) through the
+// same calls: their size, with the key's last byte the last readable one.
 TEST(SivKeySizeShim, NothingReadsPastTheKey) {
-  const size_t size = gcmi_aead_siv_key_size();
+  const size_t size = gcm_siv_key_size_for(nullptr, nullptr, nullptr);
   ASSERT_GT(size, 0u);
   PageEnd mem(size);
   ASSERT_TRUE(mem.ok()) << "no guard page";
-  gcm_siv_key *k = reinterpret_cast<gcm_siv_key *>(mem.data());
-  EXPECT_EQ(0, gcmi_aead_siv_key_init_sized(k, size - 1, kKey, 32));
+  gcm_siv_key *k = SivKeyAt(mem.data());
+  EXPECT_EQ(0, gcm_siv_key_init_sized(k, size - 1, kKey, 32, nullptr, nullptr,
+                                      nullptr));
   EXPECT_EQ(GCM_ERR_OUTPUT_TOO_SMALL, gcm_last_error());
-  ASSERT_EQ(1, gcmi_aead_siv_key_init_sized(k, size, kKey, 32));
+  ASSERT_EQ(1, gcm_siv_key_init_sized(k, size, kKey, 32, nullptr, nullptr,
+                                      nullptr));
   EXPECT_EQ("", SivRoundTrips(k));
   gcm_siv_key_cleanup(k);
   for (size_t i = 0; i < size; i++) ASSERT_EQ(mem.data()[i], 0) << i;

@@ -144,17 +144,6 @@ static inline const struct gcm_siv_key_st *aead_valid_siv_key(
   return gcm_siv_key_placed(k);
 }
 
-/* For the shim's AES-GCM-SIV contexts, which keep their key in the bytes
- * of a context (compat.c), not in a whole gcm_siv_key: the memory a key on
- * the default backends takes, placement slack included (0 with the reason
- * recorded when they cannot be chosen), and gcm_siv_key_init into `size`
- * bytes at k, refused with GCM_ERR_OUTPUT_TOO_SMALL when they are fewer.
- * Later calls on such a key read no byte past the key's own. */
-GCM_HIDDEN size_t gcmi_aead_siv_key_size(void);
-GCM_HIDDEN int gcmi_aead_siv_key_init_sized(gcm_siv_key *k, size_t size,
-                                            const uint8_t *key,
-                                            size_t key_len);
-
 /* gcm_siv_open after its checks have passed (a 16-byte tag): returns 1
  * when the tag is right; else 0 with GCM_ERR_AUTH recorded and out
  * (in_len bytes) zeroed. (gcm_siv_seal after its checks is the mode's

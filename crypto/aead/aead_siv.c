@@ -51,15 +51,22 @@ static const struct fused_impl *siv_default_fused(const struct aes_impl *aes,
   return NULL;
 }
 
-/* The backends a key gets for the names given (NULL: the default), or 0
- * with the reason recorded for `api`. */
+/* The backends a key gets for the names given (NULL: the default), and
+ * the memory it takes, placement slack included. */
+struct siv_key_choice {
+  const struct aes_impl *aes;
+  const struct ghash_impl *ghash;
+  const struct fused_impl *fused;
+  size_t bytes;
+};
+
+/* Fills *c, or returns 0 with the reason recorded for `api`. */
 static int siv_key_choose(const char *aes_backend, const char *ghash_backend,
-                          const char *fused_backend,
-                          const struct aes_impl **aes,
-                          const struct ghash_impl **ghash,
-                          const struct fused_impl **fused, const char *api) {
+                          const char *fused_backend, struct siv_key_choice *c,
+                          const char *api) {
   struct dispatch_failure why;
-  if (!gcmi_dispatch_choose(aes_backend, ghash_backend, aes, ghash, &why)) {
+  if (!gcmi_dispatch_choose(aes_backend, ghash_backend, &c->aes, &c->ghash,
+                            &why)) {
     return gcmi_backend_choice_error(&why, api);
   }
   /* The fused kernel: by default the first with AES-GCM-SIV functions
@@ -68,47 +75,48 @@ static int siv_key_choose(const char *aes_backend, const char *ghash_backend,
    * functions leaves the key on the backends' hooks, unless the caller
    * named it. */
   if (fused_backend == NULL && !gcmi_backend_env()->fused.set) {
-    *fused = siv_default_fused(*aes, *ghash);
-  } else if (!gcmi_dispatch_choose_fused(fused_backend, *aes, *ghash, fused,
-                                         &why)) {
+    c->fused = siv_default_fused(c->aes, c->ghash);
+  } else if (!gcmi_dispatch_choose_fused(fused_backend, c->aes, c->ghash,
+                                         &c->fused, &why)) {
     return gcmi_backend_choice_error(&why, api);
   }
-  if (*fused != NULL && !gcm_siv_fused_fits(*fused, *aes, *ghash)) {
+  if (c->fused != NULL && !gcm_siv_fused_fits(c->fused, c->aes, c->ghash)) {
     if (fused_backend != NULL) {
       return gcmi_error_setf(GCM_ERR_BACKEND_UNUSABLE,
                              "%s: fused kernel '%s' has no AES-GCM-SIV "
                              "functions",
-                             api, (*fused)->name);
+                             api, c->fused->name);
     }
-    *fused = NULL;
+    c->fused = NULL;
   }
+  /* The fused kernels keep nothing of their own for AES-GCM-SIV
+   * (gcm_siv_fused_fits): the key is its header and the AES schedule. */
+  c->bytes = GCM_KEY_PLACE_ALIGN + gcm_siv_mode_key_bytes(c->aes);
   return 1;
 }
 
 /* The body of the key set-up calls, into the `size` bytes at k (a whole
- * gcm_siv_key, or the shim's room for one); `api` is the one the user
- * called, for the messages. */
+ * gcm_siv_key, or memory of gcm_siv_key_size_for's size); `api` is the
+ * one the user called, for the messages. */
 static int siv_key_init(gcm_siv_key *k, size_t size, const uint8_t *key,
                         size_t key_len, const char *aes_backend,
                         const char *ghash_backend, const char *fused_backend,
                         const char *api) {
   if (!aead_key_init_start(k, size, key, key_len, 0)) return 0;
-  const struct aes_impl *aes;
-  const struct ghash_impl *ghash;
-  const struct fused_impl *fused;
-  if (!siv_key_choose(aes_backend, ghash_backend, fused_backend, &aes, &ghash,
-                      &fused, api)) {
+  struct siv_key_choice c;
+  if (!siv_key_choose(aes_backend, ghash_backend, fused_backend, &c, api)) {
     return 0;
   }
-  const size_t need = GCM_KEY_PLACE_ALIGN + gcm_siv_mode_key_bytes(aes);
-  if (size < need) {
+  if (size < c.bytes) {
     return gcmi_error_setf(GCM_ERR_OUTPUT_TOO_SMALL,
-                           "%s: an AES-GCM-SIV key on %s needs %zu bytes, "
-                           "got %zu",
-                           api, aes->name, need, size);
+                           "%s: an AES-GCM-SIV key on %s/%s/%s needs %zu "
+                           "bytes (gcm_siv_key_size_for), got %zu",
+                           api, c.aes->name, c.ghash->name,
+                           c.fused != NULL ? c.fused->name : "none", c.bytes,
+                           size);
   }
   struct gcm_siv_key_st *ks = gcm_siv_key_place(k);
-  gcm_siv_mode_key_init(ks, aes, ghash, fused, key, key_len);
+  gcm_siv_mode_key_init(ks, c.aes, c.ghash, c.fused, key, key_len);
   /* Last: the placement byte is what makes the key initialised. */
   gcm_siv_key_bytes(k)[0] = (unsigned char)((const unsigned char *)(void *)ks -
                                             gcm_siv_key_bytes(k));
@@ -135,21 +143,21 @@ int gcm_siv_key_init_with_fused(gcm_siv_key *k, const uint8_t *key,
                       fused_backend, "gcm_siv_key_init_with_fused");
 }
 
-size_t gcmi_aead_siv_key_size(void) {
-  const struct aes_impl *aes;
-  const struct ghash_impl *ghash;
-  const struct fused_impl *fused;
-  if (!siv_key_choose(NULL, NULL, NULL, &aes, &ghash, &fused,
-                      "EVP_AEAD_CTX_init")) {
-    return 0;
-  }
-  return GCM_KEY_PLACE_ALIGN + gcm_siv_mode_key_bytes(aes);
+size_t gcm_siv_key_size_for(const char *aes_backend, const char *ghash_backend,
+                            const char *fused_backend) {
+  struct siv_key_choice c;
+  return siv_key_choose(aes_backend, ghash_backend, fused_backend, &c,
+                        "gcm_siv_key_size_for")
+             ? c.bytes
+             : 0;
 }
 
-int gcmi_aead_siv_key_init_sized(gcm_siv_key *k, size_t size,
-                                 const uint8_t *key, size_t key_len) {
-  return siv_key_init(k, size, key, key_len, NULL, NULL, NULL,
-                      "EVP_AEAD_CTX_init");
+int gcm_siv_key_init_sized(gcm_siv_key *k, size_t size, const uint8_t *key,
+                           size_t key_len, const char *aes_backend,
+                           const char *ghash_backend,
+                           const char *fused_backend) {
+  return siv_key_init(k, size, key, key_len, aes_backend, ghash_backend,
+                      fused_backend, "gcm_siv_key_init_sized");
 }
 
 /* The header of a moved key (gcm_siv_key_moved: its struct is intact at

@@ -222,8 +222,8 @@ static const gcm_key *ctx_ckey(const EVP_AEAD_CTX *ctx) {
                                          CTX_KEY_OFFSET);
 }
 /* The same bytes holding an AES-GCM-SIV key, for the AES-GCM-SIV AEADs
- * (gcmi_aead_siv_key_init_sized: only the bytes the key takes, not a
- * whole gcm_siv_key). */
+ * (gcm_siv_key_init_sized: only the bytes the key takes, not a whole
+ * gcm_siv_key). */
 _Static_assert(CTX_KEY_OFFSET + GCM_KEY_PLACE_ALIGN + GCM_SIV_KEY_MAX_BYTES <=
                    sizeof(EVP_AEAD_CTX),
                "an AES-GCM-SIV key on any backends fits in a declared "
@@ -244,7 +244,7 @@ static const gcm_siv_key *ctx_siv_ckey(const EVP_AEAD_CTX *ctx) {
  * chosen. */
 static size_t ctx_key_room(void) {
   const size_t gcm = gcm_key_size_for(NULL, NULL, NULL);
-  const size_t siv = gcmi_aead_siv_key_size();
+  const size_t siv = gcm_siv_key_size_for(NULL, NULL, NULL);
   if (gcm == 0 || siv == 0) return 0;
   return gcm > siv ? gcm : siv;
 }
@@ -300,8 +300,8 @@ int EVP_AEAD_CTX_init(EVP_AEAD_CTX *ctx, const EVP_AEAD *aead,
    * key zeroed). */
   const size_t size = ctx_key_room();
   if (size == 0) return 0;
-  if (aead->siv ? !gcmi_aead_siv_key_init_sized(ctx_siv_key(ctx), size, key,
-                                                key_len)
+  if (aead->siv ? !gcm_siv_key_init_sized(ctx_siv_key(ctx), size, key,
+                                          key_len, NULL, NULL, NULL)
                 : !gcm_key_init_sized(ctx_key(ctx), size, key, key_len, NULL,
                                       NULL, NULL)) {
     return 0;

@@ -11,7 +11,8 @@
  *   failure, gcm_last_error() on the same thread says why.
  * - All objects are owned by the caller and may live on the stack. No
  *   function here allocates memory. A key can also live in memory of just
- *   the size its backends need (gcm_key_size_for, gcm_key_init_sized).
+ *   the size its backends need (gcm_key_size_for, gcm_key_init_sized;
+ *   gcm_siv_key_size_for, gcm_siv_key_init_sized for AES-GCM-SIV).
  * - Buffers: `out` may equal `in` exactly (in-place operation). Any other
  *   overlap between an output and any input is refused with
  *   GCM_ERR_OVERLAP. Zero-length buffers may be NULL.
@@ -502,7 +503,8 @@ GCM_EXPORT int gcm_default_fused_backend(const char **fused_name);
  * schedule any backend keeps; a key uses only a 32-byte header and its
  * own backend's schedule, 288 bytes on the round-key backends such as
  * AES-NI and Armv8, after up to 16 bytes of alignment, and
- * gcm_siv_key_cleanup wipes those.) */
+ * gcm_siv_key_cleanup wipes those. Callers that hold many keys can give
+ * each exactly that, see gcm_siv_key_size_for.) */
 typedef struct gcm_siv_key {
   GCM_ALIGNAS(64) unsigned char opaque[2304];
 } gcm_siv_key;
@@ -548,7 +550,46 @@ GCM_EXPORT int gcm_siv_key_init_with_fused(gcm_siv_key *k, const uint8_t *key,
                                            const char *ghash_backend,
                                            const char *fused_backend);
 
-/* Wipes the key. `k` may be NULL or already cleaned. */
+/* The number of bytes of memory an AES-GCM-SIV key on the given backends
+ * takes, for gcm_siv_key_init_sized: the backends are chosen exactly as
+ * gcm_siv_key_init_with_fused would choose them from the same three
+ * arguments (NULL for a default; the environment and OPENSSL_ia32cap
+ * apply, read once per process, so the answer for given arguments does
+ * not change while the process runs). It counts in the up to 16 bytes
+ * libgcm may skip to align its data, so memory of this size works at any
+ * address. The size does not depend on the key length.
+ *
+ * Returns the size, or 0 when the backends cannot be chosen, with the
+ * reason as for gcm_siv_key_init_with_fused (GCM_ERR_BACKEND_UNKNOWN,
+ * GCM_ERR_BACKEND_UNUSABLE; the message names the backend). */
+GCM_EXPORT size_t gcm_siv_key_size_for(const char *aes_backend,
+                                       const char *ghash_backend,
+                                       const char *fused_backend);
+
+/* Like gcm_siv_key_init_with_fused, but into the `size` bytes at `k`
+ * only, which need not be a whole gcm_siv_key: memory of
+ * gcm_siv_key_size_for(aes_backend, ghash_backend, fused_backend) bytes
+ * (or more) from malloc or anywhere else, at any address (nothing beyond
+ * the alignment of a byte is needed; see "Alignment" at gcm_key). libgcm
+ * never reads or writes a byte of it past `size`, in this call or any
+ * later one on the key.
+ *
+ * Returns 1 on success. On failure returns 0 and leaves the `size` bytes
+ * zeroed: the errors of gcm_siv_key_init_with_fused, and
+ * GCM_ERR_OUTPUT_TOO_SMALL when `size` is less than the backends chosen
+ * need (the message gives both sizes). The key is then used like any
+ * other: gcm_siv_seal, gcm_siv_open, the accessors, and
+ * gcm_siv_key_cleanup, which wipes exactly the bytes the key took. A
+ * memcpy copy of it needs as many bytes as the original was given. */
+GCM_EXPORT int gcm_siv_key_init_sized(gcm_siv_key *k, size_t size,
+                                      const uint8_t *key, size_t key_len,
+                                      const char *aes_backend,
+                                      const char *ghash_backend,
+                                      const char *fused_backend);
+
+/* Wipes the key: every byte of `k` the key occupies (for a key from
+ * gcm_siv_key_init_sized, within the size it was given), no byte after
+ * it. `k` may be NULL or already cleaned. */
 GCM_EXPORT void gcm_siv_key_cleanup(gcm_siv_key *k);
 
 /* The names of the backends `k` uses, or NULL if `k` is not initialised;
