@@ -4,11 +4,12 @@
 // fits the pair, the AES-GCM-SIV files (RFC 8452) through gcm_siv_* the
 // same way (the fused kernels with AES-GCM-SIV functions) and once more,
 // on the default pair, through the BoringSSL-compatible
-// EVP_aead_aes_*_gcm_siv (EVP_AEAD_CTX_seal / open). Every AES-GCM key
-// lives in memory of exactly gcm_key_size_for bytes (gcm_key_init_sized),
-// at a placement remainder modulo 16 that changes from case to case, with
-// guard bytes around it that must stay untouched and the key's bytes all
-// zero after gcm_key_cleanup.
+// EVP_aead_aes_*_gcm_siv (EVP_AEAD_CTX_seal / open). Every native key
+// lives in memory of exactly the size its backends take (AES-GCM:
+// gcm_key_size_for, gcm_key_init_sized; AES-GCM-SIV: gcm_siv_key_size_for,
+// gcm_siv_key_init_sized), at a placement remainder modulo 16 that changes
+// from case to case, with guard bytes around it that must stay untouched
+// and the key's bytes all zero after cleanup.
 //
 // One GoogleTest test per (file, backend pair) iterates all the file's cases,
 // so ctest lists a few hundred tests, not hundreds of thousands. A failing
@@ -266,22 +267,45 @@ class Aead {
   virtual std::string Finish() { return ""; }
 };
 
-// AES-GCM on a key in memory of exactly gcm_key_size_for bytes, at
-// remainder `at` (0..15) of a 16-byte aligned buffer, with kGuard guard
-// bytes before and after it.
-class GcmAead : public Aead {
+// Memory of exactly `size` bytes for a key, at remainder `at` (0..15) of
+// a 16-byte aligned buffer, with kGuard guard bytes before and after it.
+class KeyBytes {
  public:
-  GcmAead(const Param &p, size_t size, size_t at)
-      : p_(p), size_(size), mem_(16 + kGuard + at + size + kGuard, kFill) {
+  KeyBytes(size_t size, size_t at)
+      : size_(size), mem_(16 + kGuard + at + size + kGuard, kFill) {
     const size_t lead =
         (16 - reinterpret_cast<uintptr_t>(mem_.data()) % 16) % 16;
     before_ = lead + kGuard + at;
-    bytes_ = mem_.data() + before_;
-    key_ = reinterpret_cast<gcm_key *>(bytes_);
   }
+  uint8_t *get() { return mem_.data() + before_; }
+  size_t size() const { return size_; }
+  // After cleanup (named `cleanup`): "" when the key's bytes are all zero
+  // and the guards untouched, else what is wrong.
+  std::string Check(const char *cleanup, const char *size_for) const {
+    const uint8_t *bytes = mem_.data() + before_;
+    if (!AllEqual(bytes, size_, 0)) return std::string(cleanup) + " left key bytes";
+    if (!AllEqual(mem_.data(), before_, kFill) ||
+        !AllEqual(bytes + size_, kGuard, kFill))
+      return std::string("the key's calls wrote outside its ") + size_for +
+             " bytes";
+    return "";
+  }
+
+ private:
+  const size_t size_;
+  Bytes mem_;          // the key's memory and its guards
+  size_t before_ = 0;  // bytes of mem_ before the key
+};
+
+// AES-GCM on a key in memory of exactly gcm_key_size_for bytes
+// (KeyBytes).
+class GcmAead : public Aead {
+ public:
+  GcmAead(const Param &p, size_t size, size_t at)
+      : p_(p), mem_(size, at), key_(reinterpret_cast<gcm_key *>(mem_.get())) {}
   ~GcmAead() override { gcm_key_cleanup(key_); }
   bool Init(const Bytes &key) override {
-    return gcm_key_init_sized(key_, size_, key.data(), key.size(),
+    return gcm_key_init_sized(key_, mem_.size(), key.data(), key.size(),
                               p_.aes.c_str(), p_.ghash.c_str(),
                               p_.fused.c_str()) == 1;
   }
@@ -312,46 +336,44 @@ class GcmAead : public Aead {
   size_t MaxTag() const override { return GCM_TAG_LEN; }
   std::string Finish() override {
     gcm_key_cleanup(key_);
-    if (!AllEqual(bytes_, size_, 0)) return "gcm_key_cleanup left key bytes";
-    if (!AllEqual(mem_.data(), before_, kFill) ||
-        !AllEqual(bytes_ + size_, kGuard, kFill))
-      return "the key's calls wrote outside its gcm_key_size_for bytes";
-    return "";
+    return mem_.Check("gcm_key_cleanup", "gcm_key_size_for");
   }
 
  private:
   const Param &p_;
-  const size_t size_;
-  Bytes mem_;             // the key's memory and its guards
-  size_t before_ = 0;     // bytes of mem_ before the key
-  uint8_t *bytes_ = nullptr;
-  gcm_key *key_ = nullptr;
+  KeyBytes mem_;
+  gcm_key *key_;
 };
 
+// AES-GCM-SIV on a key in memory of exactly gcm_siv_key_size_for bytes
+// (KeyBytes).
 class SivAead : public Aead {
  public:
-  explicit SivAead(const Param &p) : p_(p) {}
-  ~SivAead() override { gcm_siv_key_cleanup(&key_); }
+  SivAead(const Param &p, size_t size, size_t at)
+      : p_(p),
+        mem_(size, at),
+        key_(reinterpret_cast<gcm_siv_key *>(mem_.get())) {}
+  ~SivAead() override { gcm_siv_key_cleanup(key_); }
   bool Init(const Bytes &key) override {
-    return gcm_siv_key_init_with_fused(&key_, key.data(), key.size(),
-                                       p_.aes.c_str(), p_.ghash.c_str(),
-                                       p_.fused.c_str()) == 1;
+    return gcm_siv_key_init_sized(key_, mem_.size(), key.data(), key.size(),
+                                  p_.aes.c_str(), p_.ghash.c_str(),
+                                  p_.fused.c_str()) == 1;
   }
   std::string Backends() override {
-    if (std::strcmp(gcm_siv_key_aes_backend(&key_), p_.aes.c_str()) != 0 ||
-        std::strcmp(gcm_siv_key_ghash_backend(&key_), p_.ghash.c_str()) != 0 ||
-        std::strcmp(gcm_siv_key_fused_backend(&key_), p_.fused.c_str()) != 0)
+    if (std::strcmp(gcm_siv_key_aes_backend(key_), p_.aes.c_str()) != 0 ||
+        std::strcmp(gcm_siv_key_ghash_backend(key_), p_.ghash.c_str()) != 0 ||
+        std::strcmp(gcm_siv_key_fused_backend(key_), p_.fused.c_str()) != 0)
       return "key uses the wrong backends";
     return "";
   }
   int Seal(uint8_t *out, uint8_t *tag, size_t tl, const Bytes &nonce,
            const uint8_t *in, size_t n, const Bytes &aad) override {
-    return gcm_siv_seal(&key_, out, tag, tl, Ptr(nonce), nonce.size(), in, n,
+    return gcm_siv_seal(key_, out, tag, tl, Ptr(nonce), nonce.size(), in, n,
                         aad.data(), aad.size());
   }
   int Open(uint8_t *out, const Bytes &nonce, const uint8_t *in, size_t n,
            const uint8_t *tag, size_t tl, const Bytes &aad) override {
-    return gcm_siv_open(&key_, out, Ptr(nonce), nonce.size(), in, n, tag, tl,
+    return gcm_siv_open(key_, out, Ptr(nonce), nonce.size(), in, n, tag, tl,
                         aad.data(), aad.size());
   }
   bool KeyLengthOk(size_t n) const override { return n == 16 || n == 32; }
@@ -360,10 +382,15 @@ class SivAead : public Aead {
   }
   bool TagLengthOk(size_t n) const override { return n == GCM_SIV_TAG_LEN; }
   size_t MaxTag() const override { return GCM_SIV_TAG_LEN; }
+  std::string Finish() override {
+    gcm_siv_key_cleanup(key_);
+    return mem_.Check("gcm_siv_key_cleanup", "gcm_siv_key_size_for");
+  }
 
  private:
   const Param &p_;
-  gcm_siv_key key_;
+  KeyBytes mem_;
+  gcm_siv_key *key_;
 };
 
 // AES-GCM-SIV through EVP_AEAD_CTX_seal / open, the tag after the
@@ -422,8 +449,11 @@ class Checker {
  public:
   Checker(const Param &p)
       : p_(p),
-        size_(gcm_key_size_for(p.aes.c_str(), p.ghash.c_str(),
-                               p.fused.c_str())) {}
+        size_(p.file->mode == Mode::kGcmSiv
+                  ? gcm_siv_key_size_for(p.aes.c_str(), p.ghash.c_str(),
+                                         p.fused.c_str())
+                  : gcm_key_size_for(p.aes.c_str(), p.ghash.c_str(),
+                                     p.fused.c_str())) {}
 
   // Runs one case; returns "" or a description of the first problem.
   std::string Run(const VectorCase &c) {
@@ -431,7 +461,8 @@ class Checker {
     if (p_.compat) {
       a.reset(new CompatSivAead());
     } else if (p_.file->mode == Mode::kGcmSiv) {
-      a.reset(new SivAead(p_));
+      if (size_ == 0) return "gcm_siv_key_size_for failed for this choice";
+      a.reset(new SivAead(p_, size_, placement_++ % 16));
     } else {
       if (size_ == 0) return "gcm_key_size_for failed for this choice";
       a.reset(new GcmAead(p_, size_, placement_++ % 16));
@@ -560,7 +591,7 @@ class Checker {
   }
 
   const Param &p_;
-  const size_t size_;     // gcm_key_size_for the choice
+  const size_t size_;     // gcm_key_size_for (gcm_siv_key_size_for) the choice
   size_t placement_ = 0;  // cases run so far: the next placement
 };
 
