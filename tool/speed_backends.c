@@ -51,16 +51,35 @@ static int print_key_size(const char *aes, const char *ghash,
   return 1;
 }
 
-/* A `key` line for every usable (AES, GHASH) pair with "none", then
- * with each usable fused kernel that fits it. */
-static int list_key_sizes(void) {
+/* One line: the bytes of memory an AES-GCM-SIV key on (aes, ghash,
+ * fused) takes (gcm_siv_key_size_for). A fused kernel that an AES-GCM-SIV
+ * key cannot take (it has no AES-GCM-SIV functions) gets no line; with
+ * "none" a failure is an error (0). */
+static int print_siv_key_size(const char *aes, const char *ghash,
+                              const char *fused) {
+  size_t bytes = gcm_siv_key_size_for(aes, ghash, fused);
+  if (bytes == 0) {
+    if (strcmp(fused, "none") != 0) return 1;
+    fflush(stdout);
+    fprintf(stderr, "%s: %s\n", g_prog, gcm_last_error_message());
+    return 0;
+  }
+  printf("siv-key %s %s %s %zu\n", aes, ghash, fused, bytes);
+  return 1;
+}
+
+/* A `key` line (print: print_key_size) or a `siv-key` line
+ * (print_siv_key_size) for every usable (AES, GHASH) pair with "none",
+ * then with each usable fused kernel that fits it. */
+static int list_key_sizes(int (*print)(const char *, const char *,
+                                       const char *)) {
   struct backends b;
   load_backends(&b);
   for (size_t x = 0; x < b.num_aes; x++) {
     for (size_t y = 0; y < b.num_ghash; y++) {
       const char *aes = b.aes[x].name, *ghash = b.ghash[y].name;
       if (!b.aes[x].usable || !b.ghash[y].usable) continue;
-      if (!print_key_size(aes, ghash, "none")) return 0;
+      if (!print(aes, ghash, "none")) return 0;
       for (size_t i = 0; i < gcm_backend_count(); i++) {
         gcm_backend_info f;
         const char *fa = NULL, *fg = NULL;
@@ -68,7 +87,7 @@ static int list_key_sizes(void) {
             f.usable && gcm_fused_backend_pair(f.name, &fa, &fg) &&
             (fa == NULL || strcmp(fa, aes) == 0) &&
             (fg == NULL || strcmp(fg, ghash) == 0) &&
-            !print_key_size(aes, ghash, f.name)) {
+            !print(aes, ghash, f.name)) {
           return 0;
         }
       }
@@ -98,7 +117,10 @@ int cmd_list(void) {
     }
     putchar('\n');
   }
-  if (!list_key_sizes()) return EXIT_FAILURE;
+  if (!list_key_sizes(print_key_size) ||
+      !list_key_sizes(print_siv_key_size)) {
+    return EXIT_FAILURE;
+  }
   if (!gcm_default_backends(&aes, &ghash) ||
       !gcm_default_fused_backend(&fused)) {
     fflush(stdout);
