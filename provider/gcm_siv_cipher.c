@@ -8,9 +8,10 @@
  *
  * How EVP drives it (as OpenSSL 3.2's own AES-GCM-SIV, where it is
  * defined; the differences are listed below):
- *  - init: the 16- or 32-byte key (expanded once with gcm_siv_key_init and
- *    kept until the next key), the 12-byte IV. Any init starts a new
- *    message: buffered AAD and the previous tag are dropped.
+ *  - init: the 16- or 32-byte key (expanded once with
+ *    gcm_siv_key_init_sized on the default backends and kept until the
+ *    next key), the 12-byte IV. Any init starts a new message: buffered
+ *    AAD and the previous tag are dropped.
  *  - update with a NULL output: additional data, in any number of calls;
  *    it is buffered (AES-GCM-SIV hashes all of it before it encrypts a
  *    byte), up to RFC 8452's 2^36 bytes.
@@ -31,6 +32,12 @@
  *    mode EVP_CIPH_GCM_SIV_MODE (0x10005), an AEAD with a custom IV and a
  *    block size of 1. And, as for AES-GCM, `libgcm-aes-backend` and
  *    `libgcm-ghash-backend`.
+ * Memory: the expanded key lives in a block of its own of the size
+ * gcm_siv_key_size_for reports for the default backends (304 bytes on
+ * the round-key AES backends such as AES-NI and Armv8, where a whole
+ * gcm_siv_key is 2,304), allocated at the first key and reused by later
+ * ones; a duplicated context gets a copy of it. The context itself is
+ * under 100 bytes and the buffered AAD.
  * Differences from OpenSSL 3.2: an AAD update of 0 bytes is a no-op here
  * (there it drops the AAD buffered so far), init always starts a new
  * message, a wrong tag fails the data update as well as final, and the
@@ -57,7 +64,11 @@
 
 
 struct siv_ctx {
-  gcm_siv_key key; /* first: the context is 64-byte aligned (ctx_new) */
+  /* The expanded key: key_size bytes from malloc (gcm_siv_key_size_for
+   * the default backends; a key works at any address, <gcm/gcm.h>), or
+   * NULL before the first key. have_key says whether it holds one. */
+  gcm_siv_key *key;
+  size_t key_size;
   const struct libgcm_provctx *pc;
   uint8_t *aad; /* buffered AAD, aad_cap bytes from malloc, or NULL */
   size_t aad_len, aad_cap;
@@ -86,7 +97,7 @@ static void message_reset(struct siv_ctx *c) {
 }
 
 static void *ctx_new(void *provctx, size_t keylen) {
-  struct siv_ctx *c = aligned_alloc(64, (sizeof(struct siv_ctx) + 63) / 64 * 64);
+  struct siv_ctx *c = malloc(sizeof(*c));
   if (c == NULL) return NULL;
   memset(c, 0, sizeof(*c));
   c->pc = provctx;
@@ -100,7 +111,12 @@ static void *aes256_newctx(void *provctx) { return ctx_new(provctx, 32); }
 static void ctx_free(void *vctx) {
   struct siv_ctx *c = vctx;
   if (c == NULL) return;
-  gcm_siv_key_cleanup(&c->key);
+  if (c->key != NULL) {
+    /* The key's bytes; the rest of the block is zero (the sized init
+     * wipes all of it before it writes the key). */
+    gcm_siv_key_cleanup(c->key);
+    free(c->key);
+  }
   if (c->aad != NULL) {
     libgcm_wipe(c->aad, c->aad_cap);
     free(c->aad);
@@ -114,6 +130,7 @@ static void *ctx_dup(void *vctx) {
   struct siv_ctx *c = ctx_new((void *)src->pc, src->keylen);
   if (c == NULL) return NULL;
   uint8_t *aad = NULL;
+  gcm_siv_key *key = NULL;
   if (src->aad != NULL) {
     aad = malloc(src->aad_cap);
     if (aad == NULL) {
@@ -124,14 +141,65 @@ static void *ctx_dup(void *vctx) {
     }
     memcpy(aad, src->aad, src->aad_len);
   }
-  /* Both are 64-byte aligned, so the key copy is at the same remainder
-   * and works at full speed (<gcm/gcm.h>, "Alignment"). */
+  if (src->key != NULL) {
+    key = malloc(src->key_size);
+    if (key == NULL) {
+      LIBGCM_ERR(src->pc, LIBGCM_R_OUT_OF_MEMORY, "expanded key");
+      if (aad != NULL) {
+        libgcm_wipe(aad, src->aad_len);
+        free(aad);
+      }
+      ctx_free(c);
+      return NULL;
+    }
+    /* A memcpy copy of a key works in as many bytes as the original was
+     * given; both blocks come from malloc, so the copy is at the same
+     * remainder modulo 16 and runs at full speed (<gcm/gcm.h>,
+     * "Alignment"; at another it would still work). */
+    memcpy(key, src->key, src->key_size);
+  }
   memcpy(c, src, sizeof(*c));
   c->aad = aad;
+  c->key = key;
   return c;
 }
 
 static int ctx_set_params(void *vctx, const OSSL_PARAM params[]);
+
+/* Expands `key` into the context's key block, allocated at the first key
+ * with the size gcm_siv_key_size_for reports for the default backends
+ * (fixed for the process: the environment is read once). */
+static int set_key(struct siv_ctx *c, const unsigned char *key,
+                   size_t keylen) {
+  const size_t size = gcm_siv_key_size_for(NULL, NULL, NULL);
+  if (size == 0) {
+    LIBGCM_ERR(c->pc, LIBGCM_R_KEY_SETUP_FAILED, "%s",
+               gcm_last_error_message());
+    return 0;
+  }
+  if (c->key != NULL && c->key_size != size) {
+    gcm_siv_key_cleanup(c->key);
+    free(c->key);
+    c->key = NULL;
+  }
+  if (c->key == NULL) {
+    c->key = malloc(size);
+    if (c->key == NULL) {
+      LIBGCM_ERR(c->pc, LIBGCM_R_OUT_OF_MEMORY, "expanded key");
+      return 0;
+    }
+    memset(c->key, 0, size);
+    c->key_size = size;
+  }
+  /* On failure the block is left zeroed: no key. */
+  if (!gcm_siv_key_init_sized(c->key, c->key_size, key, keylen, NULL, NULL,
+                              NULL)) {
+    LIBGCM_ERR(c->pc, LIBGCM_R_KEY_SETUP_FAILED, "%s",
+               gcm_last_error_message());
+    return 0;
+  }
+  return 1;
+}
 
 static int ctx_init(struct siv_ctx *c, int enc, const unsigned char *key,
                     size_t keylen, const unsigned char *iv, size_t ivlen,
@@ -145,11 +213,7 @@ static int ctx_init(struct siv_ctx *c, int enc, const unsigned char *key,
                  c->keylen, keylen);
       return 0;
     }
-    if (!gcm_siv_key_init(&c->key, key, keylen)) {
-      LIBGCM_ERR(c->pc, LIBGCM_R_KEY_SETUP_FAILED, "%s",
-                 gcm_last_error_message());
-      return 0;
-    }
+    if (!set_key(c, key, keylen)) return 0;
     c->have_key = 1;
   }
   if (iv != NULL) {
@@ -220,7 +284,7 @@ static int run_message(struct siv_ctx *c, uint8_t *out, const uint8_t *in,
   c->data_done = 1;
   if (c->enc) {
     c->tag_ready = (uint8_t)libgcm_count_seal(
-        c->pc, gcm_siv_seal(&c->key, out, c->tag, GCM_SIV_TAG_LEN, c->nonce,
+        c->pc, gcm_siv_seal(c->key, out, c->tag, GCM_SIV_TAG_LEN, c->nonce,
                             GCM_SIV_NONCE_LEN, in, inl, c->aad, c->aad_len));
     return c->tag_ready;
   }
@@ -231,7 +295,7 @@ static int run_message(struct siv_ctx *c, uint8_t *out, const uint8_t *in,
     return 0;
   }
   c->verdict = (uint8_t)libgcm_count_open(
-      c->pc, gcm_siv_open(&c->key, out, c->nonce, GCM_SIV_NONCE_LEN, in, inl,
+      c->pc, gcm_siv_open(c->key, out, c->nonce, GCM_SIV_NONCE_LEN, in, inl,
                           c->tag, GCM_SIV_TAG_LEN, c->aad, c->aad_len));
   return c->verdict;
 }
@@ -305,8 +369,8 @@ static const OSSL_PARAM ctx_settable[] = {
 static const char *backend_name(const void *vctx, enum libgcm_param which) {
   const struct siv_ctx *c = vctx;
   if (!c->have_key) return "none";
-  return which == LIBGCM_P_AES_BACKEND ? gcm_siv_key_aes_backend(&c->key)
-                                       : gcm_siv_key_ghash_backend(&c->key);
+  return which == LIBGCM_P_AES_BACKEND ? gcm_siv_key_aes_backend(c->key)
+                                       : gcm_siv_key_ghash_backend(c->key);
 }
 
 /* One context parameter read (libgcm_ctx_get_each): the tag here, the

@@ -964,6 +964,41 @@ int RunSiv(const std::vector<std::string> &files) {
   }
   EVP_CIPHER_CTX_free(copy);
 
+  // The copy holds its own key (a copy of the key block): it opens after
+  // the original is freed, and re-keying one leaves the other's key alone.
+  {
+    EVP_CIPHER_CTX *orig = EVP_CIPHER_CTX_new();
+    CHECK(EVP_DecryptInit_ex2(orig, For(32), key.data(), iv.data(), nullptr),
+          "open start");
+    EVP_CIPHER_CTX *dup = EVP_CIPHER_CTX_new();
+    CHECK(EVP_CIPHER_CTX_copy(dup, orig), "dupctx of a keyed context");
+    EVP_CIPHER_CTX_free(orig);
+    Bytes o(300);
+    CHECK(EVP_CIPHER_CTX_ctrl(dup, EVP_CTRL_AEAD_SET_TAG, 16,
+                              want_tag.data()) > 0 &&
+              EVP_DecryptUpdate(dup, nullptr, &outl, aad.data(), 40) &&
+              EVP_DecryptUpdate(dup, o.data(), &outl, want_ct.data(), 300) &&
+              EVP_DecryptFinal_ex(dup, fin, &outl) > 0 && o == msg,
+          "a duplicated context did not open after the original was freed");
+    EVP_CIPHER_CTX *dup2 = EVP_CIPHER_CTX_new();
+    CHECK(EVP_CIPHER_CTX_copy(dup2, dup), "dupctx of a copy");
+    const Bytes other = Random(rng, 32);
+    CHECK(EVP_EncryptInit_ex2(dup2, For(32), other.data(), iv.data(),
+                              nullptr),
+          "re-key the copy");
+    Bytes o2(300);
+    uint8_t t[16];
+    CHECK(EVP_EncryptInit_ex2(dup, nullptr, nullptr, iv.data(), nullptr) &&
+              EVP_EncryptUpdate(dup, nullptr, &outl, aad.data(), 40) &&
+              EVP_EncryptUpdate(dup, o2.data(), &outl, msg.data(), 300) &&
+              EVP_EncryptFinal_ex(dup, fin, &outl) &&
+              EVP_CIPHER_CTX_ctrl(dup, EVP_CTRL_AEAD_GET_TAG, 16, t) > 0 &&
+              o2 == want_ct && Bytes(t, t + 16) == want_tag,
+          "re-keying a copy changed the original's key");
+    EVP_CIPHER_CTX_free(dup2);
+    EVP_CIPHER_CTX_free(dup);
+  }
+
   // `speed`: data updates may repeat on one IV (each one a whole message).
   unsigned one = 1;
   OSSL_PARAM sp[2] = {OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_SPEED, &one),
@@ -992,7 +1027,7 @@ int RunSiv(const std::vector<std::string> &files) {
   const uint64_t seals = ProviderCounter("libgcm-seal-count") - seals0;
   const uint64_t opens = ProviderCounter("libgcm-open-count") - opens0;
   const uint64_t fails = ProviderCounter("libgcm-open-fail-count") - fails0;
-  CHECK(seals == 26 && opens == 20 && fails == 21,
+  CHECK(seals == 27 && opens == 21 && fails == 21,
         "counters: %llu seals, %llu opens, %llu failed opens",
         static_cast<unsigned long long>(seals),
         static_cast<unsigned long long>(opens),
