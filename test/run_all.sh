@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, as README.md's test command and CI run it.
 #
-#   1. Release build, native: every GoogleTest suite through ctest, the
+#   1. Release build, native: every GoogleTest suite through ctest (in
+#      four shards, LIBGCM_TEST_SHARDS: docs/testing.md), the
 #      dispatch tiers (OPENSSL_ia32cap masks and qemu-x86_64 CPU models),
 #      the valgrind constant-time checks, the ABI and assembler-flavour
 #      checks, packaging and the speed tool's smoke tests.
@@ -128,7 +129,7 @@ ia32_native() {
 
 stage "1/6 native build and ctest"
 cmake -S "$top" -B "$out/native" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DLIBGCM_WERROR=ON
+  -DLIBGCM_WERROR=ON -DLIBGCM_TEST_SHARDS=4
 cmake --build "$out/native" -j"$jobs"
 ctest --test-dir "$out/native" --output-on-failure -j"$jobs"
 
@@ -415,7 +416,7 @@ stage "4/6 sanitizers (clang)"
 # and every gcc build here still compiles with -Werror.
 echo "-- sanitizers with clang (ASan+UBSan, TSan)"
 CC=clang CXX=clang++ SAN_BUILD_DIR="$out/asan-clang" TSAN_BUILD_DIR="$out/tsan-clang" \
-  JOBS="$jobs" "$top/test/sanitizers.sh" all -DLIBGCM_WERROR=ON
+  JOBS="$jobs" "$top/test/sanitizers.sh" all -DLIBGCM_WERROR=ON -DLIBGCM_TEST_SHARDS=4
 
 stage "5/6 fuzzers"
 # 30 seconds per target here (CI time; the script's default is 60).
