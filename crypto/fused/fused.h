@@ -235,6 +235,9 @@ extern GCM_HIDDEN const struct fused_impl gcmi_fused_vaes_avx512;
 extern GCM_HIDDEN const struct fused_impl gcmi_fused_vaes_avx2;
 /* AES-NI + PCLMULQDQ stitched, VEX-encoded, pair (aesni, clmul); x86_64. */
 extern GCM_HIDDEN const struct fused_impl gcmi_fused_aesni_avx;
+/* The same in the legacy SSE encoding, for CPUs without AVX; pair (aesni,
+ * clmul); x86_64. */
+extern GCM_HIDDEN const struct fused_impl gcmi_fused_aesni_sse;
 /* AESE/AESMC + PMULL/PMULL2 interleaved, pair (armv8, pmull); aarch64. */
 extern GCM_HIDDEN const struct fused_impl gcmi_fused_armv8_pmull;
 /* The same with EOR3 (FEAT_SHA3), pair (armv8, pmull); aarch64. */
