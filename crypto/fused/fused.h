@@ -193,6 +193,13 @@ struct fused_impl {
    *     its own. */
   unsigned stream_run_min;
   unsigned stream_tail_min;
+  /* Optional (0: the mode engine's default, GCM_SHORT_FUSED_MIN in
+   * crypto/gcm/oneshot.c): the fewest bytes of a one-shot message (96-bit
+   * nonce, at most one block of AAD) worth one kernel call rather than the
+   * short one-shot path, for a kernel that loses to that path over a
+   * longer range than the default assumes, measured with gcm-ab; at
+   * least 16 when set. */
+  unsigned oneshot_min;
   /* Optional, for AES-GCM-SIV (crypto/siv; NULL when the kernel has
    * none). Each is a GCM hook in RFC 8452's byte order: the counter is
    * the LITTLE-endian 32-bit word ctr[0..3] (ctr + i adds i to it modulo
