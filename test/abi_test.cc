@@ -131,6 +131,10 @@ void gcmi_aes_gcm_x86_64_aesni_avx_seal_msabi(void);
 void gcmi_aes_gcm_x86_64_aesni_avx_open_msabi(void);
 void gcmi_aes_gcm_x86_64_aesni_avx_seal_lagged_msabi(void);
 void gcmi_aes_gcm_x86_64_aesni_avx_siv_open_msabi(void);
+void gcmi_aes_gcm_x86_64_aesni_sse_seal_msabi(void);
+void gcmi_aes_gcm_x86_64_aesni_sse_open_msabi(void);
+void gcmi_aes_gcm_x86_64_aesni_sse_seal_lagged_msabi(void);
+void gcmi_aes_gcm_x86_64_aesni_sse_siv_open_msabi(void);
 void gcmi_ghash_x86_64_vpclmul_avx2_init_msabi(void);
 void gcmi_ghash_x86_64_vpclmul_avx2_blocks_msabi(void);
 void gcmi_ghash_x86_64_vpclmul_avx2_polyval_msabi(void);
@@ -583,6 +587,22 @@ std::vector<FusedKernels> FusedKernelList() {
        reinterpret_cast<const void *>(
            &gcmi_aes_gcm_x86_64_aesni_avx_seal_lagged_msabi),
        Fn(&gcmi_aes_gcm_x86_64_aesni_avx_siv_open_msabi)});
+#endif
+  k.push_back({"aesni_sse", kNativeAbi,
+               reinterpret_cast<const void *>(gcmi_fused_aesni_sse.seal),
+               reinterpret_cast<const void *>(gcmi_fused_aesni_sse.open),
+               &gcmi_fused_aesni_sse,
+               reinterpret_cast<const void *>(gcmi_fused_aesni_sse.seal_lagged),
+               Fn(gcmi_fused_aesni_sse.siv_open)});
+#if defined(LIBGCM_ABI_TEST_MSABI)
+  k.push_back(
+      {"aesni_sse_msabi", Abi::kWin64,
+       reinterpret_cast<const void *>(&gcmi_aes_gcm_x86_64_aesni_sse_seal_msabi),
+       reinterpret_cast<const void *>(&gcmi_aes_gcm_x86_64_aesni_sse_open_msabi),
+       &gcmi_fused_aesni_sse,
+       reinterpret_cast<const void *>(
+           &gcmi_aes_gcm_x86_64_aesni_sse_seal_lagged_msabi),
+       Fn(&gcmi_aes_gcm_x86_64_aesni_sse_siv_open_msabi)});
 #endif
   return k;
 }

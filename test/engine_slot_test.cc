@@ -104,8 +104,9 @@ TEST(FusedSlot, OneShotAndLongChunksUseTheKernel) {
   StreamSealChunks(&fk, nonce, aad, pt, {16}, &b, tb);
   EXPECT_EQ(a, b);
   EXPECT_EQ(0u, Counting::calls);
-  // Short one-shot messages (below GCM_SHORT_FUSED_MIN, 160 bytes) never
-  // reach it either; from there on they take the one run.
+  // Short one-shot messages (below GCM_SHORT_FUSED_MIN, 160 bytes, for a
+  // kernel without a oneshot_min of its own) never reach it either; from
+  // there on they take the one run.
   ASSERT_EQ(1, gcm_seal(&fk, a.data(), ta, 16, nonce.data(), 12, pt.data(), 128,
                         aad.data(), aad.size()));
   EXPECT_EQ(0u, Counting::calls);

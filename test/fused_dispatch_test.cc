@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -150,6 +151,34 @@ TEST(FusedDispatch, DefaultIsFirstFittingAutomaticKernel) {
   // The portable loop is reserved for naming.
   EXPECT_EQ(1, gcmi_fused_c.named_only);
 }
+
+#if defined(LIBGCM_ASM_X86_64)
+// The two stitched kernels of (aesni, clmul): aesni_avx (VEX) is listed
+// before aesni_sse (legacy SSE), so a CPU with AVX keeps aesni_avx and one
+// without takes aesni_sse; aesni_sse needs no more than the pair itself.
+TEST(FusedDispatch, AesniSseFollowsAesniAvxAndNeedsOnlyThePair) {
+  size_t avx = SIZE_MAX, sse = SIZE_MAX;
+  for (size_t i = 0; gcmi_dispatch_fused_at(i) != nullptr; i++) {
+    if (std::strcmp(gcmi_dispatch_fused_at(i)->name, "aesni_avx") == 0) avx = i;
+    if (std::strcmp(gcmi_dispatch_fused_at(i)->name, "aesni_sse") == 0) sse = i;
+  }
+  ASSERT_NE(SIZE_MAX, avx);
+  ASSERT_NE(SIZE_MAX, sse);
+  EXPECT_LT(avx, sse);
+  EXPECT_EQ(&gcmi_aes_aesni, gcmi_fused_aesni_sse.aes);
+  EXPECT_EQ(&gcmi_ghash_clmul, gcmi_fused_aesni_sse.ghash);
+  const bool pair = gcmi_aes_aesni.usable() && gcmi_ghash_clmul.usable();
+  EXPECT_EQ(pair, gcmi_fused_aesni_sse.usable() != 0);
+  if (!pair) GTEST_SKIP() << "no AES-NI + PCLMULQDQ here";
+  if (std::getenv("LIBGCM_FUSED")) GTEST_SKIP() << "the environment overrides the choice";
+  const uint8_t raw[16] = {5};
+  gcm_key k;
+  ASSERT_EQ(1, gcm_key_init_with_backends(&k, raw, 16, "aesni", "clmul"));
+  EXPECT_STREQ(gcmi_fused_aesni_avx.usable() ? "aesni_avx" : "aesni_sse",
+               gcm_key_fused_backend(&k));
+  gcm_key_cleanup(&k);
+}
+#endif
 
 // LIBGCM_FUSED, run from the env.fused_* ctest entries with
 // LIBGCM_EXPECT_FUSED set to what every default key must carry.

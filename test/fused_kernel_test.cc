@@ -232,6 +232,11 @@ TEST_P(FusedKernelDirect, Descriptor) {
   ASSERT_NE(impl()->open, nullptr);
   ASSERT_NE(impl()->usable, nullptr);
   EXPECT_GE(impl()->min_blocks, 1u);
+  // A one-shot threshold of its own, if any, covers at least one block
+  // (the one-shot fused path hands the kernel every whole block).
+  if (impl()->oneshot_min != 0) {
+    EXPECT_GE(impl()->oneshot_min, 16u);
+  }
   // An assembly kernel is tied to its pair, and its pair can run wherever
   // it can.
   ASSERT_NE(impl()->aes, nullptr);

@@ -55,6 +55,8 @@
 #           a first batch that made the data itself, and teardown wipes it
 #           when the loop ends); the batches outside the loop do without
 #   exit    Y back to r9 and the wiping of every vector register
+#   sse     1 for a kernel in the legacy SSE encoding (no VEX anywhere):
+#           the drivers' own vector instructions are SSE too
 # seal_function(), seal_lagged_function() and open_function() take it
 # with the pieces of code each function runs; memory_kernel() builds all
 # three for the kernels that hash from memory with a run of 1..batch
@@ -184,6 +186,17 @@ ___
     return $s . ".Lseal_done:\n$k->{exit}\n.endfunction\n";
 }
 
+# pending_store(k): the last batch, from its registers to lag->pending
+# (r12), unaligned: VMOVDQU (VMOVDQU64 for zmm, EVEX only), or MOVDQU for
+# a kernel in the legacy SSE encoding (k->{sse}).
+sub pending_store {
+    my ($k) = @_;
+    my $n = 16 * $k->{batch} / $WIDTH{$k->{vec}};
+    my $mov = $k->{sse} ? 'movdqu    ' : $k->{vec} eq 'zmm' ? 'vmovdqu64 ' : 'vmovdqu   ';
+    return join '', map { "    $mov [r12 + " . $WIDTH{$k->{vec}} * $_ . "], $k->{vec}$_\n" }
+                    0 .. $n - 1;
+}
+
 # seal_lagged_function(k, first_pending | load_pending, [first_pending_fill],
 #                      first_alone, loop):
 #   first_pending  the first batch with lag->pending (at r12) hashed in its
@@ -240,8 +253,7 @@ $step    jnz        .Llag_loop
 $k->{teardown}
 ___
         $s .= ".Llag_done:                                 # the last batch: pending, unhashed\n";
-        my $mov = $k->{vec} eq 'zmm' ? 'vmovdqu64 ' : 'vmovdqu   ';
-        $s .= "    $mov [r12 + " . $WIDTH{$k->{vec}} * $_ . "], $k->{vec}$_\n" for 0 .. $n - 1;
+        $s .= pending_store($k);
         return $s . "$k->{exit}\n.endfunction\n";
     }
     my $loop = defined $c{first_pending} ? 'lag_next' : 'lag_loop';
@@ -271,9 +283,7 @@ $step    jmp        .Llag_loop
 ___
     }
     $s .= ".Llag_done:                                 # the last batch: pending, unhashed\n";
-    my $mov = $k->{vec} eq 'zmm' ? 'vmovdqu64 ' : 'vmovdqu   ';   # zmm: EVEX only
-    $s .= "    $mov [r12 + " . $WIDTH{$k->{vec}} * $_ . "], $k->{vec}$_\n" for 0 .. $n - 1;
-    return $s . "$k->{exit}\n.endfunction\n";
+    return $s . pending_store($k) . "$k->{exit}\n.endfunction\n";
 }
 
 # open_function(k, [first, first_fill], loop, [tail_hash], tail):

@@ -22,7 +22,7 @@
 #     full byte-reversal mask (`mask`, a regular expression for the
 #     operand: a register holding it, or its memory operand). With each of
 #     those shuffles made a move (`mov`), or dropped when it works in
-#     place, it hashes the blocks as they are: POLYVAL on the POLYVAL key,
+#     place (as a legacy SSE PSHUFB always does), it hashes the blocks as they are: POLYVAL on the POLYVAL key,
 #     with S itself as the running value. Its counter is made either with
 #     the same full reversal (then dropping it leaves AES-GCM-SIV's
 #     counter in dword 0, where the kernel's VPADDD steps it) or with
@@ -87,9 +87,11 @@ sub polyval_form {
         $n++;
         $2 eq $3 ? '' : "$1$mov $2, $3\n"
     }gme;
+    # The legacy SSE form shuffles in place: dropped.
+    $n += ($f =~ s{^\s*pshufb\s+\w+,\s*$mask[ \t]*(#.*)?\n}{}gm);
     die "siv_copy: $fn has no shuffle with the mask\n" if $n == 0;
     $f =~ s/\.Lctr_swap\b/.Lctr_swap_le/g;
-    die "siv_copy: $fn still shuffles with the mask\n" if $f =~ /vpshufb.*,\s*$mask/;
+    die "siv_copy: $fn still shuffles with the mask\n" if $f =~ /pshufb.*,\s*$mask/;
     return "\n$f";
 }
 

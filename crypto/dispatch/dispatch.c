@@ -129,6 +129,7 @@
                        /* (aesni, vpclmul_avx2)                         */ \
   X(gcmi_fused_vaes_avx2) /* x86_64: VAES + VPCLMULQDQ, (aesni, vpclmul_avx2) */ \
   X(gcmi_fused_aesni_avx) /* x86_64: AES-NI + PCLMULQDQ, AVX, (aesni, clmul) */  \
+  X(gcmi_fused_aesni_sse) /* x86_64: the same without AVX (legacy SSE)       */  \
   X(gcmi_fused_armv8_pmull_eor3) /* aarch64: the same with EOR3 (FEAT_SHA3) */   \
   X(gcmi_fused_armv8_pmull) /* aarch64: AESE/AESMC + PMULL, (armv8, pmull) */    \
   X(gcmi_fused_c)         /* portable; named_only, see crypto/fused/fused_c.c */

@@ -193,6 +193,13 @@ struct fused_impl {
    *     its own. */
   unsigned stream_run_min;
   unsigned stream_tail_min;
+  /* Optional (0: the mode engine's default, GCM_SHORT_FUSED_MIN in
+   * crypto/gcm/oneshot.c): the fewest bytes of a one-shot message (96-bit
+   * nonce, at most one block of AAD) worth one kernel call rather than the
+   * short one-shot path, for a kernel that loses to that path over a
+   * longer range than the default assumes, measured with gcm-ab; at
+   * least 16 when set. */
+  unsigned oneshot_min;
   /* Optional, for AES-GCM-SIV (crypto/siv; NULL when the kernel has
    * none). Each is a GCM hook in RFC 8452's byte order: the counter is
    * the LITTLE-endian 32-bit word ctr[0..3] (ctr + i adds i to it modulo
@@ -235,6 +242,9 @@ extern GCM_HIDDEN const struct fused_impl gcmi_fused_vaes_avx512;
 extern GCM_HIDDEN const struct fused_impl gcmi_fused_vaes_avx2;
 /* AES-NI + PCLMULQDQ stitched, VEX-encoded, pair (aesni, clmul); x86_64. */
 extern GCM_HIDDEN const struct fused_impl gcmi_fused_aesni_avx;
+/* The same in the legacy SSE encoding, for CPUs without AVX; pair (aesni,
+ * clmul); x86_64. */
+extern GCM_HIDDEN const struct fused_impl gcmi_fused_aesni_sse;
 /* AESE/AESMC + PMULL/PMULL2 interleaved, pair (armv8, pmull); aarch64. */
 extern GCM_HIDDEN const struct fused_impl gcmi_fused_armv8_pmull;
 /* The same with EOR3 (FEAT_SHA3), pair (armv8, pmull); aarch64. */

@@ -21,7 +21,8 @@
  * aggregates blocks reduces once per message (one_shot_short).
  *
  * One-shot messages on a key with a fused kernel (96-bit nonce, at most
- * one block of AAD, from GCM_SHORT_FUSED_MIN bytes on) skip the stream
+ * one block of AAD, from GCM_SHORT_FUSED_MIN bytes on, or the kernel's
+ * own oneshot_min) skip the stream
  * too: one GHASH call on the AAD block and one block of ctr32 give its
  * hash and the tag mask, one kernel call takes every whole block straight
  * from in to out, and one GHASH call hashes the partial last block with
@@ -48,7 +49,8 @@
  * than one_shot_short or the stream. Below it one_shot_short's two calls
  * beat one_shot_fused's three (measured with the vaes_avx2 kernel: about
  * even at 128 bytes, one_shot_fused 15-35% faster from 200 bytes to 1350,
- * no different at 16 KiB). */
+ * no different at 16 KiB). A kernel may ask for a higher threshold
+ * (fused.h's oneshot_min). */
 #ifndef GCM_SHORT_FUSED_MIN
 #define GCM_SHORT_FUSED_MIN 160
 #endif
@@ -262,7 +264,9 @@ void gcm_mode_one_shot(const struct gcm_key_st *k, int encrypt,
                        const uint8_t *in, size_t in_len, const uint8_t *aad,
                        size_t aad_len, uint8_t *out, uint8_t tag[16]) {
   if (nonce_len == 12 && aad_len <= 16 && k->fused != NULL &&
-      in_len >= GCM_SHORT_FUSED_MIN && in_len / 16 >= k->fused->min_blocks) {
+      in_len >= (k->fused->oneshot_min != 0 ? k->fused->oneshot_min
+                                            : GCM_SHORT_FUSED_MIN) &&
+      in_len / 16 >= k->fused->min_blocks) {
     one_shot_fused(k, encrypt, nonce, in, in_len, aad, aad_len, out, tag);
     return;
   }

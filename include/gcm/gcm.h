@@ -531,10 +531,9 @@ GCM_EXPORT int gcm_siv_key_init_with_backends(gcm_siv_key *k,
 /* Like gcm_siv_key_init_with_backends, and also chooses the fused kernel
  * whose AES-GCM-SIV functions the key uses: the fused kernels of
  * gcm_key_init_with_fused that have them (GCM_BACKEND_FUSED; on x86_64
- * "vaes_avx512", "vaes_avx2" and "aesni_avx", on aarch64 "armv8_pmull")
- * decrypt and hash in one
- * pass when opening, and some also run counter mode and POLYVAL in wider
- * registers. A key without one goes through its two backends alone; both
+ * "vaes_avx512", "vaes_avx2", "aesni_avx" and "aesni_sse", on aarch64
+ * "armv8_pmull") decrypt and hash in one pass when opening, and some also
+ * run counter mode and POLYVAL in wider registers. A key without one goes through its two backends alone; both
  * give identical results, only speed differs.
  *
  * `fused_backend` as for gcm_key_init_with_fused: NULL is the default

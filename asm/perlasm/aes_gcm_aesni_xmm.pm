@@ -1,0 +1,347 @@
+# asm/perlasm/aes_gcm_aesni_xmm.pm: the stitched AES-NI + PCLMULQDQ kernel
+# on xmm registers, written once for its two encodings:
+#   avx  asm/x86_64/aes-gcm-aesni-avx-x86_64.pl ("aesni_avx"): VEX, three
+#        operands, memory operands at any alignment;
+#   sse  asm/x86_64/aes-gcm-aesni-sse-x86_64.pl ("aesni_sse"): the legacy
+#        SSE encoding, two operands, for the CPUs with AES-NI and
+#        PCLMULQDQ but no AVX (Westmere, Silvermont to Tremont).
+# The algorithm, the schedule of the multiplies between the rounds and the
+# register plan are the same in both and are explained in the two kernels'
+# opening comments; this module holds the instructions, so the kernels
+# cannot drift apart.
+#
+# How one text serves both encodings
+# ==================================
+# Every vector instruction is written in its three-operand form
+# dst = a OP b through vop() below. The avx encoding emits it as it is
+# (VPXOR dst, a, b). The sse encoding emits OP dst, b when dst is a, and
+# otherwise MOVDQA dst, a first, so the pieces choose dst = a wherever the
+# value in a is dead, which costs the VEX form nothing (the reduction
+# writes its product over the limb it consumed, the last product of a
+# block over the block). Two rules keep the SSE form legal:
+#   - a legacy SSE memory operand must be 16-byte aligned. Only the
+#     constants (rodata, .align 16), the stack frame (16-byte aligned by
+#     the translator) and the clmul GHASH key (16-byte aligned in every key,
+#     crypto/gcm/key.c) are used as operands of a vector instruction: vop()
+#     refuses any other base in the sse encoding. The caller's data, the
+#     counter block, Xi and lag->pending are read with MOVDQU (data_xor(),
+#     xor_data()), and the round keys with MOVDQU into xmm8, as before;
+#   - no extra register is needed: each MOVDQA copies into the register
+#     the VEX form writes.
+# The sse encoding touches no AVX state, so its exit has no VZEROUPPER.
+package perlasm::aes_gcm_aesni_xmm;
+
+use strict;
+use warnings;
+use perlasm::fused_driver_x86_64 qw(spread);    # seal, seal_lagged, open; the stitching
+use perlasm::siv_copy;                           # the AES-GCM-SIV function's byte order
+
+# Offset of the Karatsuba half sums in the clmul GHASH key.
+my $HALVES = 128;
+
+my ($out, $in, $blocks) = qw(rsi rdx rcx);
+my ($aes, $gkey, $rklast) = qw(r10 r11 r8);
+my ($lo, $mid, $hi, $d, $t0, $t1, $y) = map { "xmm$_" } 9 .. 15;
+
+# The encoding of the kernel being built: 1 for VEX, 0 for legacy SSE.
+my $VEX;
+
+# ---------------------------------------------------------------------------
+# Instructions in either encoding.
+
+# ins(mnemonic, operands..., ['# comment']): one line.
+sub ins {
+    my ($mn, @ops) = @_;
+    my $c = @ops && $ops[-1] =~ /^#/ ? '    ' . pop(@ops) : '';
+    return sprintf("    %-10s %s%s\n", $mn, join(', ', @ops), $c);
+}
+
+# The memory operands a legacy SSE instruction may take: 16-byte aligned.
+sub check_aligned {
+    my ($op) = @_;
+    return if $op !~ /^\[/ || $op =~ /^\[(?:\.L\w+|rsp|$gkey|rbp)\b/;
+    die "aes_gcm_aesni_xmm: $op may be unaligned: load it with MOVDQU first\n";
+}
+
+# vop(mnemonic, dst, a, b, [imm], ['# comment']): dst = a OP b.
+sub vop {
+    my ($mn, $dst, $a, $b, @rest) = @_;
+    return ins("v$mn", $dst, $a, $b, @rest) if $VEX;
+    check_aligned($b);
+    return ins($mn, $dst, $b, @rest) if $dst eq $a;
+    die "aes_gcm_aesni_xmm: $mn $dst, $a, $b would read $dst after writing it\n"
+        if $dst eq $b;
+    return ins('movdqa', $dst, $a) . ins($mn, $dst, $b, @rest);
+}
+
+# mov(kind, dst, src, ['# comment']): MOVDQU (kind 'u') or MOVDQA ('a').
+sub mov {
+    my ($kind, @ops) = @_;
+    check_aligned($_) for $kind eq 'a' && !$VEX ? @ops : ();
+    return ins(($VEX ? 'v' : '') . "movdq$kind", @ops);
+}
+
+# pshufd(dst, src, imm, ['# comment']): two operands in both encodings.
+sub pshufd { return ins(($VEX ? 'v' : '') . 'pshufd', @_) }
+
+# data_xor(dst, reg, mem): dst = reg ^ mem, mem at any alignment; dst is
+# not reg.
+sub data_xor {
+    my ($dst, $r, $m) = @_;
+    return ins('vpxor', $dst, $r, $m) if $VEX;
+    return ins('movdqu', $dst, $m) . ins('pxor', $dst, $r);
+}
+
+# xor_data(dst, mem, tmp): dst ^= mem, mem at any alignment (through tmp
+# in the sse encoding).
+sub xor_data {
+    my ($dst, $m, $tmp) = @_;
+    return ins('vpxor', $dst, $dst, $m) if $VEX;
+    return ins('movdqu', $tmp, $m) . ins('pxor', $dst, $tmp);
+}
+
+sub zero { my ($r) = @_; return vop('pxor', $r, $r, $r) }
+
+# ---------------------------------------------------------------------------
+# GHASH pieces (same arithmetic as ghash-clmul-x86_64.pl).
+
+# mul_acc(first, data, pow, half): Karatsuba products of data with pow (and
+# pow's half sum at `half`), XORed into (or, when first, written to)
+# lo/mid/hi; mid is completed by fixup(). Clobbers data.
+sub mul_acc {
+    my ($first, $dd, $p, $k) = @_;
+    my $s = pshufd($t0, $dd, '0x4e')
+          . vop('pxor', $t0, $t0, $dd, '# a0 ^ a1');
+    return $s . vop('pclmulqdq', $lo, $dd, $p, '0x00')
+              . vop('pclmulqdq', $hi, $dd, $p, '0x11')
+              . vop('pclmulqdq', $mid, $t0, $k, '0x00')
+        if $first;
+    return $s . vop('pclmulqdq', $t1, $dd, $p, '0x00')
+              . vop('pxor', $lo, $lo, $t1)
+              . vop('pclmulqdq', $dd, $dd, $p, '0x11')    # the block's last use
+              . vop('pxor', $hi, $hi, $dd)
+              . vop('pclmulqdq', $t0, $t0, $k, '0x00')
+              . vop('pxor', $mid, $mid, $t0);
+}
+
+sub fixup {
+    return vop('pxor', $mid, $mid, $lo, '# Karatsuba: mid ^= lo ^ hi')
+         . vop('pxor', $mid, $mid, $hi);
+}
+
+# reduce(): Y from lo/mid/hi, the two-phase Montgomery reduction with
+# 0xC2<<56; each product is written over the limb it consumed.
+sub reduce {
+    return pshufd($t0, $lo, '0x4e', '# phase 1: lo swapped, lo.q0 * 0xC2<<56')
+         . vop('pclmulqdq', $lo, $lo, '[.Lpoly]', '0x10')
+         . vop('pxor', $mid, $mid, $t0)
+         . vop('pxor', $mid, $mid, $lo)
+         . pshufd($y, $mid, '0x4e', '# phase 2: mid swapped, mid.q0 * 0xC2<<56')
+         . vop('pclmulqdq', $mid, $mid, '[.Lpoly]', '0x10')
+         . vop('pxor', $y, $y, $hi)
+         . vop('pxor', $y, $y, $mid, '# Y');
+}
+
+# ghash_block(j, src): block j of an eight-block group at src + 16j, with
+# the power H^(8-j); the first block absorbs Y.
+sub ghash_block {
+    my ($j, $src) = @_;
+    my $e = 16 * (7 - $j);
+    my $s = mov('u', $d, "[$src + " . 16 * $j . "]")
+          . vop('pshufb', $d, $d, '[.Lbswap_mask]');
+    $s .= vop('pxor', $d, $d, $y) if $j == 0;
+    return $s . mul_acc($j == 0, $d, "[$gkey + $e]", "[$gkey + " . ($HALVES + $e) . "]");
+}
+
+# ghash_run(tag): Y = GHASH of rdi (1..8) blocks at rbx with H^rdi .. H^1,
+# one reduction. Clobbers rbx, rdi, rbp.
+sub ghash_run {
+    my ($tag) = @_;
+    return <<___ . zero($lo) . zero($mid) . zero($hi) . <<___
+    mov        rbp, rdi
+    shl        rbp, 4
+    lea        rbp, [$gkey + rbp - 16]         # H^count, at 16 * (count - 1)
+___
+.L${tag}_block:
+@{[ mov('u', $d, '[rbx]') . vop('pshufb', $d, $d, '[.Lbswap_mask]')
+  . vop('pxor', $d, $d, $y) . zero($y) ]}    # Y is in; later XORs add nothing
+@{[ mul_acc(0, $d, '[rbp]', "[rbp + $HALVES]") ]}
+    add        rbx, 16
+    sub        rbp, 16
+    sub        rdi, 1
+    jnz        .L${tag}_block
+@{[ fixup() . reduce() ]}
+___
+}
+
+# ---------------------------------------------------------------------------
+# AES pieces.
+
+# counters(n): xmm0..n-1 = the next n counter blocks ^ rk[0]; base += n.
+sub counters {
+    my ($n) = @_;
+    my $s = mov('a', 'xmm8', '[rsp]');
+    $s .= vop('paddd', "xmm$_", 'xmm8', '[.Linc + ' . 16 * $_ . ']') for 1 .. $n - 1;
+    $s .= vop('pshufb', 'xmm0', 'xmm8', '[.Lctr_swap]');
+    $s .= vop('paddd', 'xmm8', 'xmm8', '[.Linc + ' . 16 * $n . ']');
+    $s .= mov('a', '[rsp]', 'xmm8');
+    $s .= vop('pshufb', "xmm$_", "xmm$_", '[.Lctr_swap]') for 1 .. $n - 1;
+    $s .= mov('u', 'xmm8', "[$aes]");
+    $s .= vop('pxor', "xmm$_", "xmm$_", 'xmm8') for 0 .. $n - 1;
+    return $s;
+}
+
+sub round {
+    my ($n, $r) = @_;
+    my $s = mov('u', 'xmm8', "[$aes + " . 16 * $r . ']');
+    $s .= vop('aesenc', "xmm$_", "xmm$_", 'xmm8') for 0 .. $n - 1;
+    return $s;
+}
+
+# rounds(n, tag, hooks): rounds 1 .. Nr-1 on xmm0..n-1 with hooks->{r}
+# inside round r (r = 1..9, present for every key size), then xmm8 = rk[Nr].
+sub rounds {
+    my ($n, $tag, $hooks) = @_;
+    my $s = '';
+    for my $r (1 .. 9) {
+        $s .= $hooks && $hooks->{$r} ? spread(round($n, $r), $hooks->{$r}, 1)
+                                     : round($n, $r);
+    }
+    $s .= "    cmp        eax, 10\n    je         .L${tag}_last\n";
+    $s .= round($n, 10) . round($n, 11);
+    $s .= "    cmp        eax, 12\n    je         .L${tag}_last\n";
+    $s .= round($n, 12) . round($n, 13);
+    $s .= ".L${tag}_last:\n" . mov('u', 'xmm8', "[$rklast]");
+    return $s;
+}
+
+# last8(): the last round with the data folded in, eight blocks stored.
+sub last8 {
+    my $s = '';
+    for my $j (0 .. 7) {
+        $s .= data_xor($d, 'xmm8', "[$in + " . 16 * $j . ']')
+            . vop('aesenclast', "xmm$j", "xmm$j", $d)
+            . mov('u', "[$out + " . 16 * $j . ']', "xmm$j");
+    }
+    return $s;
+}
+
+# tail_store(n, tag): xmm0..n-1 hold rounds 1..Nr-1 of n blocks and xmm8
+# rk[Nr]; XOR and store the first `blocks` (1..n) of them.
+sub tail_store {
+    my ($n, $tag) = @_;
+    my $s = '';
+    $s .= vop('aesenclast', "xmm$_", "xmm$_", 'xmm8') for 0 .. $n - 1;
+    for my $j (0 .. $n - 1) {
+        my $o = 16 * $j;
+        $s .= "    cmp        $blocks, $j\n    jbe        .L${tag}_stored\n"
+            if $j > 0;
+        $s .= xor_data("xmm$j", "[$in + $o]", $d) . mov('u', "[$out + $o]", "xmm$j");
+    }
+    $s .= ".L${tag}_stored:\n";
+    return $s;
+}
+
+# tail(tag, hooks): encrypt the last 1..7 blocks with two, four or eight
+# registers, with optional round hooks (seal hashes its pending batch
+# there; the hooks fit any of the three widths).
+sub tail {
+    my ($tag, $hooks) = @_;
+    return <<___;
+    cmp        $blocks, 4
+    ja         .L${tag}_8
+    cmp        $blocks, 2
+    ja         .L${tag}_4
+@{[ counters(2) ]}
+@{[ rounds(2, "${tag}_2", $hooks) ]}
+@{[ tail_store(2, "${tag}_2") ]}
+    jmp        .L${tag}_end
+.L${tag}_4:
+@{[ counters(4) ]}
+@{[ rounds(4, "${tag}_4", $hooks) ]}
+@{[ tail_store(4, "${tag}_4") ]}
+    jmp        .L${tag}_end
+.L${tag}_8:
+@{[ counters(8) ]}
+@{[ rounds(8, "${tag}_8", $hooks) ]}
+@{[ tail_store(8, "${tag}_8") ]}
+.L${tag}_end:
+___
+}
+
+# The entry after the driver's (key pointers and Nr): Y and the counter
+# base.
+sub entry {
+    return mov('u', $y, '[r9]')
+         . vop('pshufb', $y, $y, '[.Lbswap_mask]', '# Y, reflected')
+         . mov('u', 'xmm8', '[r8]')
+         . vop('pshufb', 'xmm8', 'xmm8', '[.Lctr_swap]', '# counter bytes swapped')
+         . mov('a', '[rsp]', 'xmm8') . <<___;
+    mov        edi, eax
+    shl        edi, 4
+    lea        $rklast, [$aes + rdi]        # address of rk[Nr]
+___
+}
+
+# The exit: Y back to Xi, the counter slot and every vector register
+# wiped (one zero idiom per register), and in VEX the upper halves clean.
+sub exit_wipe {
+    my $s = vop('pshufb', $y, $y, '[.Lbswap_mask]')
+          . mov('u', '[r9]', $y)
+          . zero('xmm0')
+          . mov('a', '[rsp]', 'xmm0', '# wipe the counter slot');
+    $s .= zero("xmm$_") for 0 .. 15;
+    $s .= "    vzeroupper\n" if $VEX;
+    return $s;
+}
+
+# The round hooks that hash eight blocks at `src` during rounds 1..9.
+sub group_hooks {
+    my ($src) = @_;
+    my %hooks = map { ($_ => ghash_block($_ - 1, $src)) } 1 .. 8;
+    $hooks{8} .= fixup();
+    $hooks{9} = reduce();
+    return \%hooks;
+}
+
+# kernel(encoding, name): the whole kernel's text for encoding 'avx' or
+# 'sse': constants, seal, seal_lagged and open (the driver's), and the
+# AES-GCM-SIV open made from seal (perlasm/siv_copy.pm: every shuffle with
+# .Lbswap_mask becomes a move or nothing, so the blocks are hashed as they
+# are, POLYVAL on the POLYVAL key, and .Lctr_swap becomes .Lctr_swap_le,
+# which moves the little-endian counter from dword 0 to dword 3, where the
+# counter base steps it, and back).
+sub kernel {
+    my ($encoding, $name) = @_;
+    die "aes_gcm_aesni_xmm: encoding avx or sse, not $encoding\n"
+        unless $encoding =~ /^(avx|sse)$/;
+    $VEX = $encoding eq 'avx';
+    my $code = <<___;
+.rodata
+.align 16
+.Lbswap_mask:                   # reverses the 16 bytes
+    .byte 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
+.Lctr_swap:                     # reverses bytes 12..15
+    .byte 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 15, 14, 13, 12
+.Lctr_swap_le:                  # exchanges dwords 0 and 3 (AES-GCM-SIV)
+    .byte 12, 13, 14, 15, 4, 5, 6, 7, 8, 9, 10, 11, 0, 1, 2, 3
+.Lpoly:                         # x^-1 mod P, reflected; high qword 0xC2 << 56
+    .quad 0x0000000000000001, 0xc200000000000000
+.Linc:                          # +k in the swapped counter dword at 16*k, k = 0 .. 8
+___
+    $code .= "    .long 0, 0, 0, $_\n" for 0 .. 8;
+
+    # seal, seal_lagged and open on eight-block batches.
+    $code .= perlasm::fused_driver_x86_64::memory_kernel(
+        { name => $name, batch => 8, vec => 'xmm', frame => 16, sse => !$VEX,
+          entry => entry(), exit => exit_wipe() },
+        counters => \&counters, rounds => \&rounds, last => last8(),
+        tail => \&tail, group_hooks => \&group_hooks, ghash_run => \&ghash_run);
+
+    $code .= perlasm::siv_copy::polyval_form($code, "${name}_seal", "${name}_siv_open",
+                                             qr/\[\.Lbswap_mask\]/,
+                                             $VEX ? 'vmovdqa' : 'movdqa');
+    return $code;
+}
+
+1;
