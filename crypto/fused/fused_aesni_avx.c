@@ -4,8 +4,8 @@
  * only, for the pair (aesni, clmul): the top tier of CPUs with AVX but
  * without VAES and VPCLMULQDQ (Sandy Bridge to Broadwell, Zen 1 and 2).
  *
- * The work is done by asm/x86_64/aes-gcm-aesni-avx-x86_64.pl, whose opening
- * comment explains it: eight counter blocks in flight in eight xmm
+ * The work is done by asm/x86_64/aes-gcm-aesni-avx-x86_64.pl, written by
+ * asm/perlasm/aes_gcm_aesni_xmm.pm, whose opening comment explains it: eight counter blocks in flight in eight xmm
  * registers, the GHASH of eight ciphertext blocks stitched between their
  * rounds with the clmul backend's powers H^8..H^1 (Karatsuba PCLMULQDQ,
  * one reduction per eight blocks), a 32-bit counter that wraps modulo 2^32

@@ -5,10 +5,10 @@
  * but no AVX (Westmere; the Atom-class Silvermont, Goldmont and Tremont
  * cores), which without it run counter mode and GHASH in two passes.
  *
- * The work is done by asm/x86_64/aes-gcm-aesni-sse-x86_64.pl, whose
- * opening comment explains it. It is the aesni_avx kernel
- * (fused_aesni_avx.c) in two-operand form: both are written once by
- * asm/perlasm/aes_gcm_aesni_xmm.pm, so they run the same schedule: eight
+ * The work is done by asm/x86_64/aes-gcm-aesni-sse-x86_64.pl, the
+ * aesni_avx kernel (fused_aesni_avx.c) in two-operand form: both are
+ * written once by asm/perlasm/aes_gcm_aesni_xmm.pm, whose opening comment
+ * explains them, so they run the same schedule: eight
  * counter blocks in flight in eight xmm registers, the GHASH of eight
  * ciphertext blocks stitched between their rounds with the clmul
  * backend's powers H^8..H^1 (Karatsuba PCLMULQDQ, one reduction per eight
