@@ -116,6 +116,12 @@ typedef void fused_lagged_fn(const struct fused_keys *k, uint8_t *out,
                              const uint8_t ctr[16],
                              const struct fused_lag *lag);
 
+/* The longest one-shot message, in bytes, that the mode engine's short
+ * path takes (crypto/gcm/oneshot.c: two backend calls over a padded copy,
+ * no kernel). A kernel slower than that path at every length it covers
+ * sets oneshot_min to GCM_SHORT_MAX + 1. A whole number of blocks. */
+#define GCM_SHORT_MAX 256
+
 struct fused_impl {
   /* Short, stable name users type: "vaes_avx512", "aesni_avx", "c", ... */
   const char *name;

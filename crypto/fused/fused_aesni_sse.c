@@ -70,7 +70,7 @@ const struct fused_impl gcmi_fused_aesni_sse = {
      * messages take it only above GCM_SHORT_MAX (256 bytes; from 272 on
      * 1.4-1.6x faster). Streams keep 16-block runs: 256-byte chunks were
      * 20-25% slower with min_blocks 17 (the two passes). */
-    .oneshot_min = 257,
+    .oneshot_min = GCM_SHORT_MAX + 1,
     .stream_run_min = 16,
     .stream_tail_min = 32,
     .usable = aesni_sse_usable,

@@ -40,9 +40,9 @@
 #include "engine.h"
 #include "mode.h"
 
-/* The short one-shot path: data blocks and AAD bytes it takes. */
-#define GCM_SHORT_BLOCKS 16
-#define GCM_SHORT_MAX (GCM_SHORT_BLOCKS * 16)
+/* The short one-shot path: data blocks (GCM_SHORT_MAX bytes, fused.h,
+ * where a kernel's oneshot_min can refer to it) and AAD bytes it takes. */
+#define GCM_SHORT_BLOCKS (GCM_SHORT_MAX / 16)
 #define GCM_SHORT_AAD 96
 /* With a fused kernel, one-shot messages of at least this many bytes (with
  * a 96-bit nonce and at most one block of AAD) take one_shot_fused rather
