@@ -9,10 +9,11 @@
  *    LIBGCM_FUSED and OPENSSL_ia32cap apply), in memory of the size
  *    gcm_key_size_for reports for them: 560 bytes on x86_64's hardware
  *    tiers, 496 on aarch64's.
- *    The expanded key lives in a reference-counted block of its own so that
- *    a duplicated context (dupctx) shares it, read-only, and a stream copied
- *    mid-message keeps pointing at a live key. Re-keying a shared key
- *    expands into a fresh block; the last reference wipes it.
+ *    The expanded key lives in a reference-counted block of its own
+ *    (shared_key.c) so that a duplicated context (dupctx) shares it,
+ *    read-only, a stream copied mid-message keeps pointing at a live key,
+ *    and the same key set again is not expanded again. Re-keying a shared
+ *    key expands into a fresh block; the last reference wipes it.
  *  - Memory: a TLS server keeps two of these contexts per connection for
  *    the connection's lifetime (OpenSSL's record layer, one per direction;
  *    it frees the handshake's pair when it installs the application keys,
@@ -39,7 +40,6 @@
  *    || tag, sealed or opened in one gcm_seal / gcm_open: all or nothing,
  *    and a record that fails authentication leaves the whole buffer zeroed.
  */
-#include <stdatomic.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,29 +67,6 @@
 
 /* Cipher-context parameters that say which libgcm backends the key uses. */
 
-/* An expanded key shared by a context and its duplicates, with the raw key
- * it came from: EVP callers (openssl speed -aead, and programs that pass
- * the key again with each new IV) re-initialise with the same key, and
- * set_key then keeps the expansion instead of redoing it. Both are wiped
- * when the last reference goes.
- *
- * The expanded key is `mem`, the `size` bytes at the end of the block that
- * gcm_key_size_for reports for the default backends. A key works at any
- * address (gcm.h, "Alignment": libgcm places its data at an aligned offset
- * inside the memory itself, and the size counts that in), so the block
- * comes from plain malloc and no bytes are spent aligning it. */
-struct shared_key {
-  _Atomic unsigned refs;
-  uint8_t raw[32];
-  size_t size;
-  unsigned char mem[];
-};
-
-/* The expanded key in a key block. */
-static gcm_key *key_of(struct shared_key *sk) {
-  return (gcm_key *)(void *)sk->mem;
-}
-
 enum iv_state {
   IV_NONE,      /* no IV yet */
   IV_BUFFERED,  /* IV set, native stream not started */
@@ -101,7 +78,7 @@ struct gcm_ctx {
   gcm_stream *stream;      /* the message's native stream while iv_state is
                             * IV_ACTIVE, else NULL */
   const struct libgcm_provctx *pc;
-  struct shared_key *key;  /* NULL until a key is set */
+  struct libgcm_shared_key *key; /* NULL until a key is set (shared_key.c) */
   uint8_t *iv;             /* iv_inline, or a MAX_IV_LEN buffer (iv_reserve) */
   size_t keylen;           /* fixed by the algorithm */
   size_t ivlen;
@@ -118,25 +95,6 @@ struct gcm_ctx {
 
 /* ---- helpers -------------------------------------------------------------- */
 
-static void key_release(struct shared_key *sk) {
-  if (sk == NULL) return;
-  if (atomic_fetch_sub(&sk->refs, 1) == 1) {
-    gcm_key_cleanup(key_of(sk));
-    libgcm_wipe(sk->raw, sizeof(sk->raw));
-    free(sk);
-  }
-}
-
-/* A key block for `size` bytes of key (gcm_key_size_for), or NULL. */
-static struct shared_key *key_new(size_t size) {
-  size_t block = offsetof(struct shared_key, mem) + size;
-  struct shared_key *sk = malloc(block);
-  if (sk == NULL) return NULL;
-  memset(sk, 0, block);
-  atomic_init(&sk->refs, 1);
-  sk->size = size;
-  return sk;
-}
 
 /* Makes room for an IV of n bytes: the inline buffer holds up to
  * INLINE_IV_LEN, a longer IV moves the context to a MAX_IV_LEN buffer of
@@ -196,7 +154,7 @@ static int stream_ready(struct gcm_ctx *c) {
         LIBGCM_ERR(c->pc, LIBGCM_R_OUT_OF_MEMORY, "a stream");
         return 0;
       }
-      if (!gcm_stream_init(c->stream, key_of(c->key),
+      if (!gcm_stream_init(c->stream, libgcm_shared_gcm_key(c->key),
                            c->enc ? GCM_ENCRYPT : GCM_DECRYPT, c->iv,
                            c->ivlen)) {
         LIBGCM_ERR(c->pc, LIBGCM_R_OPERATION_FAILED, "%s",
@@ -226,55 +184,13 @@ static int stream_failed(struct gcm_ctx *c) {
   return 0;
 }
 
-/* 1 when `key` is the key `sk` was expanded from. The comparison reads
- * every byte whatever they hold; only its one-bit answer (the caller passed
- * the same key again, which the caller knows) decides a branch. */
-static int same_key(struct shared_key *sk, const uint8_t *key,
-                    size_t keylen) {
-  uint8_t d = 0;
-  if (gcm_key_length(key_of(sk)) != keylen) return 0;
-  for (size_t i = 0; i < keylen; i++) d |= (uint8_t)(sk->raw[i] ^ key[i]);
-  return d == 0;
-}
-
 static int set_key(struct gcm_ctx *c, const uint8_t *key, size_t keylen) {
   if (keylen != c->keylen) {
     LIBGCM_ERR(c->pc, LIBGCM_R_BAD_KEY_LENGTH, "expected %zu bytes, got %zu",
                c->keylen, keylen);
     return 0;
   }
-  struct shared_key *sk = c->key;
-  if (sk != NULL && same_key(sk, key, keylen)) return 1;
-  /* The memory a key on the default backends takes (fixed for the
-   * process: the environment is read once). */
-  const size_t size = gcm_key_size_for(NULL, NULL, NULL);
-  if (size == 0) {
-    LIBGCM_ERR(c->pc, LIBGCM_R_KEY_SETUP_FAILED, "%s",
-               gcm_last_error_message());
-    return 0;
-  }
-  if (sk != NULL && atomic_load(&sk->refs) == 1 && sk->size == size) {
-    gcm_key_cleanup(key_of(sk));
-  } else {
-    key_release(sk);
-    c->key = NULL;
-    sk = key_new(size);
-    if (sk == NULL) {
-      LIBGCM_ERR(c->pc, LIBGCM_R_OUT_OF_MEMORY, "expanded key");
-      return 0;
-    }
-  }
-  c->key = sk;
-  if (!gcm_key_init_sized(key_of(sk), sk->size, key, keylen, NULL, NULL,
-                          NULL)) {
-    LIBGCM_ERR(c->pc, LIBGCM_R_KEY_SETUP_FAILED, "%s",
-               gcm_last_error_message());
-    key_release(sk);
-    c->key = NULL;
-    return 0;
-  }
-  memcpy(sk->raw, key, keylen);
-  return 1;
+  return libgcm_shared_key_set(c->pc, LIBGCM_KEY_GCM, &c->key, key, keylen);
 }
 
 /* Adds one to the 64-bit big-endian counter at p (the TLS invocation
@@ -307,7 +223,7 @@ static void ctx_free(void *vctx) {
   struct gcm_ctx *c = vctx;
   if (c == NULL) return;
   stream_drop(c, IV_NONE);
-  key_release(c->key);
+  libgcm_shared_key_release(c->key);
   iv_release(c);
   libgcm_wipe(c, sizeof(*c));
   free(c);
@@ -346,7 +262,7 @@ static void *ctx_dup(void *vctx) {
   memcpy(c, src, sizeof(*c));
   c->iv = long_iv != NULL ? long_iv : c->iv_inline;
   c->stream = stream;
-  if (c->key != NULL) atomic_fetch_add(&c->key->refs, 1);
+  libgcm_shared_key_ref(c->key);
   return c;
 }
 
@@ -410,7 +326,7 @@ static int tls_record(struct gcm_ctx *c, uint8_t *out, size_t *outl,
     memcpy(out, nonce + TLS_FIXED_IV_LEN, TLS_EXPLICIT_IV_LEN);
     uint8_t *payload = out + TLS_EXPLICIT_IV_LEN;
     ok = libgcm_count_seal(
-        c->pc, gcm_seal(key_of(c->key), payload, payload + plen, TLS_TAG_LEN,
+        c->pc, gcm_seal(libgcm_shared_gcm_key(c->key), payload, payload + plen, TLS_TAG_LEN,
                         nonce, GCM_NONCE_LEN, payload, plen, c->tls_aad,
                         TLS_AAD_LEN));
     if (ok) {
@@ -427,7 +343,7 @@ static int tls_record(struct gcm_ctx *c, uint8_t *out, size_t *outl,
     if (out != in) memmove(out, in, inl);
     uint8_t *payload = out + TLS_EXPLICIT_IV_LEN;
     ok = libgcm_count_open(
-        c->pc, gcm_open(key_of(c->key), payload, nonce, GCM_NONCE_LEN, payload,
+        c->pc, gcm_open(libgcm_shared_gcm_key(c->key), payload, nonce, GCM_NONCE_LEN, payload,
                         plen, tag, TLS_TAG_LEN, c->tls_aad, TLS_AAD_LEN));
     if (ok) {
       *outl = plen;
@@ -568,7 +484,7 @@ static int tls_iv_gen(struct gcm_ctx *c, OSSL_PARAM *p) {
 static const char *backend_name(const void *vctx, enum libgcm_param which) {
   const struct gcm_ctx *c = vctx;
   if (c->key == NULL) return "none";
-  const gcm_key *k = key_of(c->key);
+  const gcm_key *k = libgcm_shared_gcm_key(c->key);
   return which == LIBGCM_P_AES_BACKEND ? gcm_key_aes_backend(k)
                                        : gcm_key_ghash_backend(k);
 }

@@ -32,12 +32,12 @@
  *    mode EVP_CIPH_GCM_SIV_MODE (0x10005), an AEAD with a custom IV and a
  *    block size of 1. And, as for AES-GCM, `libgcm-aes-backend` and
  *    `libgcm-ghash-backend`.
- * Memory: the expanded key lives in a block of its own of the size
- * gcm_siv_key_size_for reports for the default backends (304 bytes on
- * the round-key AES backends such as AES-NI and Armv8, where a whole
- * gcm_siv_key is 2,304), allocated at the first key and reused by later
- * ones; a duplicated context gets a copy of it. The context itself is
- * under 100 bytes and the buffered AAD.
+ * Memory: the expanded key lives in a reference-counted block of its own
+ * (shared_key.c), of the size gcm_siv_key_size_for reports for the
+ * default backends (304 bytes on the round-key AES backends such as
+ * AES-NI and Armv8, where a whole gcm_siv_key is 2,304); a duplicated
+ * context shares it, and the same key set again is not expanded again.
+ * The context itself is 88 bytes (64-bit targets) and the buffered AAD.
  * Differences from OpenSSL 3.2: an AAD update of 0 bytes is a no-op here
  * (there it drops the AAD buffered so far), init always starts a new
  * message, a wrong tag fails the data update as well as final, and the
@@ -64,11 +64,8 @@
 
 
 struct siv_ctx {
-  /* The expanded key: key_size bytes from malloc (gcm_siv_key_size_for
-   * the default backends; a key works at any address, <gcm/gcm.h>), or
-   * NULL before the first key. have_key says whether it holds one. */
-  gcm_siv_key *key;
-  size_t key_size;
+  /* The expanded key (shared_key.c), NULL until a key is set. */
+  struct libgcm_shared_key *key;
   const struct libgcm_provctx *pc;
   uint8_t *aad; /* buffered AAD, aad_cap bytes from malloc, or NULL */
   size_t aad_len, aad_cap;
@@ -76,7 +73,7 @@ struct siv_ctx {
   uint8_t nonce[GCM_SIV_NONCE_LEN];
   uint8_t tag[GCM_SIV_TAG_LEN]; /* encrypt: the tag made; decrypt: given */
   uint8_t enc;
-  uint8_t have_key, have_iv;
+  uint8_t have_iv;
   uint8_t have_tag;  /* decrypt: a tag was set */
   uint8_t tag_ready; /* encrypt: `tag` holds this message's tag */
   uint8_t data_done; /* the message's data update (or final) ran */
@@ -111,12 +108,7 @@ static void *aes256_newctx(void *provctx) { return ctx_new(provctx, 32); }
 static void ctx_free(void *vctx) {
   struct siv_ctx *c = vctx;
   if (c == NULL) return;
-  if (c->key != NULL) {
-    /* The key's bytes; the rest of the block is zero (the sized init
-     * wipes all of it before it writes the key). */
-    gcm_siv_key_cleanup(c->key);
-    free(c->key);
-  }
+  libgcm_shared_key_release(c->key);
   if (c->aad != NULL) {
     libgcm_wipe(c->aad, c->aad_cap);
     free(c->aad);
@@ -130,7 +122,6 @@ static void *ctx_dup(void *vctx) {
   struct siv_ctx *c = ctx_new((void *)src->pc, src->keylen);
   if (c == NULL) return NULL;
   uint8_t *aad = NULL;
-  gcm_siv_key *key = NULL;
   if (src->aad != NULL) {
     aad = malloc(src->aad_cap);
     if (aad == NULL) {
@@ -141,65 +132,13 @@ static void *ctx_dup(void *vctx) {
     }
     memcpy(aad, src->aad, src->aad_len);
   }
-  if (src->key != NULL) {
-    key = malloc(src->key_size);
-    if (key == NULL) {
-      LIBGCM_ERR(src->pc, LIBGCM_R_OUT_OF_MEMORY, "expanded key");
-      if (aad != NULL) {
-        libgcm_wipe(aad, src->aad_len);
-        free(aad);
-      }
-      ctx_free(c);
-      return NULL;
-    }
-    /* A memcpy copy of a key works in as many bytes as the original was
-     * given; both blocks come from malloc, so the copy is at the same
-     * remainder modulo 16 and runs at full speed (<gcm/gcm.h>,
-     * "Alignment"; at another it would still work). */
-    memcpy(key, src->key, src->key_size);
-  }
   memcpy(c, src, sizeof(*c));
   c->aad = aad;
-  c->key = key;
+  c->key = libgcm_shared_key_ref(src->key);
   return c;
 }
 
 static int ctx_set_params(void *vctx, const OSSL_PARAM params[]);
-
-/* Expands `key` into the context's key block, allocated at the first key
- * with the size gcm_siv_key_size_for reports for the default backends
- * (fixed for the process: the environment is read once). */
-static int set_key(struct siv_ctx *c, const unsigned char *key,
-                   size_t keylen) {
-  const size_t size = gcm_siv_key_size_for(NULL, NULL, NULL);
-  if (size == 0) {
-    LIBGCM_ERR(c->pc, LIBGCM_R_KEY_SETUP_FAILED, "%s",
-               gcm_last_error_message());
-    return 0;
-  }
-  if (c->key != NULL && c->key_size != size) {
-    gcm_siv_key_cleanup(c->key);
-    free(c->key);
-    c->key = NULL;
-  }
-  if (c->key == NULL) {
-    c->key = malloc(size);
-    if (c->key == NULL) {
-      LIBGCM_ERR(c->pc, LIBGCM_R_OUT_OF_MEMORY, "expanded key");
-      return 0;
-    }
-    memset(c->key, 0, size);
-    c->key_size = size;
-  }
-  /* On failure the block is left zeroed: no key. */
-  if (!gcm_siv_key_init_sized(c->key, c->key_size, key, keylen, NULL, NULL,
-                              NULL)) {
-    LIBGCM_ERR(c->pc, LIBGCM_R_KEY_SETUP_FAILED, "%s",
-               gcm_last_error_message());
-    return 0;
-  }
-  return 1;
-}
 
 static int ctx_init(struct siv_ctx *c, int enc, const unsigned char *key,
                     size_t keylen, const unsigned char *iv, size_t ivlen,
@@ -207,14 +146,17 @@ static int ctx_init(struct siv_ctx *c, int enc, const unsigned char *key,
   c->enc = (uint8_t)(enc != 0);
   message_reset(c);
   if (key != NULL) {
-    c->have_key = 0;
+    /* On failure the context has no key (c->key is NULL). */
     if (keylen != c->keylen) {
       LIBGCM_ERR(c->pc, LIBGCM_R_BAD_KEY_LENGTH, "expected %zu bytes, got %zu",
                  c->keylen, keylen);
+      libgcm_shared_key_release(c->key);
+      c->key = NULL;
       return 0;
     }
-    if (!set_key(c, key, keylen)) return 0;
-    c->have_key = 1;
+    if (!libgcm_shared_key_set(c->pc, LIBGCM_KEY_SIV, &c->key, key, keylen)) {
+      return 0;
+    }
   }
   if (iv != NULL) {
     if (ivlen != GCM_SIV_NONCE_LEN) {
@@ -270,8 +212,8 @@ static int add_aad(struct siv_ctx *c, const uint8_t *in, size_t inl) {
 /* Seals or opens the whole message in (inl bytes) into out. */
 static int run_message(struct siv_ctx *c, uint8_t *out, const uint8_t *in,
                        size_t inl) {
-  if (!c->have_key || !c->have_iv) {
-    LIBGCM_ERR(c->pc, c->have_key ? LIBGCM_R_NO_IV : LIBGCM_R_NO_KEY,
+  if (c->key == NULL || !c->have_iv) {
+    LIBGCM_ERR(c->pc, c->key != NULL ? LIBGCM_R_NO_IV : LIBGCM_R_NO_KEY,
                "set a key and a 12-byte IV first");
     return 0;
   }
@@ -281,10 +223,11 @@ static int run_message(struct siv_ctx *c, uint8_t *out, const uint8_t *in,
                "IV for the next one");
     return 0;
   }
+  const gcm_siv_key *k = libgcm_shared_siv_key(c->key);
   c->data_done = 1;
   if (c->enc) {
     c->tag_ready = (uint8_t)libgcm_count_seal(
-        c->pc, gcm_siv_seal(c->key, out, c->tag, GCM_SIV_TAG_LEN, c->nonce,
+        c->pc, gcm_siv_seal(k, out, c->tag, GCM_SIV_TAG_LEN, c->nonce,
                             GCM_SIV_NONCE_LEN, in, inl, c->aad, c->aad_len));
     return c->tag_ready;
   }
@@ -295,7 +238,7 @@ static int run_message(struct siv_ctx *c, uint8_t *out, const uint8_t *in,
     return 0;
   }
   c->verdict = (uint8_t)libgcm_count_open(
-      c->pc, gcm_siv_open(c->key, out, c->nonce, GCM_SIV_NONCE_LEN, in, inl,
+      c->pc, gcm_siv_open(k, out, c->nonce, GCM_SIV_NONCE_LEN, in, inl,
                           c->tag, GCM_SIV_TAG_LEN, c->aad, c->aad_len));
   return c->verdict;
 }
@@ -368,9 +311,10 @@ static const OSSL_PARAM ctx_settable[] = {
 /* The names of the key's backends, for libgcm_get_shared. */
 static const char *backend_name(const void *vctx, enum libgcm_param which) {
   const struct siv_ctx *c = vctx;
-  if (!c->have_key) return "none";
-  return which == LIBGCM_P_AES_BACKEND ? gcm_siv_key_aes_backend(c->key)
-                                       : gcm_siv_key_ghash_backend(c->key);
+  if (c->key == NULL) return "none";
+  const gcm_siv_key *k = libgcm_shared_siv_key(c->key);
+  return which == LIBGCM_P_AES_BACKEND ? gcm_siv_key_aes_backend(k)
+                                       : gcm_siv_key_ghash_backend(k);
 }
 
 /* One context parameter read (libgcm_ctx_get_each): the tag here, the

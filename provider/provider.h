@@ -1,12 +1,12 @@
 /*
  * provider/provider.h: what the parts of libgcm's OpenSSL 3 provider share.
  *
- * The provider is four files: libgcm_provider.c (the module's entry
+ * The provider is five files: libgcm_provider.c (the module's entry
  * point, provider-level parameters, the operation counters and error
  * reporting), gcm_cipher.c (the AES-GCM cipher contexts: EVP parameters
  * in, native <gcm/gcm.h> calls out), gcm_siv_cipher.c (the same for
- * AES-GCM-SIV) and cipher_params.c (the parameter code the two ciphers
- * share). Nothing here is exported from the module; only
+ * AES-GCM-SIV), cipher_params.c (the parameter code the two ciphers
+ * share) and shared_key.c (the expanded key both keep). Nothing here is exported from the module; only
  * OSSL_provider_init is.
  */
 #ifndef LIBGCM_PROVIDER_H
@@ -17,6 +17,8 @@
 
 #include <openssl/core.h>
 #include <openssl/core_dispatch.h>
+
+#include <gcm/gcm.h>
 
 /* The provider's name, as OpenSSL configuration and property queries see it
  * (`provider=libgcm`). */
@@ -84,6 +86,33 @@ extern const OSSL_DISPATCH libgcm_aes192gcm_functions[];
 extern const OSSL_DISPATCH libgcm_aes256gcm_functions[];
 extern const OSSL_DISPATCH libgcm_aes128gcmsiv_functions[];
 extern const OSSL_DISPATCH libgcm_aes256gcmsiv_functions[];
+
+/* ---- the expanded key both ciphers keep (shared_key.c) -------------------- */
+
+/* Which key a block holds: AES-GCM's gcm_key or AES-GCM-SIV's
+ * gcm_siv_key. */
+enum libgcm_key_kind { LIBGCM_KEY_GCM, LIBGCM_KEY_SIV };
+
+/* A context's expanded key, shared with its duplicates (reference
+ * counted) and kept while the same key is set again. */
+struct libgcm_shared_key;
+
+/* Makes *slot (NULL before the first key) hold `key` expanded on the
+ * default backends: kept as it is when it already holds that key,
+ * expanded over it when no duplicate shares it, else into a new block
+ * (the old reference dropped). Returns 1, or 0 with the error raised and
+ * *slot NULL. */
+int libgcm_shared_key_set(const struct libgcm_provctx *pc,
+                          enum libgcm_key_kind kind,
+                          struct libgcm_shared_key **slot, const uint8_t *key,
+                          size_t keylen);
+/* Another reference (for a duplicated context); NULL stays NULL. */
+struct libgcm_shared_key *libgcm_shared_key_ref(struct libgcm_shared_key *sk);
+/* Drops a reference; the last one wipes and frees the block. NULL: no-op. */
+void libgcm_shared_key_release(struct libgcm_shared_key *sk);
+/* The key in a block of that kind. */
+const gcm_key *libgcm_shared_gcm_key(const struct libgcm_shared_key *sk);
+const gcm_siv_key *libgcm_shared_siv_key(const struct libgcm_shared_key *sk);
 
 /* ---- parameters both ciphers share (cipher_params.c) ---------------------- */
 

@@ -964,7 +964,7 @@ int RunSiv(const std::vector<std::string> &files) {
   }
   EVP_CIPHER_CTX_free(copy);
 
-  // The copy holds its own key (a copy of the key block): it opens after
+  // The copy shares the original's key block (a reference): it opens after
   // the original is freed, and re-keying one leaves the other's key alone.
   {
     EVP_CIPHER_CTX *orig = EVP_CIPHER_CTX_new();
@@ -999,6 +999,24 @@ int RunSiv(const std::vector<std::string> &files) {
     EVP_CIPHER_CTX_free(dup);
   }
 
+  // Re-keying: the same key again (kept, not expanded again), another key,
+  // then the first again: each seals as the key it was given.
+  {
+    const Bytes other = Random(rng, 32);
+    for (const Bytes *k : {&key, &key, &other, &key}) {
+      Bytes o(300);
+      uint8_t t[16];
+      CHECK(EVP_EncryptInit_ex2(ctx, For(32), k->data(), iv.data(), nullptr) &&
+                EVP_EncryptUpdate(ctx, nullptr, &outl, aad.data(), 40) &&
+                EVP_EncryptUpdate(ctx, o.data(), &outl, msg.data(), 300) &&
+                EVP_EncryptFinal_ex(ctx, fin, &outl) &&
+                EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 16, t) > 0,
+            "seal after re-keying");
+      CHECK((o == want_ct && Bytes(t, t + 16) == want_tag) == (k == &key),
+            "a re-keyed context sealed under the wrong key");
+    }
+  }
+
   // `speed`: data updates may repeat on one IV (each one a whole message).
   unsigned one = 1;
   OSSL_PARAM sp[2] = {OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_SPEED, &one),
@@ -1027,7 +1045,7 @@ int RunSiv(const std::vector<std::string> &files) {
   const uint64_t seals = ProviderCounter("libgcm-seal-count") - seals0;
   const uint64_t opens = ProviderCounter("libgcm-open-count") - opens0;
   const uint64_t fails = ProviderCounter("libgcm-open-fail-count") - fails0;
-  CHECK(seals == 27 && opens == 21 && fails == 21,
+  CHECK(seals == 31 && opens == 21 && fails == 21,
         "counters: %llu seals, %llu opens, %llu failed opens",
         static_cast<unsigned long long>(seals),
         static_cast<unsigned long long>(opens),
