@@ -10,8 +10,9 @@
  * products a block), and, because everything after the byte multiplies is
  * linear, one combination of the partial sums per Karatsuba part and one
  * shift-based Montgomery reduction per batch of four blocks. This file
- * holds the descriptor and the key set-up (`init`), plain C run once per
- * key.
+ * holds the descriptor and the key set-up (`init`, and `init_for`, which
+ * for calls of fewer than four blocks makes K_1 alone), plain C run once
+ * per key.
  *
  * Key set-up. It computes H^k for k = 1..4 bit by bit, multiplies each by
  * x^-1 (the pmull32 kernel's representation: the reflected product of a
@@ -57,12 +58,14 @@ static uint64_t rot_down(uint64_t w, unsigned r) {
   return r == 0 ? w : (w >> (8 * r)) | (w << (64 - 8 * r));
 }
 
-static void neon_init(struct ghash_key *key, const uint8_t H[16]) {
+/* The key for K_1 .. K_powers (1 or 4). */
+static void neon_init_powers(struct ghash_key *key, const uint8_t H[16],
+                             int powers) {
   const struct u128 h = {load_be64(H), load_be64(H + 8)};
   struct u128 p = h;
   uint8_t *base = ghash_key_bytes(key);
   memset(base, 0, NEON_ARMV4_KEY_BYTES);
-  for (int k = 1; k <= 4; k++) {
+  for (int k = 1; k <= powers; k++) {
     if (k > 1) p = mul(p, h);
     const struct u128 kk = mul_x_inv(p);
     /* The kernel's reflected register: lo is its low word. */
@@ -72,6 +75,20 @@ static void neon_init(struct ghash_key *key, const uint8_t H[16]) {
       for (unsigned r = 0; r < 8; r++) store_le64(out + 8 * r, rot_down(part[t], r));
     }
   }
+}
+
+static void neon_init(struct ghash_key *key, const uint8_t H[16]) {
+  neon_init_powers(key, H, 4);
+}
+
+/* A call of fewer than four blocks hashes them one at a time with K_1
+ * alone (the kernel's tail), so a key for such calls needs no other
+ * power: AES-GCM-SIV's short messages skip three of the bit-serial
+ * multiplies above, most of the set-up's time. The other powers' bytes
+ * stay zero. */
+static void neon_init_for(struct ghash_key *key, const uint8_t H[16],
+                          size_t max_blocks) {
+  neon_init_powers(key, H, max_blocks < 4 ? 1 : 4);
 }
 
 _Static_assert(NEON_ARMV4_KEY_BYTES <= GHASH_KEY_MAX_BYTES,
@@ -89,5 +106,6 @@ const struct ghash_impl gcmi_ghash_neon_armv4 = {
     .usable = neon_usable,
     .init = neon_init,
     .update = NEON_ARMV4_BLOCKS,
+    .init_for = neon_init_for,
 };
 
