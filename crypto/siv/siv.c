@@ -114,6 +114,17 @@ static void derive_message_keys(const struct gcm_siv_key_st *k,
   const size_t n = 2 + k->key_len / 8; /* 4 blocks, or 6 for AES-256 */
   const gcm_block first = siv_block_derivation(nonce);
 
+  if (k->fused != NULL && k->fused->siv_keys != NULL) {
+    /* Both keys in one kernel call: K_enc straight into its schedule. */
+    siv_derive_keys(k->fused->siv_keys, k->aes, gcm_siv_key_kgk(k), nonce,
+                    auth, mk);
+    gcmi_polyval_ghash_key(h, auth);
+    siv_init_hash(k->ghash, siv_wide_hash(k, polyval_blocks), mk, h,
+                  polyval_blocks);
+    secure_wipe_block(auth);
+    secure_wipe_block(h);
+    return;
+  }
   if (k->aes->ctr32le != NULL) {
     /* The blocks LE32(0) || N .. LE32(n-1) || N are counter mode's from
      * LE32(0) || N, over zeros. */

@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "../aes/aes.h"
+#include "../fused/fused.h"
 #include "../ghash/ghash.h"
 #include "../internal.h"
 
@@ -63,6 +64,18 @@ static inline void siv_expand_enc(const struct aes_impl *aes,
                                   struct siv_message_keys *mk,
                                   const uint8_t *key, size_t key_len) {
   aes->set_encrypt_key(aes_schedule_in(&mk->enc), key, key_len);
+  mk->enc_bytes = aes->key_bytes;
+}
+
+/* Derives the message's keys with a fused kernel's siv_keys (fused.h):
+ * K_enc expanded into mk->enc as `aes` (the kernel's pair's AES backend)
+ * lays it out, K_auth (16 bytes) into auth. */
+static inline void siv_derive_keys(fused_siv_keys_fn *fn,
+                                   const struct aes_impl *aes,
+                                   const struct aes_schedule *kgk,
+                                   const uint8_t nonce[12], uint8_t auth[16],
+                                   struct siv_message_keys *mk) {
+  fn(kgk, nonce, auth, aes_schedule_in(&mk->enc));
   mk->enc_bytes = aes->key_bytes;
 }
 
