@@ -171,41 +171,65 @@ ___
     return $s;
 }
 
-# expand(base, tag): K_enc (xmm2, and xmm4 for AES-256) expanded into
-# round keys 0..Nr at [base] (eax = Nr). Uses xmm1 xmm3 xmm5 xmm6.
+# interleave(a, b): the instruction lines of a and b (no labels, no
+# branches) merged, b's spread evenly between a's, each text in its own
+# order. Two independent chains written one after the other wait on each
+# other in the core's queues; merged, both advance from the start.
+sub interleave {
+    my ($a, $b) = @_;
+    my @a = grep { /\S/ } split /\n/, $a;
+    my @b = grep { /\S/ } split /\n/, $b;
+    return $a unless @b;
+    my ($s, $j) = ('', 0);
+    for my $i (0 .. $#a) {
+        $s .= "$a[$i]\n";
+        my $want = int(($i + 1) * @b / @a);
+        $s .= $b[$j++] . "\n" while $j < $want;
+    }
+    return $s;
+}
+
+# expand(base, tag[, side]): K_enc (xmm2, and xmm4 for AES-256) expanded
+# into round keys 0..Nr at [base] (eax = Nr), with the straight-line code
+# `side` interleaved (see interleave). Uses xmm1 xmm3 xmm5 xmm6.
 sub expand {
-    my ($b, $tag) = @_;
+    my ($b, $tag, $side) = @_;
+    $side //= '';
     my $rcon = sub { "[.Lrcon + " . 16 * ($_[0] - 1) . "]" };
     my $s = <<___;
     movdqu     [$b], xmm2               # rk[0]
     cmp        eax, 10
     jne        .LX_${tag}_256
 ___
+    my $k128 = '';
     for my $i (1 .. 10) {
-        $s .= perlasm::aesni_common::sub_word('xmm3', 'xmm2', '[.Lrot_word3]', $rcon->($i));
-        $s .= perlasm::aesni_common::prefix_xor('xmm2', 'xmm5');
-        $s .= "    pxor       xmm2, xmm3\n";
-        $s .= "    movdqu     [$b + " . 16 * $i . "], xmm2     # rk[$i]\n";
+        $k128 .= perlasm::aesni_common::sub_word('xmm3', 'xmm2', '[.Lrot_word3]', $rcon->($i));
+        $k128 .= perlasm::aesni_common::prefix_xor('xmm2', 'xmm5');
+        $k128 .= "    pxor       xmm2, xmm3\n";
+        $k128 .= "    movdqu     [$b + " . 16 * $i . "], xmm2     # rk[$i]\n";
     }
+    $s .= interleave($k128, $side);
     $s .= <<___;
     jmp        .LX_${tag}_done
 .LX_${tag}_256:
     movdqu     [$b + 16], xmm4          # rk[1]
     pxor       xmm6, xmm6
 ___
+    my $k256 = '';
     for my $i (2 .. 14) {
         if ($i % 2 == 0) {
-            $s .= perlasm::aesni_common::sub_word('xmm3', 'xmm4', '[.Lrot_word3]', $rcon->($i / 2));
-            $s .= perlasm::aesni_common::prefix_xor('xmm2', 'xmm5');
-            $s .= "    pxor       xmm2, xmm3\n";
-            $s .= "    movdqu     [$b + " . 16 * $i . "], xmm2     # rk[$i]\n";
+            $k256 .= perlasm::aesni_common::sub_word('xmm3', 'xmm4', '[.Lrot_word3]', $rcon->($i / 2));
+            $k256 .= perlasm::aesni_common::prefix_xor('xmm2', 'xmm5');
+            $k256 .= "    pxor       xmm2, xmm3\n";
+            $k256 .= "    movdqu     [$b + " . 16 * $i . "], xmm2     # rk[$i]\n";
         } else {
-            $s .= perlasm::aesni_common::sub_word('xmm3', 'xmm2', '[.Lbcast_word3]', 'xmm6');
-            $s .= perlasm::aesni_common::prefix_xor('xmm4', 'xmm1');
-            $s .= "    pxor       xmm4, xmm3\n";
-            $s .= "    movdqu     [$b + " . 16 * $i . "], xmm4     # rk[$i]\n";
+            $k256 .= perlasm::aesni_common::sub_word('xmm3', 'xmm2', '[.Lbcast_word3]', 'xmm6');
+            $k256 .= perlasm::aesni_common::prefix_xor('xmm4', 'xmm1');
+            $k256 .= "    pxor       xmm4, xmm3\n";
+            $k256 .= "    movdqu     [$b + " . 16 * $i . "], xmm4     # rk[$i]\n";
         }
     }
+    $s .= interleave($k256, $side);
     $s .= ".LX_${tag}_done:\n";
     return $s;
 }
@@ -417,8 +441,7 @@ sub short_start {
     lea        r10, [r8 + 15]
     shr        r10, 4                   # c, the data blocks
 @{[ derive() ]}
-@{[ powers() ]}
-@{[ expand('rsp', 'short_key') ]}
+@{[ expand('rsp', 'short_key', powers()) ]}
     shl        eax, 4                   # 16 * Nr
 ___
 }
