@@ -228,7 +228,8 @@ struct fused_impl {
    *     on its key, in wider registers.
    *   siv_hash_init: the GHASH backend's init_for (ghash.h), but writing
    *     only what this kernel's siv_open and siv_polyval read of the key
-   *     (the powers of H), faster than the backend makes all of it. A key
+   *     (the powers of H), faster than the backend makes all of it, and
+   *     nothing past the backend's key_bytes (what the mode wipes). A key
    *     made by it is hashed only through those two (a kernel with
    *     siv_hash_init has siv_polyval).
    * Kernels with these keep nothing of their own (init is NULL):
@@ -264,6 +265,12 @@ struct fused_impl {
   fused_siv_keys_fn *siv_keys;
   fused_siv_short_fn *siv_seal_short;
   fused_siv_short_fn *siv_open_short;
+  /* Optional (0: every message the short path takes): the longest
+   * message, in bytes, that AES-GCM-SIV hands to siv_seal_short and
+   * siv_open_short, for a kernel whose wider siv_ctr32le makes the
+   * general short path faster from some length on (measured with gcm-ab
+   * --siv). */
+  unsigned siv_short_max;
 };
 
 /* The AES-GCM-SIV per-message kernels on an aesni schedule, with AES-NI

@@ -311,6 +311,14 @@ struct siv_short {
  * whole short message is one call: the keys, POLYVAL, the tag and counter
  * mode over the padded data in hb; only the layout and the copies stay
  * here. */
+/* Whether a short message of len bytes goes to the fused kernel's
+ * siv_seal_short / siv_open_short. */
+static int short_kernel(const struct gcm_siv_key_st *k, size_t len) {
+  const struct fused_impl *f = k->fused;
+  return f != NULL && f->siv_seal_short != NULL &&
+         (f->siv_short_max == 0 || len <= f->siv_short_max);
+}
+
 static void seal_short_kernel(const struct gcm_siv_key_st *k,
                               const uint8_t nonce[12], const uint8_t *in,
                               size_t len, const uint8_t *aad, size_t aad_len,
@@ -384,7 +392,7 @@ static void short_tag(const struct gcm_siv_key_st *k,
 static void seal_short(const struct gcm_siv_key_st *k, const uint8_t nonce[12],
                        const uint8_t *in, size_t len, const uint8_t *aad,
                        size_t aad_len, uint8_t *out, uint8_t tag[16]) {
-  if (k->fused != NULL && k->fused->siv_seal_short != NULL) {
+  if (short_kernel(k, len)) {
     seal_short_kernel(k, nonce, in, len, aad, aad_len, out, tag);
     return;
   }
@@ -413,7 +421,7 @@ static void open_short(const struct gcm_siv_key_st *k, const uint8_t nonce[12],
                        const uint8_t *in, size_t len, const uint8_t *aad,
                        size_t aad_len, const uint8_t tag[16], uint8_t *out,
                        uint8_t expected[16]) {
-  if (k->fused != NULL && k->fused->siv_open_short != NULL) {
+  if (short_kernel(k, len)) {
     open_short_kernel(k, nonce, in, len, aad, aad_len, tag, out, expected);
     return;
   }

@@ -36,9 +36,9 @@
 struct siv_message_keys {
   union aes_schedule_room enc;
   union ghash_key_room hash;
-  /* The bytes of each room the set-up wrote (the backend's key_bytes; all
-   * of the hash room for a fused kernel's siv_hash_init, which states no
-   * size of its own): what siv_message_keys_wipe clears. */
+  /* The bytes of each room the set-up wrote (the backend's key_bytes,
+   * which bound a fused kernel's siv_hash_init too): what
+   * siv_message_keys_wipe clears. */
   unsigned enc_bytes, hash_bytes;
 };
 
@@ -90,8 +90,9 @@ static inline void siv_init_hash(const struct ghash_impl *ghash,
                                  const uint8_t h[16], uint64_t max_blocks) {
   const size_t max = max_blocks < SIZE_MAX ? (size_t)max_blocks : SIZE_MAX;
   if (wide != NULL) {
+    /* Within the GHASH backend's key_bytes too (fused.h). */
     wide(ghash_key_in(&mk->hash), h, max);
-    mk->hash_bytes = sizeof(mk->hash);
+    mk->hash_bytes = ghash->key_bytes;
   } else if (ghash->init_for != NULL) {
     ghash->init_for(ghash_key_in(&mk->hash), h, max);
     mk->hash_bytes = ghash->key_bytes;
