@@ -24,7 +24,8 @@
 //   siv_keys        against encrypt_block on the derivation blocks and
 //                   set_encrypt_key of K_enc (the schedule byte for byte);
 //   siv_seal_short  against RFC 8452 built from the pair's hooks, every
-//   siv_open_short  length 0..256 with AAD of 0..64 bytes, both key
+//   siv_open_short  length 0..256 and longer ones up to
+//                   FUSED_SIV_SEAL_MAX, with AAD of 0..64 bytes, both key
 //                   sizes, in place, nothing written outside the layout,
 //                   open with the right tag and a wrong one.
 // The backends without a hook are covered by the mode's fallbacks, which
@@ -431,8 +432,14 @@ TEST_P(SivFusedHook, KeysAndShortMatchThePairsHooks) {
       ASSERT_EQ(0x33, got_auth[16]) << kw << " wrote past K_auth";
       ASSERT_EQ(0, std::memcmp(&want, &got, sizeof(want))) << kw << " K_enc";
     }
-    // The short functions: every length up to 256 bytes, AAD up to 64.
-    for (size_t len = 0; len <= 256; len++) {
+    // The short functions: every length up to 256 bytes, AAD up to 64,
+    // and longer ones up to FUSED_SIV_SEAL_MAX (a kernel's siv_seal_max
+    // may reach it; the functions take any length).
+    std::vector<size_t> lens;
+    for (size_t len = 0; len <= 256; len++) lens.push_back(len);
+    for (size_t len : {257, 300, 383, 511, 1024, 1350, 2047}) lens.push_back(len);
+    lens.push_back(FUSED_SIV_SEAL_MAX);
+    for (size_t len : lens) {
       for (size_t aad_len = 0; aad_len <= 64; aad_len += (len % 7 == 0 ? 1 : 13)) {
         const Bytes nonce = RandomBytes(rng, 12);
         const Bytes aad = RandomBytes(rng, aad_len), pt = RandomBytes(rng, len);

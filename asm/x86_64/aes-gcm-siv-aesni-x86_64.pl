@@ -301,9 +301,96 @@ sub powers {
            $dot->('xmm13', 'xmm12', 'xmm11') . $dot->('xmm14', 'xmm12', 'xmm12');
 }
 
+# Long inputs (at least $BIG blocks) also get H..H^8 and their Karatsuba
+# half sums h0 ^ h1 in the frame after K_enc's round keys, for a bulk
+# loop of eight blocks per reduction with three multiplies per block; the
+# shorter ones do not pay for the four more powers.
+my $BIG = 16;
+my $PW = 240;
+sub pw8 { return "[rsp + " . ($PW + 32 * ($_[0] - 1)) . "]" }
+sub pk8 { return "[rsp + " . ($PW + 32 * ($_[0] - 1) + 16) . "]" }
+
+# powers8(): powers() and then H^5..H^8 = H^4 * (H..H^4), and H..H^8 with
+# their half sums stored at pw8/pk8. Straight-line, for expand().
+sub powers8 {
+    my $s = powers();
+    my $store = sub {
+        my ($k, $r) = @_;
+        return <<___;
+    pshufd     xmm9, $r, 0x4e
+    pxor       xmm9, $r
+    movdqa     @{[ pw8($k) ]}, $r
+    movdqa     @{[ pk8($k) ]}, xmm9
+___
+    };
+    $s .= $store->($_, 'xmm' . (10 + $_)) for 1 .. 4;
+    for my $k (5 .. 8) {
+        $s .= product(1, 'xmm14', 'xmm' . (6 + $k), 'xmm7', 'xmm8', 'xmm10', 'xmm9', '');
+        $s .= reduce('xmm7', 'xmm8', 'xmm10', 'xmm15');
+        $s .= $store->($k, 'xmm10');
+    }
+    return $s;
+}
+
+# kproduct(first, a, k): block a (clobbered) times H^k from the frame,
+# Karatsuba: a0*h0, a1*h1, (a0^a1)*(h0^h1) into xmm5, xmm7, xmm6 (lo, hi,
+# mid). Uses xmm1, xmm2.
+sub kproduct {
+    my ($first, $a, $k) = @_;
+    my $s = <<___;
+    pshufd     xmm1, $a, 0x4e
+    pxor       xmm1, $a
+    pclmulqdq  xmm1, @{[ pk8($k) ]}, 0x00
+___
+    if ($first) {
+        return $s . <<___;
+    movdqa     xmm5, $a
+    pclmulqdq  xmm5, @{[ pw8($k) ]}, 0x00
+    movdqa     xmm7, $a
+    pclmulqdq  xmm7, @{[ pw8($k) ]}, 0x11
+    movdqa     xmm6, xmm1
+___
+    }
+    return $s . <<___;
+    movdqa     xmm2, $a
+    pclmulqdq  xmm2, @{[ pw8($k) ]}, 0x00
+    pclmulqdq  $a, @{[ pw8($k) ]}, 0x11
+    pxor       xmm5, xmm2
+    pxor       xmm7, $a
+    pxor       xmm6, xmm1
+___
+}
+
 # polyval(): S (xmm15) = POLYVAL of the aad_blocks + c + 1 blocks at hb
-# (rdx), from S = 0, four blocks per reduction. Uses rdi, r11, xmm0-xmm7.
+# (rdx), from S = 0: with at least $BIG blocks, eight per reduction
+# (Karatsuba, powers from the frame) while eight are left; then four per
+# reduction (schoolbook, powers in registers), and a tail of 1..3. Uses
+# rdi, r11, xmm0-xmm7.
 sub polyval {
+    my $eight = '';
+    for my $j (0 .. 7) {
+        $eight .= "    movdqu     xmm0, [rdi + " . 16 * $j . "]\n";
+        $eight .= "    pxor       xmm0, xmm15\n" if $j == 0;
+        $eight .= kproduct($j == 0, 'xmm0', 8 - $j);
+    }
+    my $bulk = <<___;
+    cmp        r11, $BIG
+    jb         .LX_polyval_four
+.LX_polyval_loop8:
+$eight    pxor       xmm6, xmm5               # Karatsuba: mid ^= lo ^ hi
+    pxor       xmm6, xmm7
+@{[ reduce('xmm5', 'xmm6', 'xmm7', 'xmm3') ]}    movdqa     xmm15, xmm7
+    add        rdi, 128
+    sub        r11, 8
+    cmp        r11, 8
+    jae        .LX_polyval_loop8
+.LX_polyval_four:
+___
+    return polyval4($bulk);
+}
+
+sub polyval4 {
+    my ($bulk) = @_;
     my $group = sub {
         my ($k) = @_;    # k blocks at [rdi], the first with S, H^k .. H^1
         my $s = '';
@@ -321,7 +408,7 @@ sub polyval {
     lea        r11, [rcx + r10 + 1]     # blocks of POLYVAL input
     mov        rdi, rdx
     pxor       xmm15, xmm15
-    cmp        r11, 4
+$bulk    cmp        r11, 4
     jb         .LX_polyval_tail
 .LX_polyval_loop4:
 @{[ $group->(4) ]}
@@ -441,7 +528,14 @@ sub short_start {
     lea        r10, [r8 + 15]
     shr        r10, 4                   # c, the data blocks
 @{[ derive() ]}
+    lea        r11, [rcx + r10 + 1]     # blocks of POLYVAL input
+    cmp        r11, $BIG
+    jae        .LX_short_big
 @{[ expand('rsp', 'short_key', powers()) ]}
+    jmp        .LX_short_keyed
+.LX_short_big:
+@{[ expand('rsp', 'short_bigkey', powers8()) ]}
+.LX_short_keyed:
     shl        eax, 4                   # 16 * Nr
 ___
 }
@@ -451,6 +545,10 @@ ___
 sub short_end {
     my $s = "    pxor       xmm0, xmm0\n";
     $s .= "    movdqa     [rsp + " . 16 * $_ . "], xmm0\n" for 0 .. 14;
+    $s .= "    lea        r11, [rcx + r10 + 1]\n";
+    $s .= "    cmp        r11, $BIG\n    jb         .LX_short_wiped\n";
+    $s .= "    movdqa     [rsp + " . ($PW + 16 * $_) . "], xmm0\n" for 0 .. 15;
+    $s .= ".LX_short_wiped:\n";
     $s .= "    pxor       xmm$_, xmm$_\n" for 1 .. 15;
     return $s;
 }
@@ -476,7 +574,7 @@ ___
 
 $code .= local_labels('seal', <<___);
 
-.function gcmi_aes_gcm_siv_x86_64_aesni_seal_short args=6 frame=240 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax   # (const struct aes_schedule *kgk, const uint8_t nonce[12], uint8_t *hb, size_t aad_blocks, size_t len, uint8_t tag[16])
+.function gcmi_aes_gcm_siv_x86_64_aesni_seal_short args=6 frame=496 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax   # (const struct aes_schedule *kgk, const uint8_t nonce[12], uint8_t *hb, size_t aad_blocks, size_t len, uint8_t tag[16])
 @{[ short_start() ]}
 @{[ polyval() ]}
 @{[ tag() ]}
@@ -491,7 +589,7 @@ ___
 # between counter mode and the hash.
 my $open = <<___;
 
-.function gcmi_aes_gcm_siv_x86_64_aesni_open_short args=6 frame=240 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax   # (const struct aes_schedule *kgk, const uint8_t nonce[12], uint8_t *hb, size_t aad_blocks, size_t len, uint8_t tag[16])
+.function gcmi_aes_gcm_siv_x86_64_aesni_open_short args=6 frame=496 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax   # (const struct aes_schedule *kgk, const uint8_t nonce[12], uint8_t *hb, size_t aad_blocks, size_t len, uint8_t tag[16])
 @{[ short_start() ]}
     movdqu     xmm8, [r9]
     por        xmm8, [.Lsiv_top]        # counter block 0, from the received tag

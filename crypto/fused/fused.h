@@ -265,13 +265,21 @@ struct fused_impl {
   fused_siv_keys_fn *siv_keys;
   fused_siv_short_fn *siv_seal_short;
   fused_siv_short_fn *siv_open_short;
-  /* Optional (0: every message the short path takes): the longest
-   * message, in bytes, that AES-GCM-SIV hands to siv_seal_short and
-   * siv_open_short, for a kernel whose wider siv_ctr32le makes the
-   * general short path faster from some length on (measured with gcm-ab
-   * --siv). */
-  unsigned siv_short_max;
+  /* Optional (0: every message of crypto/siv/siv.c's short path, at
+   * most 256 bytes with at most 64 of AAD): the longest message, in
+   * bytes, that AES-GCM-SIV seals with siv_seal_short and opens with
+   * siv_open_short (with at most 64 bytes of AAD either way), measured
+   * with gcm-ab --siv. Less, for a kernel whose wider siv_ctr32le makes
+   * the general short path faster from some length on; more (seal only,
+   * at most FUSED_SIV_SEAL_MAX), for one whose seal beats the general
+   * path on longer messages too. */
+  unsigned siv_seal_max;
+  unsigned siv_open_max;
 };
+
+/* The most siv_seal_max may say: the room AES-GCM-SIV lays a message out
+ * in for siv_seal_short, on its stack. */
+#define FUSED_SIV_SEAL_MAX 2048
 
 /* The AES-GCM-SIV per-message kernels on an aesni schedule, with AES-NI
  * and PCLMULQDQ in the legacy SSE encoding

@@ -85,4 +85,5 @@ const struct fused_impl gcmi_fused_aesni_sse = {
     .siv_keys = FUSED_SIV_AESNI(keys),
     .siv_seal_short = FUSED_SIV_AESNI(seal_short),
     .siv_open_short = FUSED_SIV_AESNI(open_short),
+    .siv_seal_max = FUSED_SIV_SEAL_MAX,
 };

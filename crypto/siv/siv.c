@@ -307,23 +307,39 @@ struct siv_short {
   _Alignas(16) uint8_t hb[SIV_SHORT_HB_BYTES];
 };
 
-/* With a fused kernel's siv_seal_short and siv_open_short (fused.h) the
- * whole short message is one call: the keys, POLYVAL, the tag and counter
- * mode over the padded data in hb; only the layout and the copies stay
- * here. */
-/* Whether a short message of len bytes goes to the fused kernel's
- * siv_seal_short / siv_open_short. */
-static int short_kernel(const struct gcm_siv_key_st *k, size_t len) {
+/* With a fused kernel's siv_seal_short and siv_open_short (fused.h) a
+ * message of up to its siv_seal_max / siv_open_max bytes (with at most
+ * SIV_SHORT_AAD of AAD) is one call: the keys, POLYVAL, the tag and
+ * counter mode over the padded data in hb; only the layout and the copies
+ * stay here. The layout takes the most any kernel may ask for. */
+#define SIV_KERNEL_HB_BYTES \
+  ((SIV_SHORT_AAD / 16 + FUSED_SIV_SEAL_MAX / 16 + 1) * 16)
+
+/* The kernel's limit: its own, or the short path's. */
+static size_t kernel_max(unsigned own, size_t room) {
+  size_t max = own != 0 ? own : SIV_SHORT_MAX;
+  return max < room ? max : room;
+}
+
+static int seal_kernel(const struct gcm_siv_key_st *k, size_t len,
+                       size_t aad_len) {
   const struct fused_impl *f = k->fused;
-  return f != NULL && f->siv_seal_short != NULL &&
-         (f->siv_short_max == 0 || len <= f->siv_short_max);
+  return f != NULL && f->siv_seal_short != NULL && aad_len <= SIV_SHORT_AAD &&
+         len <= kernel_max(f->siv_seal_max, FUSED_SIV_SEAL_MAX);
+}
+
+static int open_kernel(const struct gcm_siv_key_st *k, size_t len,
+                       size_t aad_len) {
+  const struct fused_impl *f = k->fused;
+  return f != NULL && f->siv_open_short != NULL && aad_len <= SIV_SHORT_AAD &&
+         len <= kernel_max(f->siv_open_max, SIV_SHORT_MAX);
 }
 
 static void seal_short_kernel(const struct gcm_siv_key_st *k,
                               const uint8_t nonce[12], const uint8_t *in,
                               size_t len, const uint8_t *aad, size_t aad_len,
                               uint8_t *out, uint8_t tag[16]) {
-  _Alignas(16) uint8_t hb[SIV_SHORT_HB_BYTES];
+  _Alignas(16) uint8_t hb[SIV_KERNEL_HB_BYTES];
   const size_t a = (aad_len + 15) / 16, c = (len + 15) / 16;
   uint8_t *data = hb + 16 * a;
 
@@ -331,8 +347,12 @@ static void seal_short_kernel(const struct gcm_siv_key_st *k,
   siv_put_padded(data, in, len);
   block_store(data + 16 * c, siv_block_lengths(aad_len, len));
   k->fused->siv_seal_short(gcm_siv_key_kgk(k), nonce, hb, a, len, tag);
-  if (len > 0) memcpy(out, data, len);
-  gcmi_secure_wipe(hb, 16 * (a + c + 1));
+  if (len > 0) {
+    memcpy(out, data, len);
+    /* The plaintext is ciphertext now; the last block's padding holds
+     * key stream. The rest (the AAD, the length block) is public. */
+    secure_wipe_block(data + 16 * (c - 1));
+  }
 }
 
 static void open_short_kernel(const struct gcm_siv_key_st *k,
@@ -392,10 +412,6 @@ static void short_tag(const struct gcm_siv_key_st *k,
 static void seal_short(const struct gcm_siv_key_st *k, const uint8_t nonce[12],
                        const uint8_t *in, size_t len, const uint8_t *aad,
                        size_t aad_len, uint8_t *out, uint8_t tag[16]) {
-  if (short_kernel(k, len)) {
-    seal_short_kernel(k, nonce, in, len, aad, aad_len, out, tag);
-    return;
-  }
   struct siv_short w;
   _Alignas(16) uint8_t s[16], cb[16];
   const size_t a = (aad_len + 15) / 16, c = (len + 15) / 16;
@@ -421,10 +437,6 @@ static void open_short(const struct gcm_siv_key_st *k, const uint8_t nonce[12],
                        const uint8_t *in, size_t len, const uint8_t *aad,
                        size_t aad_len, const uint8_t tag[16], uint8_t *out,
                        uint8_t expected[16]) {
-  if (short_kernel(k, len)) {
-    open_short_kernel(k, nonce, in, len, aad, aad_len, tag, out, expected);
-    return;
-  }
   struct siv_short w;
   _Alignas(16) uint8_t s[16], cb[16];
   const size_t a = (aad_len + 15) / 16, c = (len + 15) / 16;
@@ -452,6 +464,10 @@ static void open_short(const struct gcm_siv_key_st *k, const uint8_t nonce[12],
 void gcm_siv_mode_seal(const struct gcm_siv_key_st *k, const uint8_t nonce[12],
                        const uint8_t *in, size_t len, const uint8_t *aad,
                        size_t aad_len, uint8_t *out, uint8_t tag[16]) {
+  if (seal_kernel(k, len, aad_len)) {
+    seal_short_kernel(k, nonce, in, len, aad, aad_len, out, tag);
+    return;
+  }
   if (len <= SIV_SHORT_MAX && aad_len <= SIV_SHORT_AAD) {
     seal_short(k, nonce, in, len, aad, aad_len, out, tag);
     return;
@@ -470,6 +486,10 @@ void gcm_siv_mode_open(const struct gcm_siv_key_st *k, const uint8_t nonce[12],
                        const uint8_t *in, size_t len, const uint8_t *aad,
                        size_t aad_len, const uint8_t tag[16], uint8_t *out,
                        uint8_t expected[16]) {
+  if (open_kernel(k, len, aad_len)) {
+    open_short_kernel(k, nonce, in, len, aad, aad_len, tag, out, expected);
+    return;
+  }
   if (len <= SIV_SHORT_MAX && aad_len <= SIV_SHORT_AAD) {
     open_short(k, nonce, in, len, aad, aad_len, tag, out, expected);
     return;
