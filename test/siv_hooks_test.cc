@@ -20,7 +20,14 @@
 //                   from init and on keys from siv_hash_init(n) for calls
 //                   of up to n blocks (which checks siv_hash_init);
 //   siv_open        against ctr32le followed by polyval_update of the
-//                   output, the same runs and counters.
+//                   output, the same runs and counters;
+//   siv_keys        against encrypt_block on the derivation blocks and
+//                   set_encrypt_key of K_enc (the schedule byte for byte);
+//   siv_seal_short  against RFC 8452 built from the pair's hooks, every
+//   siv_open_short  length 0..256 and longer ones up to
+//                   FUSED_SIV_SEAL_MAX, with AAD of 0..64 bytes, both key
+//                   sizes, in place, nothing written outside the layout,
+//                   open with the right tag and a wrong one.
 // The backends without a hook are covered by the mode's fallbacks, which
 // test/siv_test.cc and the vector files run on every pair.
 #include <gtest/gtest.h>
@@ -329,6 +336,163 @@ TEST_P(SivFusedHook, PolyvalAndHashInitMatchThePairsHooks) {
       ASSERT_EQ(want, got) << f->name << " max " << max << " blocks " << blocks;
       f->siv_polyval(again.data(), full.get(), in.data() + 5, blocks);
       ASSERT_EQ(want, again) << f->name << " (init's key) blocks " << blocks;
+    }
+  }
+}
+
+// ---- the per-message hooks: siv_keys, siv_seal_short, siv_open_short -------
+
+// The reference derivation from the pair's AES hooks (RFC 8452, section
+// 4): K_auth, and K_enc's raw bytes.
+void DeriveRef(const aes_impl *aes, const aes_schedule *kgk, size_t key_len,
+               const uint8_t nonce[12], Bytes *auth, Bytes *enc) {
+  auth->assign(16, 0);
+  enc->assign(key_len, 0);
+  for (size_t i = 0; i < 2 + key_len / 8; i++) {
+    uint8_t in[16] = {0}, b[16];
+    store_le32(in, static_cast<uint32_t>(i));
+    std::memcpy(in + 4, nonce, 12);
+    aes->encrypt_block(kgk, b, in);
+    std::memcpy(i < 2 ? auth->data() + 8 * i : enc->data() + 8 * (i - 2), b, 8);
+  }
+}
+
+// The short functions' layout: padded AAD, padded data, length block.
+Bytes ShortLayout(const Bytes &aad, const Bytes &data) {
+  const size_t a = (aad.size() + 15) / 16, c = (data.size() + 15) / 16;
+  Bytes hb(16 * (a + c + 1), 0);
+  if (!aad.empty()) std::memcpy(hb.data(), aad.data(), aad.size());
+  if (!data.empty()) std::memcpy(hb.data() + 16 * a, data.data(), data.size());
+  store_le64(hb.data() + 16 * (a + c), 8 * static_cast<uint64_t>(aad.size()));
+  store_le64(hb.data() + 16 * (a + c) + 8, 8 * static_cast<uint64_t>(data.size()));
+  return hb;
+}
+
+// RFC 8452 from the pair's hooks: counter mode from `tag` over `in` (the
+// c padded blocks of the layout `hb`, in place), then, for open, the
+// padding cleared; POLYVAL of hb; the tag. seal: hash first, then counter
+// mode from the tag it makes.
+void ShortRef(const fused_impl *f, const aes_schedule *kgk, size_t key_len,
+              const uint8_t nonce[12], Bytes *hb, size_t a, size_t len,
+              uint8_t tag[16], bool open) {
+  Bytes auth, enc;
+  DeriveRef(f->aes, kgk, key_len, nonce, &auth, &enc);
+  Sched es;
+  GKey g;
+  f->aes->set_encrypt_key(es.get(), enc.data(), key_len);
+  f->ghash->init(g.get(), GhashKeyFor(auth).data());
+  const size_t c = (len + 15) / 16;
+  uint8_t *data = hb->data() + 16 * a;
+  auto crypt = [&](const uint8_t *t) {
+    uint8_t cb[16];
+    std::memcpy(cb, t, 16);
+    cb[15] |= 0x80;
+    f->aes->ctr32le(es.get(), data, data, c, cb);
+  };
+  auto hash = [&](uint8_t *out) {
+    uint8_t s[16] = {0};
+    f->ghash->polyval_update(s, g.get(), hb->data(), hb->size() / 16);
+    for (int i = 0; i < 12; i++) s[i] ^= nonce[i];
+    s[15] &= 0x7f;
+    f->aes->encrypt_block(es.get(), out, s);
+  };
+  if (open) {
+    crypt(tag);
+    for (size_t i = len; i < 16 * c; i++) data[i] = 0;
+    hash(tag);
+  } else {
+    hash(tag);
+    crypt(tag);
+  }
+}
+
+TEST_P(SivFusedHook, KeysAndShortMatchThePairsHooks) {
+  const fused_impl *f = GetParam();
+  if (f->siv_keys == nullptr) GTEST_SKIP() << f->name << " has no siv_keys";
+  ASSERT_NE(nullptr, f->siv_seal_short);
+  ASSERT_NE(nullptr, f->siv_open_short);
+  std::mt19937_64 rng(8452);
+  for (size_t key_len : {16, 32}) {
+    Sched kgk;
+    const Bytes raw = RandomBytes(rng, key_len);
+    f->aes->set_encrypt_key(kgk.get(), raw.data(), key_len);
+    const std::string kw = std::string(f->name) + " key " + std::to_string(key_len);
+    // siv_keys: K_auth, and K_enc's schedule as set_encrypt_key makes it.
+    for (int round = 0; round < 16; round++) {
+      const Bytes nonce = RandomBytes(rng, 12);
+      Bytes auth, enc;
+      DeriveRef(f->aes, kgk.get(), key_len, nonce.data(), &auth, &enc);
+      Sched want, got;
+      std::memset(&want, 0x5a, sizeof(want));
+      std::memset(&got, 0x5a, sizeof(got));
+      f->aes->set_encrypt_key(want.get(), enc.data(), key_len);
+      Bytes got_auth(16 + 1, 0x33);
+      f->siv_keys(kgk.get(), nonce.data(), got_auth.data(), got.get());
+      ASSERT_EQ(0, std::memcmp(got_auth.data(), auth.data(), 16)) << kw << " K_auth";
+      ASSERT_EQ(0x33, got_auth[16]) << kw << " wrote past K_auth";
+      ASSERT_EQ(0, std::memcmp(&want, &got, sizeof(want))) << kw << " K_enc";
+    }
+    // The short functions: every length up to 256 bytes, AAD up to 64,
+    // and longer ones up to FUSED_SIV_SEAL_MAX (a kernel's siv_seal_max
+    // may reach it; the functions take any length).
+    std::vector<size_t> lens;
+    for (size_t len = 0; len <= 256; len++) lens.push_back(len);
+    for (size_t len : {257, 300, 383, 511, 1024, 1350, 2047}) lens.push_back(len);
+    lens.push_back(FUSED_SIV_SEAL_MAX);
+    for (size_t len : lens) {
+      for (size_t aad_len = 0; aad_len <= 64; aad_len += (len % 7 == 0 ? 1 : 13)) {
+        const Bytes nonce = RandomBytes(rng, 12);
+        const Bytes aad = RandomBytes(rng, aad_len), pt = RandomBytes(rng, len);
+        const size_t a = (aad_len + 15) / 16;
+        const std::string what = kw + " len " + std::to_string(len) + " aad " +
+                                 std::to_string(aad_len);
+        Bytes want = ShortLayout(aad, pt);
+        uint8_t want_tag[16];
+        ShortRef(f, kgk.get(), key_len, nonce.data(), &want, a, len, want_tag,
+                 false);
+        // In place in a buffer with guard blocks around it.
+        Bytes buf(want.size() + 32, 0x77);
+        const Bytes lay = ShortLayout(aad, pt);
+        std::memcpy(buf.data() + 16, lay.data(), lay.size());
+        uint8_t tag[17];
+        tag[16] = 0x44;
+        f->siv_seal_short(kgk.get(), nonce.data(), buf.data() + 16, a, len, tag);
+        ASSERT_EQ(0, std::memcmp(tag, want_tag, 16)) << what << " seal's tag";
+        ASSERT_EQ(0x44, tag[16]) << what;
+        ASSERT_EQ(0, std::memcmp(buf.data() + 16, want.data(), want.size()))
+            << what << " seal's layout";
+        for (size_t i = 0; i < 16; i++) {
+          ASSERT_EQ(0x77, buf[i]) << what;
+          ASSERT_EQ(0x77, buf[16 + want.size() + i]) << what;
+        }
+        // Open what was sealed (and once with a wrong tag): the padded
+        // ciphertext as the mode lays it out.
+        for (int bad = 0; bad < 2; bad++) {
+          Bytes ct(want.begin() + 16 * a, want.begin() + 16 * a + len);
+          Bytes ref = ShortLayout(aad, ct);
+          uint8_t t_ref[16], t_got[17];
+          std::memcpy(t_ref, want_tag, 16);
+          t_ref[len % 16] ^= static_cast<uint8_t>(bad);
+          std::memcpy(t_got, t_ref, 16);
+          t_got[16] = 0x44;
+          ShortRef(f, kgk.get(), key_len, nonce.data(), &ref, a, len, t_ref, true);
+          std::memcpy(buf.data() + 16, ShortLayout(aad, ct).data(), ref.size());
+          f->siv_open_short(kgk.get(), nonce.data(), buf.data() + 16, a, len, t_got);
+          ASSERT_EQ(0, std::memcmp(t_got, t_ref, 16)) << what << " open's tag " << bad;
+          ASSERT_EQ(0x44, t_got[16]) << what;
+          ASSERT_EQ(0, std::memcmp(buf.data() + 16, ref.data(), ref.size()))
+              << what << " open's layout " << bad;
+          if (!bad) {
+            ASSERT_EQ(0, std::memcmp(t_got, want_tag, 16)) << what;
+            ASSERT_EQ(0, len == 0 ? 0 : std::memcmp(buf.data() + 16 + 16 * a, pt.data(), len))
+                << what << " round trip";
+          }
+          for (size_t i = 0; i < 16; i++) {
+            ASSERT_EQ(0x77, buf[i]) << what;
+            ASSERT_EQ(0x77, buf[16 + want.size() + i]) << what;
+          }
+        }
+      }
     }
   }
 }

@@ -122,6 +122,16 @@ typedef void fused_lagged_fn(const struct fused_keys *k, uint8_t *out,
  * sets oneshot_min to GCM_SHORT_MAX + 1. A whole number of blocks. */
 #define GCM_SHORT_MAX 256
 
+/* The AES-GCM-SIV per-message hooks' types (siv_keys, siv_seal_short,
+ * siv_open_short below), declared like fused_crypt_fn. */
+typedef void fused_siv_keys_fn(const struct aes_schedule *kgk,
+                               const uint8_t nonce[12], uint8_t auth[16],
+                               struct aes_schedule *enc);
+typedef void fused_siv_short_fn(const struct aes_schedule *kgk,
+                                const uint8_t nonce[12], uint8_t *hb,
+                                size_t aad_blocks, size_t len,
+                                uint8_t tag[16]);
+
 struct fused_impl {
   /* Short, stable name users type: "vaes_avx512", "aesni_avx", "c", ... */
   const char *name;
@@ -224,7 +234,8 @@ struct fused_impl {
    *     on its key, in wider registers.
    *   siv_hash_init: the GHASH backend's init_for (ghash.h), but writing
    *     only what this kernel's siv_open and siv_polyval read of the key
-   *     (the powers of H), faster than the backend makes all of it. A key
+   *     (the powers of H), faster than the backend makes all of it, and
+   *     nothing past the backend's key_bytes (what the mode wipes). A key
    *     made by it is hashed only through those two (a kernel with
    *     siv_hash_init has siv_polyval).
    * Kernels with these keep nothing of their own (init is NULL):
@@ -236,7 +247,59 @@ struct fused_impl {
   aes_ctr32_fn *siv_ctr32le;
   ghash_update_fn *siv_polyval;
   ghash_init_for_fn *siv_hash_init;
+  /* Optional, for AES-GCM-SIV's per-message work (NULL when the kernel
+   * has none; a kernel with one has all three). kgk is the
+   * key-generating key's schedule on the pair's AES backend (16 or 32
+   * bytes of key: Nr 10 or 14), nonce RFC 8452's 96-bit nonce.
+   *   siv_keys: the message's keys (RFC 8452, section 4): writes K_auth,
+   *     the POLYVAL key (16 bytes, RFC 8452 order, not yet turned into a
+   *     GHASH key), to auth, and K_enc expanded by the AES backend's
+   *     set_encrypt_key, the backend's key_bytes of it, to enc.
+   *   siv_seal_short: a whole message: hb holds its POLYVAL input as
+   *     crypto/siv/siv.c's short path lays it out, aad_blocks blocks of
+   *     zero-padded AAD, c = ceil(len / 16) blocks of zero-padded
+   *     plaintext and the length block, all 16-byte aligned. Writes the
+   *     tag to `tag` and encrypts the c data blocks in place (padding
+   *     included: the caller copies len bytes out).
+   *   siv_open_short: the same layout with c blocks of zero-padded
+   *     ciphertext and `tag` the received tag: decrypts the c blocks in
+   *     place with the counter from it, zeroes the bytes of the last one
+   *     past len, hashes hb and writes the tag the plaintext and AAD call
+   *     for over `tag` (the caller compares).
+   * Each leaves no derived key, S or key stream in registers or on its
+   * stack; hb and what the caller passed are the caller's to wipe. */
+  fused_siv_keys_fn *siv_keys;
+  fused_siv_short_fn *siv_seal_short;
+  fused_siv_short_fn *siv_open_short;
+  /* Optional (0: every message of crypto/siv/siv.c's short path, at
+   * most 256 bytes with at most 64 of AAD): the longest message, in
+   * bytes, that AES-GCM-SIV seals with siv_seal_short and opens with
+   * siv_open_short (with at most 64 bytes of AAD either way), measured
+   * with gcm-ab --siv. Less, for a kernel whose wider siv_ctr32le makes
+   * the general short path faster from some length on; more (seal only,
+   * at most FUSED_SIV_SEAL_MAX), for one whose seal beats the general
+   * path on longer messages too. */
+  unsigned siv_seal_max;
+  unsigned siv_open_max;
 };
+
+/* The most siv_seal_max may say: the room AES-GCM-SIV lays a message out
+ * in for siv_seal_short, on its stack. */
+#define FUSED_SIV_SEAL_MAX 2048
+
+/* The AES-GCM-SIV per-message kernels on an aesni schedule, with AES-NI
+ * and PCLMULQDQ in the legacy SSE encoding
+ * (asm/x86_64/aes-gcm-siv-aesni-x86_64.pl): every x86_64 descriptor whose
+ * pair's AES backend is aesni points its siv_keys, siv_seal_short and
+ * siv_open_short here. NULL where the build lacks them. */
+#if defined(LIBGCM_ASM_X86_64)
+GCM_HIDDEN fused_siv_keys_fn gcmi_aes_gcm_siv_x86_64_aesni_keys;
+GCM_HIDDEN fused_siv_short_fn gcmi_aes_gcm_siv_x86_64_aesni_seal_short;
+GCM_HIDDEN fused_siv_short_fn gcmi_aes_gcm_siv_x86_64_aesni_open_short;
+#define FUSED_SIV_AESNI(op) gcmi_aes_gcm_siv_x86_64_aesni_##op
+#else
+#define FUSED_SIV_AESNI(op) NULL
+#endif
 
 /* The kernels, one descriptor per file (crypto/fused/fused_<name>.c).
  * Every descriptor exists on every build; one whose kernel this build does

@@ -112,4 +112,13 @@ const struct fused_impl gcmi_fused_vaes_avx512 = {
     .siv_ctr32le = VAES_AVX512_KERNEL(siv_ctr32le),
     .siv_polyval = VAES_AVX512_KERNEL(siv_polyval),
     .siv_hash_init = VAES_AVX512_KERNEL(siv_hash_init),
+    /* AES-GCM-SIV's per-message work: fused.h's aesni kernels. */
+    .siv_keys = FUSED_SIV_AESNI(keys),
+    .siv_seal_short = FUSED_SIV_AESNI(seal_short),
+    .siv_open_short = FUSED_SIV_AESNI(open_short),
+    /* From 16 blocks the short path's counter mode is siv_ctr32le, which
+     * beats the xmm kernel's (gcm-ab --siv: 256 bytes 0.96-0.98, 208
+     * bytes 1.13 against the short path on the backends' hooks). */
+    .siv_seal_max = 240,
+    .siv_open_max = 240,
 };

@@ -114,6 +114,17 @@ static void derive_message_keys(const struct gcm_siv_key_st *k,
   const size_t n = 2 + k->key_len / 8; /* 4 blocks, or 6 for AES-256 */
   const gcm_block first = siv_block_derivation(nonce);
 
+  if (k->fused != NULL && k->fused->siv_keys != NULL) {
+    /* Both keys in one kernel call: K_enc straight into its schedule. */
+    siv_derive_keys(k->fused->siv_keys, k->aes, gcm_siv_key_kgk(k), nonce,
+                    auth, mk);
+    gcmi_polyval_ghash_key(h, auth);
+    siv_init_hash(k->ghash, siv_wide_hash(k, polyval_blocks), mk, h,
+                  polyval_blocks);
+    secure_wipe_block(auth);
+    secure_wipe_block(h);
+    return;
+  }
   if (k->aes->ctr32le != NULL) {
     /* The blocks LE32(0) || N .. LE32(n-1) || N are counter mode's from
      * LE32(0) || N, over zeros. */
@@ -288,11 +299,80 @@ void gcm_siv_message_wipe(struct siv_message *m) {
 #define SIV_SHORT_MAX 256
 #define SIV_SHORT_AAD 64
 
+/* The POLYVAL input: AAD, data, length block. */
+#define SIV_SHORT_HB_BYTES ((SIV_SHORT_AAD / 16 + SIV_SHORT_MAX / 16 + 1) * 16)
+
 struct siv_short {
   struct siv_message_keys keys;
-  /* The POLYVAL input: AAD, data, length block. */
-  _Alignas(16) uint8_t hb[(SIV_SHORT_AAD / 16 + SIV_SHORT_MAX / 16 + 1) * 16];
+  _Alignas(16) uint8_t hb[SIV_SHORT_HB_BYTES];
 };
+
+/* With a fused kernel's siv_seal_short and siv_open_short (fused.h) a
+ * message of up to its siv_seal_max / siv_open_max bytes (with at most
+ * SIV_SHORT_AAD of AAD) is one call: the keys, POLYVAL, the tag and
+ * counter mode over the padded data in hb; only the layout and the copies
+ * stay here. The layout takes the most any kernel may ask for. */
+#define SIV_KERNEL_HB_BYTES \
+  ((SIV_SHORT_AAD / 16 + FUSED_SIV_SEAL_MAX / 16 + 1) * 16)
+
+/* The kernel's limit: its own, or the short path's. */
+static size_t kernel_max(unsigned own, size_t room) {
+  size_t max = own != 0 ? own : SIV_SHORT_MAX;
+  return max < room ? max : room;
+}
+
+static int seal_kernel(const struct gcm_siv_key_st *k, size_t len,
+                       size_t aad_len) {
+  const struct fused_impl *f = k->fused;
+  return f != NULL && f->siv_seal_short != NULL && aad_len <= SIV_SHORT_AAD &&
+         len <= kernel_max(f->siv_seal_max, FUSED_SIV_SEAL_MAX);
+}
+
+static int open_kernel(const struct gcm_siv_key_st *k, size_t len,
+                       size_t aad_len) {
+  const struct fused_impl *f = k->fused;
+  return f != NULL && f->siv_open_short != NULL && aad_len <= SIV_SHORT_AAD &&
+         len <= kernel_max(f->siv_open_max, SIV_SHORT_MAX);
+}
+
+static void seal_short_kernel(const struct gcm_siv_key_st *k,
+                              const uint8_t nonce[12], const uint8_t *in,
+                              size_t len, const uint8_t *aad, size_t aad_len,
+                              uint8_t *out, uint8_t tag[16]) {
+  _Alignas(16) uint8_t hb[SIV_KERNEL_HB_BYTES];
+  const size_t a = (aad_len + 15) / 16, c = (len + 15) / 16;
+  uint8_t *data = hb + 16 * a;
+
+  siv_put_padded(hb, aad, aad_len);
+  siv_put_padded(data, in, len);
+  block_store(data + 16 * c, siv_block_lengths(aad_len, len));
+  k->fused->siv_seal_short(gcm_siv_key_kgk(k), nonce, hb, a, len, tag);
+  if (len > 0) {
+    memcpy(out, data, len);
+    /* The plaintext is ciphertext now; the last block's padding holds
+     * key stream. The rest (the AAD, the length block) is public. */
+    secure_wipe_block(data + 16 * (c - 1));
+  }
+}
+
+static void open_short_kernel(const struct gcm_siv_key_st *k,
+                              const uint8_t nonce[12], const uint8_t *in,
+                              size_t len, const uint8_t *aad, size_t aad_len,
+                              const uint8_t tag[16], uint8_t *out,
+                              uint8_t expected[16]) {
+  _Alignas(16) uint8_t hb[SIV_SHORT_HB_BYTES];
+  const size_t a = (aad_len + 15) / 16, c = (len + 15) / 16;
+  uint8_t *data = hb + 16 * a;
+
+  siv_put_padded(hb, aad, aad_len);
+  siv_put_padded(data, in, len);
+  block_store(data + 16 * c, siv_block_lengths(aad_len, len));
+  /* The kernel reads the received tag there and writes the expected one. */
+  block_store(expected, block_load(tag));
+  k->fused->siv_open_short(gcm_siv_key_kgk(k), nonce, hb, a, len, expected);
+  if (len > 0) memcpy(out, data, len);
+  gcmi_secure_wipe(hb, 16 * (a + c + 1));
+}
 
 /* S = POLYVAL of the `blocks` blocks at hb; a backend without
  * polyval_update gets them byte-reversed in place (RFC 8452, appendix A),
@@ -384,6 +464,10 @@ static void open_short(const struct gcm_siv_key_st *k, const uint8_t nonce[12],
 void gcm_siv_mode_seal(const struct gcm_siv_key_st *k, const uint8_t nonce[12],
                        const uint8_t *in, size_t len, const uint8_t *aad,
                        size_t aad_len, uint8_t *out, uint8_t tag[16]) {
+  if (seal_kernel(k, len, aad_len)) {
+    seal_short_kernel(k, nonce, in, len, aad, aad_len, out, tag);
+    return;
+  }
   if (len <= SIV_SHORT_MAX && aad_len <= SIV_SHORT_AAD) {
     seal_short(k, nonce, in, len, aad, aad_len, out, tag);
     return;
@@ -402,6 +486,10 @@ void gcm_siv_mode_open(const struct gcm_siv_key_st *k, const uint8_t nonce[12],
                        const uint8_t *in, size_t len, const uint8_t *aad,
                        size_t aad_len, const uint8_t tag[16], uint8_t *out,
                        uint8_t expected[16]) {
+  if (open_kernel(k, len, aad_len)) {
+    open_short_kernel(k, nonce, in, len, aad, aad_len, tag, out, expected);
+    return;
+  }
   if (len <= SIV_SHORT_MAX && aad_len <= SIV_SHORT_AAD) {
     open_short(k, nonce, in, len, aad, aad_len, tag, out, expected);
     return;

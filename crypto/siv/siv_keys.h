@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "../aes/aes.h"
+#include "../fused/fused.h"
 #include "../ghash/ghash.h"
 #include "../internal.h"
 
@@ -35,9 +36,9 @@
 struct siv_message_keys {
   union aes_schedule_room enc;
   union ghash_key_room hash;
-  /* The bytes of each room the set-up wrote (the backend's key_bytes; all
-   * of the hash room for a fused kernel's siv_hash_init, which states no
-   * size of its own): what siv_message_keys_wipe clears. */
+  /* The bytes of each room the set-up wrote (the backend's key_bytes,
+   * which bound a fused kernel's siv_hash_init too): what
+   * siv_message_keys_wipe clears. */
   unsigned enc_bytes, hash_bytes;
 };
 
@@ -66,6 +67,18 @@ static inline void siv_expand_enc(const struct aes_impl *aes,
   mk->enc_bytes = aes->key_bytes;
 }
 
+/* Derives the message's keys with a fused kernel's siv_keys (fused.h):
+ * K_enc expanded into mk->enc as `aes` (the kernel's pair's AES backend)
+ * lays it out, K_auth (16 bytes) into auth. */
+static inline void siv_derive_keys(fused_siv_keys_fn *fn,
+                                   const struct aes_impl *aes,
+                                   const struct aes_schedule *kgk,
+                                   const uint8_t nonce[12], uint8_t auth[16],
+                                   struct siv_message_keys *mk) {
+  fn(kgk, nonce, auth, aes_schedule_in(&mk->enc));
+  mk->enc_bytes = aes->key_bytes;
+}
+
 /* Precomputes the GHASH backend's key for GHASH key `h` (16 bytes, GCM
  * order), which crypto/siv/polyval.c derives from the POLYVAL key, for
  * calls of at most max_blocks blocks (the message's whole POLYVAL input:
@@ -77,8 +90,9 @@ static inline void siv_init_hash(const struct ghash_impl *ghash,
                                  const uint8_t h[16], uint64_t max_blocks) {
   const size_t max = max_blocks < SIZE_MAX ? (size_t)max_blocks : SIZE_MAX;
   if (wide != NULL) {
+    /* Within the GHASH backend's key_bytes too (fused.h). */
     wide(ghash_key_in(&mk->hash), h, max);
-    mk->hash_bytes = sizeof(mk->hash);
+    mk->hash_bytes = ghash->key_bytes;
   } else if (ghash->init_for != NULL) {
     ghash->init_for(ghash_key_in(&mk->hash), h, max);
     mk->hash_bytes = ghash->key_bytes;

@@ -1,0 +1,615 @@
+#!/usr/bin/env perl
+# asm/x86_64/aes-gcm-siv-aesni-x86_64.pl: AES-GCM-SIV's per-message work
+# (RFC 8452) with AES-NI and PCLMULQDQ on xmm registers, in the legacy SSE
+# encoding: the optional hooks siv_keys, siv_seal_short and siv_open_short
+# of crypto/fused/fused.h, which every fused descriptor whose AES backend is
+# "aesni" (aesni_sse, aesni_avx, vaes_avx2, vaes_avx512) points at.
+#
+# Usage: perl aes-gcm-siv-aesni-x86_64.pl FLAVOUR [OUTPUT]  (see asm/perlasm).
+#
+# Why a kernel of its own
+# =======================
+# AES-GCM-SIV makes two keys per message from the key-generating key (KGK)
+# and the nonce: on short messages that set-up, done through the backends'
+# general hooks (a counter-mode call for the derivation, a key expansion,
+# a GHASH key of powers of H in memory, a POLYVAL call, a block for the tag
+# and another counter-mode call), cost more than the message. Here one call
+# does a message's keys (siv_keys), or a whole short message (the short
+# seal and open), with every intermediate value in registers or in this
+# function's own stack frame.
+#
+# Algorithm
+# =========
+# Derivation. B_i = AES(KGK, LE32(i) || N) for i = 0..5, six blocks in
+# flight (AES-128 needs four; the two more cost no time: the rounds are
+# latency bound, and the AES unit has the throughput to spare). The first
+# block is the nonce loaded into bytes 4..15 (MOVQ, PINSRD, PSLLDQ); block
+# i adds i to its first dword with PADDD. K_auth is the low halves of B_0
+# and B_1 (PUNPCKLQDQ), K_enc those of B_2, B_3 (and B_4, B_5 for AES-256).
+# The KGK schedule is the aesni backend's (crypto/aes/aes_aesni.c): round
+# keys from byte 0, the round count Nr (10 or 14) at $ROUNDS, which also
+# says K_enc's size (RFC 8452: both keys have the KGK's length).
+#
+# K_enc expansion. asm/x86_64/aes-ni-x86_64.pl's (its opening comment
+# explains it): SubWord(RotWord(w)) ^ Rcon by PSHUFB and AESENCLAST, the
+# linear part as a prefix XOR of shifted copies, AES-256 alternating two
+# registers. Written to the aesni schedule layout (siv_keys) or to this
+# function's frame (the short functions). The expansion is one chain of
+# dependent instructions; the POLYVAL powers below do not depend on it and
+# come right before it, so the core runs the two side by side.
+#
+# POLYVAL without reflection. A POLYVAL block as loaded (bit i of the
+# 128-bit little-endian integer = the coefficient of x^i) is already the
+# polynomial PCLMULQDQ multiplies: the carry-less product of two blocks is
+# their product in GF(2)[x]. POLYVAL's step is dot(a, b) = a * b * x^-128
+# modulo x^128 + x^127 + x^126 + x^121 + 1, which is the clmul GHASH
+# kernel's Montgomery reduction (asm/x86_64/ghash-clmul-x86_64.pl derives
+# it: two folds of the lowest 64 bits with 0xC2 << 56, then the high half
+# XORed in). So K_auth serves as H as it is, with no byte reversal and no
+# multiplication by x: the key transform of crypto/siv/polyval.c is for
+# GHASH backends only. The powers are Montgomery powers: H^2 = dot(H, H),
+# H^3 = dot(H^2, H), H^4 = dot(H^2, H^2), and then
+#     S' = dot((S ^ X_1), H^4) ^ dot(X_2, H^3) ^ dot(X_3, H^2) ^ dot(X_4, H)
+# with the four products summed unreduced and reduced once (the reduction
+# is linear), four blocks per reduction, a tail of 1..3 blocks with
+# H^r .. H^1. Products are schoolbook (four PCLMULQDQ, no Karatsuba half
+# sums to precompute): on short inputs latency counts, not multiplies.
+#
+# Tag and counter mode. T = AES(K_enc, (S ^ (N || 0^32)) with bit 7 of
+# byte 15 cleared); counter block 0 is T with that bit set, and block i adds
+# i to its first dword modulo 2^32 (RFC 8452's little-endian counter), a
+# PADDD with no byte swap. Key stream is made for 8, 4, 2 or 1 blocks at a
+# time (by the number left, public) and XORed into the blocks in place,
+# storing only the blocks that exist.
+#
+# Functions (System V names; the translator maps win64 arguments)
+# ==============================================================
+#   gcmi_aes_gcm_siv_x86_64_aesni_keys(kgk = rdi, nonce = rsi, auth = rdx,
+#                                      enc = rcx)
+#     writes K_auth (16 bytes) to auth and K_enc's aesni schedule (round
+#     keys and Nr) to enc.
+#   gcmi_aes_gcm_siv_x86_64_aesni_seal_short(kgk = rdi, nonce = rsi,
+#                                      hb = rdx, aad_blocks = rcx,
+#                                      len = r8, tag = r9)
+#     hb holds the POLYVAL input as crypto/siv/siv.c's short path lays it
+#     out: aad_blocks blocks of zero-padded AAD, c = ceil(len / 16) blocks
+#     of zero-padded plaintext, the length block. Writes T to tag and
+#     encrypts the c data blocks in place (their padding too).
+#   gcmi_aes_gcm_siv_x86_64_aesni_open_short(the same)
+#     tag holds the received tag: decrypts the c blocks in place with the
+#     counter from it, zeroes the bytes of the last block past len, hashes
+#     hb and writes the tag the plaintext calls for over tag.
+# Registers:
+#     xmm0-xmm5    derivation blocks; then the counter-mode blocks
+#                  (xmm0-xmm7), the POLYVAL products and accumulators
+#     xmm2, xmm4   K_enc during the expansion (xmm1 xmm3 xmm5 xmm6 temps)
+#     xmm8         counter base;  xmm9 round key;  xmm10 a data block
+#     xmm11-xmm14  H, H^2, H^3, H^4 (Montgomery powers of K_auth)
+#     xmm15        S, the running POLYVAL value; then the tag
+#     eax          Nr, then 16 * Nr;  r10 c;  r11 blocks left
+#     rdi          (after the derivation) the block pointer of a loop
+#     [rsp]        K_enc's round keys (the short functions, 240 bytes)
+#
+# Secrets and constant time
+# =========================
+# Secret: the KGK's round keys, the nonce-derived blocks, K_auth and its
+# powers, K_enc and its round keys, S, the tag (of open: the expected one),
+# the key stream and the data. They flow only through AESENC/AESENCLAST,
+# PCLMULQDQ, PXOR/PAND/POR, PADDD, PSHUFB/PSHUFD/PUNPCKLQDQ/PINSRD with
+# constant selectors, byte shifts by constants and moves, none of whose
+# timing depends on its operands; loads and stores go to addresses made
+# from the caller's pointers, the stack pointer, the block counts and
+# len % 16. Branches depend on Nr (a function of the key length) and on
+# the lengths only. The general-purpose registers declared public hold
+# only those (perlasm/ctcheck_x86.pm proves it for every function). Every
+# function zeroes xmm0-xmm15 before returning, and the short functions
+# overwrite K_enc's round keys in their frame.
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/..";
+use perlasm::driver;
+use perlasm::layout;    # $ROUNDS
+use perlasm::aesni_common;
+
+my $code = perlasm::aesni_common::rodata(1);
+$code .= <<___;
+.align 16
+.Lsiv_poly:                     # x^-1 mod P reflected: the high qword 0xC2 << 56
+    .quad 0x0000000000000001, 0xc200000000000000
+.Lsiv_clear_top:                # clears bit 7 of byte 15
+    .byte 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff
+    .byte 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f
+.Lsiv_top:                      # sets it
+    .quad 0, 0x8000000000000000
+.Lsiv_pad:                      # 16 bytes 0xff then 16 zeros: a prefix mask
+    .quad -1, -1, 0, 0
+.Lsiv_add:                      # i in the first dword, i = 0 .. 8
+___
+$code .= "    .long $_, 0, 0, 0\n" for 0 .. 8;
+
+# ---------------------------------------------------------------------------
+# Pieces.
+
+# derive(): B_0..B_5 under the KGK (rdi) for the nonce at rsi; then
+# xmm0 = K_auth, xmm2 = K_enc's first 16 bytes, xmm4 = its second 16
+# (AES-256). eax = Nr. Uses xmm0-xmm6.
+sub derive {
+    my $s = <<___;
+    mov        eax, [rdi + $ROUNDS]     # public: the round count follows from the key length
+    movq       xmm0, [rsi]
+    pinsrd     xmm0, dword [rsi + 8], 2       # N || 0^32
+    pslldq     xmm0, 4                  # LE32(0) || N
+    movdqu     xmm6, [rdi]
+___
+    for my $i (1 .. 5) {
+        $s .= "    movdqa     xmm$i, xmm0\n";
+        $s .= "    paddd      xmm$i, [.Lsiv_add + " . 16 * $i . "]   # LE32($i) || N\n";
+    }
+    $s .= "    pxor       xmm$_, xmm6\n" for 0 .. 5;
+    my $round = sub {
+        my ($r) = @_;
+        my $t = "    movdqu     xmm6, [rdi + " . 16 * $r . "]\n";
+        $t .= "    aesenc     xmm$_, xmm6\n" for 0 .. 5;
+        return $t;
+    };
+    $s .= $round->($_) for 1 .. 9;
+    $s .= "    cmp        eax, 10\n    je         .LX_derive_last\n";
+    $s .= $round->($_) for 10 .. 13;
+    $s .= <<___;
+.LX_derive_last:
+    mov        r11d, eax
+    shl        r11d, 4
+    movdqu     xmm6, [rdi + r11]
+___
+    $s .= "    aesenclast xmm$_, xmm6\n" for 0 .. 5;
+    $s .= <<___;
+    punpcklqdq xmm0, xmm1               # K_auth = B_0[0..7] || B_1[0..7]
+    punpcklqdq xmm2, xmm3               # K_enc = B_2[0..7] || B_3[0..7]
+    punpcklqdq xmm4, xmm5               #   || B_4[0..7] || B_5[0..7] (AES-256)
+___
+    return $s;
+}
+
+# interleave(a, b): the instruction lines of a and b (no labels, no
+# branches) merged, b's spread evenly between a's, each text in its own
+# order. Two independent chains written one after the other wait on each
+# other in the core's queues; merged, both advance from the start.
+sub interleave {
+    my ($a, $b) = @_;
+    my @a = grep { /\S/ } split /\n/, $a;
+    my @b = grep { /\S/ } split /\n/, $b;
+    return $a unless @b;
+    my ($s, $j) = ('', 0);
+    for my $i (0 .. $#a) {
+        $s .= "$a[$i]\n";
+        my $want = int(($i + 1) * @b / @a);
+        $s .= $b[$j++] . "\n" while $j < $want;
+    }
+    return $s;
+}
+
+# expand(base, tag[, side]): K_enc (xmm2, and xmm4 for AES-256) expanded
+# into round keys 0..Nr at [base] (eax = Nr), with the straight-line code
+# `side` interleaved (see interleave). Uses xmm1 xmm3 xmm5 xmm6.
+sub expand {
+    my ($b, $tag, $side) = @_;
+    $side //= '';
+    my $rcon = sub { "[.Lrcon + " . 16 * ($_[0] - 1) . "]" };
+    my $s = <<___;
+    movdqu     [$b], xmm2               # rk[0]
+    cmp        eax, 10
+    jne        .LX_${tag}_256
+___
+    my $k128 = '';
+    for my $i (1 .. 10) {
+        $k128 .= perlasm::aesni_common::sub_word('xmm3', 'xmm2', '[.Lrot_word3]', $rcon->($i));
+        $k128 .= perlasm::aesni_common::prefix_xor('xmm2', 'xmm5');
+        $k128 .= "    pxor       xmm2, xmm3\n";
+        $k128 .= "    movdqu     [$b + " . 16 * $i . "], xmm2     # rk[$i]\n";
+    }
+    $s .= interleave($k128, $side);
+    $s .= <<___;
+    jmp        .LX_${tag}_done
+.LX_${tag}_256:
+    movdqu     [$b + 16], xmm4          # rk[1]
+    pxor       xmm6, xmm6
+___
+    my $k256 = '';
+    for my $i (2 .. 14) {
+        if ($i % 2 == 0) {
+            $k256 .= perlasm::aesni_common::sub_word('xmm3', 'xmm4', '[.Lrot_word3]', $rcon->($i / 2));
+            $k256 .= perlasm::aesni_common::prefix_xor('xmm2', 'xmm5');
+            $k256 .= "    pxor       xmm2, xmm3\n";
+            $k256 .= "    movdqu     [$b + " . 16 * $i . "], xmm2     # rk[$i]\n";
+        } else {
+            $k256 .= perlasm::aesni_common::sub_word('xmm3', 'xmm2', '[.Lbcast_word3]', 'xmm6');
+            $k256 .= perlasm::aesni_common::prefix_xor('xmm4', 'xmm1');
+            $k256 .= "    pxor       xmm4, xmm3\n";
+            $k256 .= "    movdqu     [$b + " . 16 * $i . "], xmm4     # rk[$i]\n";
+        }
+    }
+    $s .= interleave($k256, $side);
+    $s .= ".LX_${tag}_done:\n";
+    return $s;
+}
+
+# reduce(lo, mid, hi, t): hi = (hi:lo + mid << 64) * x^-128 mod P, the
+# Montgomery reduction (lo, mid, t clobbered).
+sub reduce {
+    my ($lo, $mid, $hi, $t) = @_;
+    return <<___;
+    movdqa     $t, $mid
+    psrldq     $mid, 8
+    pslldq     $t, 8
+    pxor       $hi, $mid
+    pxor       $lo, $t                  # hi:lo, the 256-bit product
+    movdqa     $t, $lo
+    pclmulqdq  $t, [.Lsiv_poly], 0x10   # fold the lowest 64 bits
+    pshufd     $lo, $lo, 0x4e
+    pxor       $lo, $t
+    movdqa     $t, $lo
+    pclmulqdq  $t, [.Lsiv_poly], 0x10   # and the next 64
+    pshufd     $lo, $lo, 0x4e
+    pxor       $lo, $t
+    pxor       $hi, $lo
+___
+}
+
+# product(first, a, h, lo, mid, hi, t0, t1): the four partial products of
+# a (kept) and h, started (first) or accumulated into lo, mid, hi.
+sub product {
+    my ($first, $a, $h, $lo, $mid, $hi, $t0, $t1) = @_;
+    if ($first) {
+        return <<___;
+    movdqa     $lo, $a
+    pclmulqdq  $lo, $h, 0x00
+    movdqa     $hi, $a
+    pclmulqdq  $hi, $h, 0x11
+    movdqa     $mid, $a
+    pclmulqdq  $mid, $h, 0x01
+    movdqa     $t0, $a
+    pclmulqdq  $t0, $h, 0x10
+    pxor       $mid, $t0
+___
+    }
+    return <<___;
+    movdqa     $t0, $a
+    pclmulqdq  $t0, $h, 0x00
+    pxor       $lo, $t0
+    movdqa     $t1, $a
+    pclmulqdq  $t1, $h, 0x11
+    pxor       $hi, $t1
+    movdqa     $t0, $a
+    pclmulqdq  $t0, $h, 0x01
+    pxor       $mid, $t0
+    movdqa     $t1, $a
+    pclmulqdq  $t1, $h, 0x10
+    pxor       $mid, $t1
+___
+}
+
+# powers(): xmm11 = H = K_auth (from xmm0), xmm12..xmm14 = H^2..H^4.
+# Uses xmm7-xmm10 and xmm15.
+sub powers {
+    my $dot = sub {
+        my ($dst, $a, $b) = @_;
+        return product(1, $a, $b, 'xmm7', 'xmm8', $dst, 'xmm9', 'xmm10') .
+               reduce('xmm7', 'xmm8', $dst, 'xmm15');
+    };
+    return "    movdqa     xmm11, xmm0\n" . $dot->('xmm12', 'xmm11', 'xmm11') .
+           $dot->('xmm13', 'xmm12', 'xmm11') . $dot->('xmm14', 'xmm12', 'xmm12');
+}
+
+# Long inputs (at least $BIG blocks) also get H..H^8 and their Karatsuba
+# half sums h0 ^ h1 in the frame after K_enc's round keys, for a bulk
+# loop of eight blocks per reduction with three multiplies per block; the
+# shorter ones do not pay for the four more powers.
+my $BIG = 16;
+my $PW = 240;
+sub pw8 { return "[rsp + " . ($PW + 32 * ($_[0] - 1)) . "]" }
+sub pk8 { return "[rsp + " . ($PW + 32 * ($_[0] - 1) + 16) . "]" }
+
+# powers8(): powers() and then H^5..H^8 = H^4 * (H..H^4), and H..H^8 with
+# their half sums stored at pw8/pk8. Straight-line, for expand().
+sub powers8 {
+    my $s = powers();
+    my $store = sub {
+        my ($k, $r) = @_;
+        return <<___;
+    pshufd     xmm9, $r, 0x4e
+    pxor       xmm9, $r
+    movdqa     @{[ pw8($k) ]}, $r
+    movdqa     @{[ pk8($k) ]}, xmm9
+___
+    };
+    $s .= $store->($_, 'xmm' . (10 + $_)) for 1 .. 4;
+    for my $k (5 .. 8) {
+        $s .= product(1, 'xmm14', 'xmm' . (6 + $k), 'xmm7', 'xmm8', 'xmm10', 'xmm9', '');
+        $s .= reduce('xmm7', 'xmm8', 'xmm10', 'xmm15');
+        $s .= $store->($k, 'xmm10');
+    }
+    return $s;
+}
+
+# kproduct(first, a, k): block a (clobbered) times H^k from the frame,
+# Karatsuba: a0*h0, a1*h1, (a0^a1)*(h0^h1) into xmm5, xmm7, xmm6 (lo, hi,
+# mid). Uses xmm1, xmm2.
+sub kproduct {
+    my ($first, $a, $k) = @_;
+    my $s = <<___;
+    pshufd     xmm1, $a, 0x4e
+    pxor       xmm1, $a
+    pclmulqdq  xmm1, @{[ pk8($k) ]}, 0x00
+___
+    if ($first) {
+        return $s . <<___;
+    movdqa     xmm5, $a
+    pclmulqdq  xmm5, @{[ pw8($k) ]}, 0x00
+    movdqa     xmm7, $a
+    pclmulqdq  xmm7, @{[ pw8($k) ]}, 0x11
+    movdqa     xmm6, xmm1
+___
+    }
+    return $s . <<___;
+    movdqa     xmm2, $a
+    pclmulqdq  xmm2, @{[ pw8($k) ]}, 0x00
+    pclmulqdq  $a, @{[ pw8($k) ]}, 0x11
+    pxor       xmm5, xmm2
+    pxor       xmm7, $a
+    pxor       xmm6, xmm1
+___
+}
+
+# polyval(): S (xmm15) = POLYVAL of the aad_blocks + c + 1 blocks at hb
+# (rdx), from S = 0: with at least $BIG blocks, eight per reduction
+# (Karatsuba, powers from the frame) while eight are left; then four per
+# reduction (schoolbook, powers in registers), and a tail of 1..3. Uses
+# rdi, r11, xmm0-xmm7.
+sub polyval {
+    my $eight = '';
+    for my $j (0 .. 7) {
+        $eight .= "    movdqu     xmm0, [rdi + " . 16 * $j . "]\n";
+        $eight .= "    pxor       xmm0, xmm15\n" if $j == 0;
+        $eight .= kproduct($j == 0, 'xmm0', 8 - $j);
+    }
+    my $bulk = <<___;
+    cmp        r11, $BIG
+    jb         .LX_polyval_four
+.LX_polyval_loop8:
+$eight    pxor       xmm6, xmm5               # Karatsuba: mid ^= lo ^ hi
+    pxor       xmm6, xmm7
+@{[ reduce('xmm5', 'xmm6', 'xmm7', 'xmm3') ]}    movdqa     xmm15, xmm7
+    add        rdi, 128
+    sub        r11, 8
+    cmp        r11, 8
+    jae        .LX_polyval_loop8
+.LX_polyval_four:
+___
+    return polyval4($bulk);
+}
+
+sub polyval4 {
+    my ($bulk) = @_;
+    my $group = sub {
+        my ($k) = @_;    # k blocks at [rdi], the first with S, H^k .. H^1
+        my $s = '';
+        for my $j (0 .. $k - 1) {
+            $s .= "    movdqu     xmm0, [rdi + " . 16 * $j . "]\n";
+            $s .= "    pxor       xmm0, xmm15\n" if $j == 0;
+            $s .= product($j == 0, 'xmm0', 'xmm' . (11 + $k - 1 - $j),
+                          'xmm5', 'xmm6', 'xmm7', 'xmm1', 'xmm2');
+        }
+        $s .= reduce('xmm5', 'xmm6', 'xmm7', 'xmm3');
+        $s .= "    movdqa     xmm15, xmm7\n";
+        return $s;
+    };
+    return <<___;
+    lea        r11, [rcx + r10 + 1]     # blocks of POLYVAL input
+    mov        rdi, rdx
+    pxor       xmm15, xmm15
+$bulk    cmp        r11, 4
+    jb         .LX_polyval_tail
+.LX_polyval_loop4:
+@{[ $group->(4) ]}
+    add        rdi, 64
+    sub        r11, 4
+    cmp        r11, 4
+    jae        .LX_polyval_loop4
+.LX_polyval_tail:
+    cmp        r11, 2
+    ja         .LX_polyval_tail3
+    je         .LX_polyval_tail2
+    test       r11, r11
+    jz         .LX_polyval_done
+@{[ $group->(1) ]}
+    jmp        .LX_polyval_done
+.LX_polyval_tail2:
+@{[ $group->(2) ]}
+    jmp        .LX_polyval_done
+.LX_polyval_tail3:
+@{[ $group->(3) ]}
+.LX_polyval_done:
+___
+}
+
+# ksrounds(n, tag): rounds 0..Nr of K_enc (frame, eax = 16 * Nr) on xmm0 ..
+# xmm(n-1). Uses xmm9.
+sub ksrounds {
+    my ($n, $tag) = @_;
+    my $s = "    movdqa     xmm9, [rsp]\n";
+    $s .= "    pxor       xmm$_, xmm9\n" for 0 .. $n - 1;
+    my $round = sub {
+        my $t = "    movdqa     xmm9, [rsp + " . 16 * $_[0] . "]\n";
+        $t .= "    aesenc     xmm$_, xmm9\n" for 0 .. $n - 1;
+        return $t;
+    };
+    $s .= $round->($_) for 1 .. 9;
+    $s .= "    cmp        eax, 160\n    je         .LX_${tag}_last\n";
+    $s .= $round->($_) for 10 .. 13;
+    $s .= ".LX_${tag}_last:\n    movdqa     xmm9, [rsp + rax]\n";
+    $s .= "    aesenclast xmm$_, xmm9\n" for 0 .. $n - 1;
+    return $s;
+}
+
+# tag(): xmm15 = AES(K_enc, (S ^ (N || 0^32)) with the top bit cleared).
+sub tag {
+    return <<___;
+    movq       xmm0, [rsi]
+    pinsrd     xmm0, dword [rsi + 8], 2       # N || 0^32
+    pxor       xmm15, xmm0
+    pand       xmm15, [.Lsiv_clear_top]
+    pxor       xmm15, [rsp]
+@{[ join '', map { "    aesenc     xmm15, [rsp + " . 16 * $_ . "]\n" } 1 .. 9 ]}
+    cmp        eax, 160
+    je         .LX_tag_last
+@{[ join '', map { "    aesenc     xmm15, [rsp + " . 16 * $_ . "]\n" } 10 .. 13 ]}
+.LX_tag_last:
+    aesenclast xmm15, [rsp + rax]
+___
+}
+
+# ctr(): the c blocks (r10) at hb + 16 * aad_blocks, XORed in place with
+# the key stream from the counter block at xmm8. Uses rdi, r11, xmm0-xmm10.
+sub ctr {
+    my $width = sub {
+        my ($w) = @_;
+        my $s = '';
+        for my $i (0 .. $w - 1) {
+            $s .= "    movdqa     xmm$i, xmm8\n";
+            $s .= "    paddd      xmm$i, [.Lsiv_add + " . 16 * $i . "]\n" if $i;
+        }
+        $s .= ksrounds($w, "ctr$w");
+        for my $i (0 .. $w - 1) {
+            $s .= "    movdqu     xmm10, [rdi + " . 16 * $i . "]\n";
+            $s .= "    pxor       xmm$i, xmm10\n";
+            $s .= "    movdqu     [rdi + " . 16 * $i . "], xmm$i\n";
+            if ($i >= $w / 2 && $i < $w - 1) {
+                $s .= "    cmp        r11, " . ($i + 1) . "\n";
+                $s .= "    je         .LX_ctr_done\n";
+            }
+        }
+        return $s;
+    };
+    return <<___;
+    lea        rdi, [rdx + rcx * 8]
+    lea        rdi, [rdi + rcx * 8]     # the data blocks
+    mov        r11, r10
+.LX_ctr_next:
+    cmp        r11, 4
+    ja         .LX_ctr_8
+    cmp        r11, 2
+    ja         .LX_ctr_4
+    je         .LX_ctr_2
+    test       r11, r11
+    jz         .LX_ctr_done
+@{[ $width->(1) ]}
+    jmp        .LX_ctr_done
+.LX_ctr_2:
+@{[ $width->(2) ]}
+    jmp        .LX_ctr_done
+.LX_ctr_4:
+@{[ $width->(4) ]}
+    jmp        .LX_ctr_done
+.LX_ctr_8:
+@{[ $width->(8) ]}
+    paddd      xmm8, [.Lsiv_add + 128]
+    add        rdi, 128
+    sub        r11, 8
+    jnz        .LX_ctr_next
+.LX_ctr_done:
+___
+}
+
+# The short functions' common start: c (r10), K_auth's powers, K_enc in
+# the frame, 16 * Nr in eax.
+sub short_start {
+    return <<___;
+    lea        r10, [r8 + 15]
+    shr        r10, 4                   # c, the data blocks
+@{[ derive() ]}
+    lea        r11, [rcx + r10 + 1]     # blocks of POLYVAL input
+    cmp        r11, $BIG
+    jae        .LX_short_big
+@{[ expand('rsp', 'short_key', powers()) ]}
+    jmp        .LX_short_keyed
+.LX_short_big:
+@{[ expand('rsp', 'short_bigkey', powers8()) ]}
+.LX_short_keyed:
+    shl        eax, 4                   # 16 * Nr
+___
+}
+
+# The short functions' end: the frame's round keys and every xmm register
+# cleared.
+sub short_end {
+    my $s = "    pxor       xmm0, xmm0\n";
+    $s .= "    movdqa     [rsp + " . 16 * $_ . "], xmm0\n" for 0 .. 14;
+    $s .= "    lea        r11, [rcx + r10 + 1]\n";
+    $s .= "    cmp        r11, $BIG\n    jb         .LX_short_wiped\n";
+    $s .= "    movdqa     [rsp + " . ($PW + 16 * $_) . "], xmm0\n" for 0 .. 15;
+    $s .= ".LX_short_wiped:\n";
+    $s .= "    pxor       xmm$_, xmm$_\n" for 1 .. 15;
+    return $s;
+}
+
+# local(name, text): the function's labels made its own (the pieces'
+# .LX_ labels appear once per function that uses them).
+sub local_labels {
+    my ($name, $text) = @_;
+    $text =~ s/\.LX_/.L${name}_/g;
+    return $text;
+}
+
+$code .= ".text\n";
+$code .= local_labels('keys', <<___);
+
+.function gcmi_aes_gcm_siv_x86_64_aesni_keys args=4 public=rdi,rsi,rdx,rcx,rax,r11   # (const struct aes_schedule *kgk, const uint8_t nonce[12], uint8_t auth[16], struct aes_schedule *enc)
+@{[ derive() ]}
+    movdqu     [rdx], xmm0              # K_auth
+@{[ expand('rcx', 'keys') ]}
+    mov        [rcx + $ROUNDS], eax
+@{[ join '', map { "    pxor       xmm$_, xmm$_\n" } 0 .. 6 ]}.endfunction
+___
+
+$code .= local_labels('seal', <<___);
+
+.function gcmi_aes_gcm_siv_x86_64_aesni_seal_short args=6 frame=496 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax   # (const struct aes_schedule *kgk, const uint8_t nonce[12], uint8_t *hb, size_t aad_blocks, size_t len, uint8_t tag[16])
+@{[ short_start() ]}
+@{[ polyval() ]}
+@{[ tag() ]}
+    movdqu     [r9], xmm15              # T
+    por        xmm15, [.Lsiv_top]
+    movdqa     xmm8, xmm15              # counter block 0
+@{[ ctr() ]}
+@{[ short_end() ]}.endfunction
+___
+
+# open: the same pieces in the other order, and the padding cleared
+# between counter mode and the hash.
+my $open = <<___;
+
+.function gcmi_aes_gcm_siv_x86_64_aesni_open_short args=6 frame=496 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax   # (const struct aes_schedule *kgk, const uint8_t nonce[12], uint8_t *hb, size_t aad_blocks, size_t len, uint8_t tag[16])
+@{[ short_start() ]}
+    movdqu     xmm8, [r9]
+    por        xmm8, [.Lsiv_top]        # counter block 0, from the received tag
+@{[ ctr() ]}
+    and        r8, 15
+    jz         .LX_open_hash              # no partial block
+    lea        r11, [rcx + r10 - 1]
+    shl        r11, 4
+    neg        r8
+    lea        rdi, [.Lsiv_pad]
+    movdqu     xmm0, [rdi + r8 + 16]    # len % 16 bytes of 0xff, then zeros
+    movdqu     xmm1, [rdx + r11]
+    pand       xmm1, xmm0
+    movdqu     [rdx + r11], xmm1        # the plaintext's padding zero again
+.LX_open_hash:
+@{[ polyval() ]}
+@{[ tag() ]}
+    movdqu     [r9], xmm15              # the expected tag
+@{[ short_end() ]}.endfunction
+___
+$code .= local_labels('open', $open);
+
+perlasm::driver::finish('x86_64', $code);
