@@ -35,8 +35,11 @@
 # linear part as a prefix XOR of shifted copies, AES-256 alternating two
 # registers. Written to the aesni schedule layout (siv_keys) or to this
 # function's frame (the short functions). The expansion is one chain of
-# dependent instructions; the POLYVAL powers below do not depend on it and
-# come right before it, so the core runs the two side by side.
+# dependent instructions; the short functions interleave the computation
+# of the POLYVAL powers below with it, instruction by instruction
+# (interleave()), so both chains advance from the start. (Written one
+# after the other, the powers' waiting multiplies filled the core's
+# queues ahead of the expansion: 4-6% slower on 16-128 bytes.)
 #
 # POLYVAL without reflection. A POLYVAL block as loaded (bit i of the
 # 128-bit little-endian integer = the coefficient of x^i) is already the
@@ -54,6 +57,17 @@
 # is linear), four blocks per reduction, a tail of 1..3 blocks with
 # H^r .. H^1. Products are schoolbook (four PCLMULQDQ, no Karatsuba half
 # sums to precompute): on short inputs latency counts, not multiplies.
+# Inputs of at least 16 blocks (seal takes up to FUSED_SIV_SEAL_MAX
+# bytes, crypto/fused/fused.h) also get H^5..H^8 = dot(H^4, H..H^4) and
+# the Karatsuba half sums h0 ^ h1 of H..H^8, in the frame, and a bulk loop
+# of eight blocks per reduction with three PCLMULQDQ per block
+# (a0*h0, a1*h1, (a0^a1)*(h0^h1); the middle term fixed up by XORing the
+# other two in before the reduction), as the clmul GHASH kernel's. Shorter
+# inputs do not pay for those powers: measured, computing them on every
+# message cost 10-15% at 16 bytes, PCLMULQDQ issuing once every two
+# cycles on the cores measured; and Karatsuba with Horner's rule on the
+# short inputs lost to this schoolbook aggregation (its longer chain of
+# dependent multiplies mattered more than the multiplies it saved).
 #
 # Tag and counter mode. T = AES(K_enc, (S ^ (N || 0^32)) with bit 7 of
 # byte 15 cleared); counter block 0 is T with that bit set, and block i adds
@@ -88,7 +102,9 @@
 #     xmm15        S, the running POLYVAL value; then the tag
 #     eax          Nr, then 16 * Nr;  r10 c;  r11 blocks left
 #     rdi          (after the derivation) the block pointer of a loop
-#     [rsp]        K_enc's round keys (the short functions, 240 bytes)
+#     [rsp]        K_enc's round keys (the short functions, 240 bytes);
+#     [rsp + 240]  H..H^8 and their half sums, 32 bytes each (inputs of
+#                  16 blocks and more)
 #
 # Secrets and constant time
 # =========================
@@ -103,7 +119,7 @@
 # the lengths only. The general-purpose registers declared public hold
 # only those (perlasm/ctcheck_x86.pm proves it for every function). Every
 # function zeroes xmm0-xmm15 before returning, and the short functions
-# overwrite K_enc's round keys in their frame.
+# overwrite K_enc's round keys and the powers of H in their frame.
 use strict;
 use warnings;
 use FindBin;

@@ -22,6 +22,11 @@
  * (asm/perlasm/siv_copy.pm), decrypting and hashing the plaintext in one
  * pass.
  *
+ * Its AES-GCM-SIV per-message hooks (siv_keys, siv_seal_short,
+ * siv_open_short) are the kernel every aesni descriptor shares
+ * (fused.h, asm/x86_64/aes-gcm-siv-aesni-x86_64.pl); seals of up to
+ * FUSED_SIV_SEAL_MAX bytes go to it whole (siv_seal_max).
+ *
  * Constant time: AES rounds, carry-less multiplies, XORs and constant
  * shuffles only; branches and addresses depend on the block count and the
  * key length alone.

@@ -33,7 +33,12 @@
  * The steps are those of a message in pieces (struct siv_message,
  * crypto/siv/siv_mode.h), which the one-shot calls at the end run over a
  * single buffer; a short message (SIV_SHORT_MAX) takes the short path
- * below, one hash call and one counter-mode call over a padded copy.
+ * below, one hash call and one counter-mode call over a padded copy. A
+ * fused kernel with fused.h's per-message hooks does more in one call:
+ * siv_keys both keys of any message (derive_message_keys), and
+ * siv_seal_short / siv_open_short the whole of a message laid out as the
+ * short path lays it out, up to its siv_seal_max / siv_open_max bytes
+ * (seals past SIV_SHORT_MAX too, up to FUSED_SIV_SEAL_MAX).
  * Without a fused kernel, opening decrypts and hashes in chunks of
  * POLYVAL_FEED_BLOCKS blocks, so each chunk of plaintext is hashed while
  * it is still in the cache. Sealing cannot interleave: the counter starts
