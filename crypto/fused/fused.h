@@ -218,7 +218,9 @@ struct fused_impl {
    *     on its key, in wider registers.
    *   siv_hash_init: the GHASH backend's init_for (ghash.h), but writing
    *     only what this kernel's siv_open and siv_polyval read of the key
-   *     (the powers of H), faster than the backend makes all of it. A key
+   *     (the powers of H), faster than the backend makes all of it, and
+   *     nothing past the backend's key_bytes (which is what AES-GCM-SIV
+   *     wipes of it, crypto/siv/siv_keys.h). A key
    *     made by it is hashed only through those two (a kernel with
    *     siv_hash_init has siv_polyval).
    * Kernels with these keep nothing of their own (init is NULL):

@@ -35,9 +35,9 @@
 struct siv_message_keys {
   union aes_schedule_room enc;
   union ghash_key_room hash;
-  /* The bytes of each room the set-up wrote (the backend's key_bytes; all
-   * of the hash room for a fused kernel's siv_hash_init, which states no
-   * size of its own): what siv_message_keys_wipe clears. */
+  /* The bytes of each room the set-up wrote (the backend's key_bytes,
+   * also for a fused kernel's siv_hash_init, which writes within its
+   * pair's GHASH key, fused.h): what siv_message_keys_wipe clears. */
   unsigned enc_bytes, hash_bytes;
 };
 
@@ -78,7 +78,7 @@ static inline void siv_init_hash(const struct ghash_impl *ghash,
   const size_t max = max_blocks < SIZE_MAX ? (size_t)max_blocks : SIZE_MAX;
   if (wide != NULL) {
     wide(ghash_key_in(&mk->hash), h, max);
-    mk->hash_bytes = sizeof(mk->hash);
+    mk->hash_bytes = ghash->key_bytes;
   } else if (ghash->init_for != NULL) {
     ghash->init_for(ghash_key_in(&mk->hash), h, max);
     mk->hash_bytes = ghash->key_bytes;
