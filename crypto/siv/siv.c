@@ -381,11 +381,90 @@ static void open_short(const struct gcm_siv_key_st *k, const uint8_t nonce[12],
   siv_message_keys_wipe(&w.keys);
 }
 
+/* ---- long messages with a fused kernel ------------------------------------------
+ *
+ * With a fused kernel the POLYVAL input is hashed straight from the
+ * caller's buffers as four runs of whole blocks (struct siv_polyval_runs,
+ * fused.h): the AAD's whole blocks, its last block padded, the data's
+ * whole blocks, and its last block padded followed by the length block,
+ * the padded blocks copied into a small buffer. The kernel's
+ * siv_polyval_runs takes them in one call; without it each run is a call
+ * of siv_polyval (or of the GHASH backend's polyval_update, which every
+ * pair with a fused kernel has). This skips struct polyval_feed's copies
+ * and calls. */
+
+/* S = POLYVAL of the runs, on the key derive_message_keys made for a
+ * message of polyval_blocks blocks. */
+static void hash_runs(const struct gcm_siv_key_st *k,
+                      const struct siv_message_keys *mk,
+                      uint64_t polyval_blocks,
+                      const struct siv_polyval_runs *r, uint8_t s[16]) {
+  ghash_update_fn *fn = siv_wide_polyval(k, polyval_blocks);
+  block_store(s, block_make(0, 0));
+  if (fn != NULL && k->fused->siv_polyval_runs != NULL) {
+    k->fused->siv_polyval_runs(s, siv_hash(mk), r);
+    return;
+  }
+  if (fn == NULL) fn = k->ghash->polyval_update;
+  for (size_t i = 0; i < 4; i++) {
+    if (r->blocks[i] > 0) fn(s, siv_hash(mk), r->in[i], r->blocks[i]);
+  }
+}
+
+/* The runs of a message: `pad` holds the AAD's padded last block, then
+ * the data's and the length block (48 bytes). */
+static void message_runs(struct siv_polyval_runs *r, uint8_t pad[48],
+                         const uint8_t *aad, size_t aad_len,
+                         const uint8_t *data, size_t len) {
+  const size_t aw = aad_len / 16, ar = aad_len % 16;
+  const size_t dw = len / 16, dr = len % 16;
+  uint8_t *tail = pad + 16;
+  if (ar > 0) siv_put_padded(pad, aad + 16 * aw, ar);
+  if (dr > 0) siv_put_padded(tail, data + 16 * dw, dr);
+  block_store(tail + (dr > 0 ? 16 : 0), siv_block_lengths(aad_len, len));
+  r->in[0] = aad;
+  r->blocks[0] = aw;
+  r->in[1] = pad;
+  r->blocks[1] = ar > 0;
+  r->in[2] = data;
+  r->blocks[2] = dw;
+  r->in[3] = tail;
+  r->blocks[3] = (dr > 0) + 1;
+}
+
+static void seal_fused(const struct gcm_siv_key_st *k, const uint8_t nonce[12],
+                       const uint8_t *in, size_t len, const uint8_t *aad,
+                       size_t aad_len, uint8_t *out, uint8_t tag[16]) {
+  struct siv_message_keys keys;
+  struct siv_polyval_runs r;
+  _Alignas(16) uint8_t pad[48], s[16], cb[16];
+  const uint64_t blocks = siv_polyval_blocks(aad_len, len);
+  const size_t dw = len / 16, dr = len % 16;
+
+  derive_message_keys(k, nonce, &keys, blocks);
+  message_runs(&r, pad, aad, aad_len, in, len);
+  hash_runs(k, &keys, blocks, &r, s);
+  short_tag(k, &keys, s, nonce, tag);
+  block_store(cb, siv_block_set_top(block_load(tag)));
+  if (dw > 0) ctr_le(k, &keys, cb, 0, out, in, dw);
+  if (dr > 0) {
+    /* The last block's padded copy (in pad + 16), encrypted in place. */
+    ctr_le(k, &keys, cb, (uint32_t)dw, pad + 16, pad + 16, 1);
+    memcpy(out + 16 * dw, pad + 16, dr);
+  }
+  gcmi_secure_wipe(pad, sizeof(pad));
+  siv_message_keys_wipe(&keys);
+}
+
 void gcm_siv_mode_seal(const struct gcm_siv_key_st *k, const uint8_t nonce[12],
                        const uint8_t *in, size_t len, const uint8_t *aad,
                        size_t aad_len, uint8_t *out, uint8_t tag[16]) {
   if (len <= SIV_SHORT_MAX && aad_len <= SIV_SHORT_AAD) {
     seal_short(k, nonce, in, len, aad, aad_len, out, tag);
+    return;
+  }
+  if (k->fused != NULL) {
+    seal_fused(k, nonce, in, len, aad, aad_len, out, tag);
     return;
   }
   struct siv_message m;
