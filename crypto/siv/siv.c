@@ -393,14 +393,13 @@ static void open_short(const struct gcm_siv_key_st *k, const uint8_t nonce[12],
  * pair with a fused kernel has). This skips struct polyval_feed's copies
  * and calls. */
 
-/* S = POLYVAL of the runs, on the key derive_message_keys made for a
- * message of polyval_blocks blocks. */
-static void hash_runs(const struct gcm_siv_key_st *k,
-                      const struct siv_message_keys *mk,
-                      uint64_t polyval_blocks,
-                      const struct siv_polyval_runs *r, uint8_t s[16]) {
+/* S updated with the runs' blocks, on the key derive_message_keys made
+ * for a message of polyval_blocks blocks. */
+static void hash_runs_from(const struct gcm_siv_key_st *k,
+                           const struct siv_message_keys *mk,
+                           uint64_t polyval_blocks,
+                           const struct siv_polyval_runs *r, uint8_t s[16]) {
   ghash_update_fn *fn = siv_wide_polyval(k, polyval_blocks);
-  block_store(s, block_make(0, 0));
   if (fn != NULL && k->fused->siv_polyval_runs != NULL) {
     k->fused->siv_polyval_runs(s, siv_hash(mk), r);
     return;
@@ -409,6 +408,15 @@ static void hash_runs(const struct gcm_siv_key_st *k,
   for (size_t i = 0; i < 4; i++) {
     if (r->blocks[i] > 0) fn(s, siv_hash(mk), r->in[i], r->blocks[i]);
   }
+}
+
+/* The same from S = 0. */
+static void hash_runs(const struct gcm_siv_key_st *k,
+                      const struct siv_message_keys *mk,
+                      uint64_t polyval_blocks,
+                      const struct siv_polyval_runs *r, uint8_t s[16]) {
+  block_store(s, block_make(0, 0));
+  hash_runs_from(k, mk, polyval_blocks, r, s);
 }
 
 /* The runs of a message: `pad` holds the AAD's padded last block, then
@@ -456,6 +464,52 @@ static void seal_fused(const struct gcm_siv_key_st *k, const uint8_t nonce[12],
   siv_message_keys_wipe(&keys);
 }
 
+/* Open: S over the AAD's runs, the whole blocks decrypted and hashed by
+ * siv_open from there (or counter mode, then a run), and the padded last
+ * block with the length block as the last run. */
+static void open_fused(const struct gcm_siv_key_st *k, const uint8_t nonce[12],
+                       const uint8_t *in, size_t len, const uint8_t *aad,
+                       size_t aad_len, const uint8_t tag[16], uint8_t *out,
+                       uint8_t expected[16]) {
+  struct siv_message_keys keys;
+  struct siv_polyval_runs r;
+  _Alignas(16) uint8_t pad[48], s[16], cb[16];
+  const uint64_t blocks = siv_polyval_blocks(aad_len, len);
+  const size_t dw = len / 16, dr = len % 16;
+  uint8_t *tail = pad + 16;
+
+  derive_message_keys(k, nonce, &keys, blocks);
+  block_store(cb, siv_block_set_top(block_load(tag)));
+  /* The runs, the last block's copy in `tail` still ciphertext. */
+  message_runs(&r, pad, aad, aad_len, in, len);
+  if (dr > 0) {
+    /* The last block decrypted in its padded copy, its padding zero
+     * again for the hash. */
+    ctr_le(k, &keys, cb, (uint32_t)dw, tail, tail, 1);
+    block_store(tail, block_and(block_load(tail), block_prefix_mask(dr)));
+    memcpy(out + 16 * dw, tail, dr);
+  }
+  block_store(s, block_make(0, 0));
+  if (dw >= SIV_WIDE_MIN_BLOCKS) {
+    const struct fused_keys fk = {k->aes, siv_enc(&keys), k->ghash,
+                                  siv_hash(&keys), NULL};
+    struct siv_polyval_runs last = r;
+    r.blocks[2] = r.blocks[3] = 0; /* the AAD's runs */
+    hash_runs_from(k, &keys, blocks, &r, s);
+    k->fused->siv_open(&fk, out, in, dw, cb, s);
+    last.blocks[0] = last.blocks[1] = last.blocks[2] = 0;
+    hash_runs_from(k, &keys, blocks, &last, s);
+  } else {
+    if (dw > 0) ctr_le(k, &keys, cb, 0, out, in, dw);
+    r.in[2] = out;
+    r.blocks[2] = dw;
+    hash_runs_from(k, &keys, blocks, &r, s);
+  }
+  short_tag(k, &keys, s, nonce, expected);
+  gcmi_secure_wipe(pad, sizeof(pad));
+  siv_message_keys_wipe(&keys);
+}
+
 void gcm_siv_mode_seal(const struct gcm_siv_key_st *k, const uint8_t nonce[12],
                        const uint8_t *in, size_t len, const uint8_t *aad,
                        size_t aad_len, uint8_t *out, uint8_t tag[16]) {
@@ -483,6 +537,10 @@ void gcm_siv_mode_open(const struct gcm_siv_key_st *k, const uint8_t nonce[12],
                        uint8_t expected[16]) {
   if (len <= SIV_SHORT_MAX && aad_len <= SIV_SHORT_AAD) {
     open_short(k, nonce, in, len, aad, aad_len, tag, out, expected);
+    return;
+  }
+  if (k->fused != NULL) {
+    open_fused(k, nonce, in, len, aad, aad_len, tag, out, expected);
     return;
   }
   struct siv_message m;
