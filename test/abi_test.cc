@@ -122,6 +122,7 @@ void gcmi_aes_gcm_x86_64_vaes_avx512_siv_open_msabi(void);
 void gcmi_aes_gcm_x86_64_vaes_avx512_siv_ctr32le_msabi(void);
 void gcmi_aes_gcm_x86_64_vaes_avx512_siv_polyval_msabi(void);
 void gcmi_aes_gcm_x86_64_vaes_avx512_siv_hash_init_msabi(void);
+void gcmi_aes_gcm_x86_64_vaes_avx512_siv_polyval_runs_msabi(void);
 void gcmi_aes_gcm_x86_64_vaes_avx2_seal_msabi(void);
 void gcmi_aes_gcm_x86_64_vaes_avx2_open_msabi(void);
 void gcmi_aes_gcm_x86_64_vaes_avx2_seal_lagged_msabi(void);
@@ -523,6 +524,7 @@ struct FusedKernels {
   const void *siv_ctr32le = nullptr;
   const void *siv_polyval = nullptr;
   const void *siv_hash_init = nullptr;
+  const void *siv_polyval_runs = nullptr;
 };
 
 template <typename F>
@@ -540,7 +542,8 @@ std::vector<FusedKernels> FusedKernelList() {
                Fn(gcmi_fused_vaes_avx512.siv_open),
                Fn(gcmi_fused_vaes_avx512.siv_ctr32le),
                Fn(gcmi_fused_vaes_avx512.siv_polyval),
-               Fn(gcmi_fused_vaes_avx512.siv_hash_init)});
+               Fn(gcmi_fused_vaes_avx512.siv_hash_init),
+               Fn(gcmi_fused_vaes_avx512.siv_polyval_runs)});
 #if defined(LIBGCM_ABI_TEST_MSABI)
   k.push_back(
       {"vaes_avx512_msabi", Abi::kWin64,
@@ -552,7 +555,8 @@ std::vector<FusedKernels> FusedKernelList() {
        Fn(&gcmi_aes_gcm_x86_64_vaes_avx512_siv_open_msabi),
        Fn(&gcmi_aes_gcm_x86_64_vaes_avx512_siv_ctr32le_msabi),
        Fn(&gcmi_aes_gcm_x86_64_vaes_avx512_siv_polyval_msabi),
-       Fn(&gcmi_aes_gcm_x86_64_vaes_avx512_siv_hash_init_msabi)});
+       Fn(&gcmi_aes_gcm_x86_64_vaes_avx512_siv_hash_init_msabi),
+       Fn(&gcmi_aes_gcm_x86_64_vaes_avx512_siv_polyval_runs_msabi)});
 #endif
   k.push_back({"vaes_avx2", kNativeAbi,
                reinterpret_cast<const void *>(gcmi_fused_vaes_avx2.seal),
@@ -691,6 +695,17 @@ TEST_P(FusedAbiTest, PreservesRegistersAndMatchesDirectCall) {
       if (k.siv_polyval != nullptr) {
         CheckStateCall(k.abi, k.siv_polyval, d.siv_polyval, g.get(), g.get(),
                        xi0, p, n, what + " siv_polyval");
+      }
+      if (k.siv_polyval_runs != nullptr) {
+        // Four runs of the same blocks, one of them empty: a message's.
+        const siv_polyval_runs r = {{p, p, nullptr, p}, {n, 1, 0, 2}};
+        uint8_t ref_s[16], got_s[16];
+        memcpy(ref_s, xi0, 16);
+        memcpy(got_s, xi0, 16);
+        d.siv_polyval_runs(ref_s, g.get(), &r);
+        uint64_t args[6] = {Arg(got_s), Arg(g.get()), Arg(&r), 0, 0, 0};
+        CheckedCall(k.abi, k.siv_polyval_runs, args, what + " siv_polyval_runs");
+        EXPECT_EQ(0, memcmp(ref_s, got_s, 16)) << what << " siv_polyval_runs";
       }
     }
     if (k.siv_hash_init != nullptr) {
