@@ -139,6 +139,7 @@ void gcmi_aes_gcm_x86_64_aesni_sse_siv_open_msabi(void);
 void gcmi_ghash_x86_64_vpclmul_avx2_init_msabi(void);
 void gcmi_ghash_x86_64_vpclmul_avx2_blocks_msabi(void);
 void gcmi_ghash_x86_64_vpclmul_avx2_polyval_msabi(void);
+void gcmi_ghash_x86_64_vpclmul_avx2_polyval_runs_msabi(void);
 void gcmi_ghash_x86_64_vpclmul_avx2_init_for_msabi(void);
 void gcmi_aes_x86_64_aesni_set_encrypt_key_msabi(void);
 void gcmi_aes_x86_64_aesni_encrypt_block_msabi(void);
@@ -564,7 +565,9 @@ std::vector<FusedKernels> FusedKernelList() {
                &gcmi_fused_vaes_avx2,
                reinterpret_cast<const void *>(gcmi_fused_vaes_avx2.seal_lagged),
                Fn(gcmi_fused_vaes_avx2.siv_open),
-               Fn(gcmi_fused_vaes_avx2.siv_ctr32le)});
+               Fn(gcmi_fused_vaes_avx2.siv_ctr32le),
+               Fn(gcmi_fused_vaes_avx2.siv_polyval), nullptr,
+               Fn(gcmi_fused_vaes_avx2.siv_polyval_runs)});
 #if defined(LIBGCM_ABI_TEST_MSABI)
   k.push_back(
       {"vaes_avx2_msabi", Abi::kWin64,
@@ -574,7 +577,9 @@ std::vector<FusedKernels> FusedKernelList() {
        reinterpret_cast<const void *>(
            &gcmi_aes_gcm_x86_64_vaes_avx2_seal_lagged_msabi),
        Fn(&gcmi_aes_gcm_x86_64_vaes_avx2_siv_open_msabi),
-       Fn(&gcmi_aes_gcm_x86_64_vaes_avx2_siv_ctr32le_msabi)});
+       Fn(&gcmi_aes_gcm_x86_64_vaes_avx2_siv_ctr32le_msabi),
+       Fn(&gcmi_ghash_x86_64_vpclmul_avx2_polyval_msabi), nullptr,
+       Fn(&gcmi_ghash_x86_64_vpclmul_avx2_polyval_runs_msabi)});
 #endif
   k.push_back({"aesni_avx", kNativeAbi,
                reinterpret_cast<const void *>(gcmi_fused_aesni_avx.seal),

@@ -395,4 +395,93 @@ $polyval_fn =~ s/\.Lblocks_/.Lpolyval_/g;
 $polyval_fn =~ s/gcmi_ghash_x86_64_vpclmul_avx2_blocks\b/gcmi_ghash_x86_64_vpclmul_avx2_polyval/;
 $code .= $polyval_fn;
 
+# polyval_runs(S, key, runs): POLYVAL over the four runs of struct
+# siv_polyval_runs (crypto/fused/fused.h) in order, in one call: the
+# polyval function's loop and tail (pairs, then singles) once per run,
+# with S kept in xmm0 between them and the half sums of the eight power
+# pairs made once, at entry, for every run's sixteen-block loop (the
+# tail's pair half sums go to ymm7, free without the byte-reversal mask).
+# The key must hold all sixteen powers (init, or init_for with max_blocks
+# of at least 16). AES-GCM-SIV hashes a whole message with it: one entry
+# and exit instead of one per piece. r9 holds S's address, r10 walks the
+# runs, r11 counts them (r8 and rax are the tails' scratch, as in polyval).
+my $sixteen_pv = '';
+for my $j (0 .. 7) {
+    $sixteen_pv .= "    vmovdqu    ymm4, [$in + " . 32 * $j . "]\n";
+    $sixteen_pv .= "    vpxor      ymm4, ymm4, ymm0\n" if $j == 0;
+    $sixteen_pv .= mul_acc($j == 0, 'ymm4', "[$key + " . 32 * $j . "]",
+                           'ymm' . (8 + $j), 'ymm1', 'ymm2', 'ymm3', 'ymm5', 'ymm6');
+}
+$code .= <<___;
+
+.function gcmi_ghash_x86_64_vpclmul_avx2_polyval_runs args=3 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax   # (uint8_t S[16], const struct ghash_key *key, const struct siv_polyval_runs *runs)
+    mov        r9, rdi                      # S
+    mov        r10, rdx                     # runs
+    mov        r11d, 4
+    vmovdqu    xmm0, [r9]                   # S; upper lane zero
+$halves
+.Lruns_next:
+    mov        $in, [r10]                   # public: a run's address (runs->in[r])
+    mov        $blocks, [r10 + 32]          # public: a run's block count (runs->blocks[r])
+.Lruns_loop16:
+    cmp        $blocks, 16
+    jb         .Lruns_tail
+$sixteen_pv
+@{[ fold(1, 5) ]}
+@{[ fold(2, 5) ]}
+@{[ fold(3, 5) ]}
+@{[ fixup('xmm1', 'xmm2', 'xmm3') ]}
+@{[ reduce('xmm0', 'xmm1', 'xmm2', 'xmm3', 'xmm5') ]}
+    add        $in, 256
+    sub        $blocks, 16
+    jmp        .Lruns_loop16
+.Lruns_tail:                                # 0..15 blocks: H^n .. H^1
+    test       $blocks, $blocks
+    jz         .Lruns_done
+    mov        rax, 16
+    sub        rax, $blocks
+    shl        rax, 4
+    lea        r8, [$key + rax]             # entry 16 - n
+    vpxor      xmm1, xmm1, xmm1
+    vpxor      xmm2, xmm2, xmm2
+    vpxor      xmm3, xmm3, xmm3
+    cmp        $blocks, $short_run
+    jb         .Lruns_singles
+.Lruns_pairs:
+    vmovdqu    ymm4, [$in]
+    vpxor      ymm4, ymm4, ymm0
+    vpxor      xmm0, xmm0, xmm0             # S is in; later XORs add nothing
+@{[ half_sum('ymm7', '[r8]') ]}
+@{[ mul_acc(0, 'ymm4', '[r8]', 'ymm7', 'ymm1', 'ymm2', 'ymm3', 'ymm5', 'ymm6') ]}
+    add        $in, 32
+    add        r8, 32
+    sub        $blocks, 2
+    cmp        $blocks, 2
+    jae        .Lruns_pairs
+@{[ fold(1, 5) ]}
+@{[ fold(2, 5) ]}
+@{[ fold(3, 5) ]}
+@{[ fixup('xmm1', 'xmm2', 'xmm3') ]}
+    test       $blocks, $blocks
+    jz         .Lruns_reduce
+.Lruns_singles:                             # a short run, or the odd block
+    vmovdqu    xmm4, [$in]
+    vpxor      xmm4, xmm4, xmm0
+    vpxor      xmm0, xmm0, xmm0             # S is in; later XORs add nothing
+@{[ schoolbook_acc('xmm4', '[r8]', 'xmm1', 'xmm2', 'xmm3', 'xmm5', 'xmm6') ]}
+    add        $in, 16
+    add        r8, 16
+    dec        $blocks
+    jnz        .Lruns_singles
+.Lruns_reduce:
+@{[ reduce('xmm0', 'xmm1', 'xmm2', 'xmm3', 'xmm5') ]}
+.Lruns_done:
+    add        r10, 8
+    dec        r11d
+    jnz        .Lruns_next
+    vmovdqu    [r9], xmm0
+@{[ clear(0 .. 15) ]}
+.endfunction
+___
+
 perlasm::driver::finish('x86_64', $code);
