@@ -652,6 +652,29 @@ $tail_masks    cmp        $blocks, 8
 ___
 }
 
+# For siv_polyval_runs: the tail's registers and power loads of pv_run,
+# and the step to the next non-empty run (rsi > 0 says there is one).
+my @tp = map { "zmm$_" } 20 .. 23;
+my @th = map { "zmm$_" } 0 .. 3;
+my $tail_powers = sub {
+    my ($n) = @_;
+    join '', map { "    vmovdqu64  $tp[$_]\{k" . ($_ + 1) . "}{z}, [rdi + " . 64 * $_ . "]\n"
+                   . half_sum($th[$_], $tp[$_]) } 0 .. $n - 1;
+};
+my $skip_empty = sub {
+    my ($tag) = @_;
+    return <<___;
+.L${tag}:
+    test       $blocks, $blocks
+    jnz        .L${tag}_have
+    add        r10, 8
+    mov        $in, [r10]                   # public: a run's address (runs->in[r])
+    mov        $blocks, [r10 + 32]          # public: a run's block count (runs->blocks[r])
+    jmp        .L${tag}
+.L${tag}_have:
+___
+};
+
 my $pv_entry = "    vmovdqu64  $YS, [r9]\n" . $entry_powers
     . join '', map { half_sum('zmm' . (16 + $_), power($_)) } 0 .. 3;
 my $pv_exit = "    vmovdqu64  [r9], $YS\n" . $exit_wipe;
@@ -666,18 +689,84 @@ $siv .= <<___;
 $pv_entry@{[ pv_run('sivpv') ]}$pv_exit.Lsivpv_return:
 .endfunction
 
-.function gcmi_aes_gcm_x86_64_vaes_avx512_siv_polyval_runs args=3 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax,k1,k2,k3,k4   # (uint8_t S[16], const struct ghash_key *key, const struct siv_polyval_runs *runs)
-    mov        r9, rdi                      # S (rdi makes the tails' masks)
+.function gcmi_aes_gcm_x86_64_vaes_avx512_siv_polyval_runs args=3 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax,rbx,r12,r13,k1,k2,k3,k4   # (uint8_t S[16], const struct ghash_key *key, const struct siv_polyval_runs *runs)
+    mov        r9, rdi                      # S
     mov        $gkey, rsi
-    mov        r10, rdx                     # runs
-    mov        eax, 4
-$pv_entry.Lsivrun_next:
-    mov        $in, [r10]                   # public: a run's address (runs->in[r])
-    mov        $blocks, [r10 + 32]          # public: a run's block count (runs->blocks[r])
-@{[ pv_run('sivrun') ]}    add        r10, 8
-    dec        eax
-    jnz        .Lsivrun_next
-$pv_exit.endfunction
+    mov        r10, rdx                     # runs: the current run's slot
+    mov        rsi, [r10 + 32]              # public: a run's block count (runs->blocks[0])
+    add        rsi, [r10 + 40]              # public: a run's block count (runs->blocks[1])
+    add        rsi, [r10 + 48]              # public: a run's block count (runs->blocks[2])
+    add        rsi, [r10 + 56]              # public: a run's block count (runs->blocks[3])
+    test       rsi, rsi
+    jz         .Lsivrun_return
+$pv_entry    mov        $in, [r10]                   # public: a run's address (runs->in[0])
+    mov        $blocks, [r10 + 32]          # public: a run's block count (runs->blocks[0])
+    lea        rax, [rsi - 1]
+    and        eax, 15
+    inc        eax                          # the first group: N mod 16, or 16
+.Lsivrun_group:                             # rsi blocks left in all, rax in this group
+@{[ $skip_empty->('sivrun_skip') ]}    cmp        eax, 16
+    jne        .Lsivrun_gather
+    cmp        $blocks, 16
+    jb         .Lsivrun_gather
+@{[ pv_load(4, 0) ]}@{[ pv_group([map { power($_) } 0 .. 3], [map { "zmm$_" } 16 .. 19]) ]}    add        $in, 256
+    sub        $blocks, 16
+    jmp        .Lsivrun_next
+.Lsivrun_gather:                            # the group's blocks from one run or several
+@{[ join '', map { "    vpxor      xmm$_, xmm$_, xmm$_\n" } 4 .. 7 ]}    xor        edi, edi                     # lanes filled so far
+.Lsivrun_piece:
+@{[ $skip_empty->('sivrun_pskip') ]}    lea        rbx, [rdi + $blocks]
+    cmp        rbx, rax
+    cmova      rbx, rax                     # filled after this piece
+    lea        r8, [rbx + rbx]
+    xor        r12d, r12d
+    bts        r12, r8
+    dec        r12                          # qwords below rbx
+    lea        r8, [rdi + rdi]
+    xor        r13d, r13d
+    bts        r13, r8
+    dec        r13                          # qwords below rdi
+    not        r13
+    and        r12, r13                     # this piece's lanes
+    kmovd      k1, r12d
+    kshiftrd   k2, k1, 8
+    kshiftrd   k3, k1, 16
+    kshiftrd   k4, k1, 24
+    mov        r8, rdi
+    shl        r8, 4
+    neg        r8
+    add        r8, $in                      # where lane 0 would be
+@{[ join '', map { "    vmovdqu64  " . data($_) . "{k" . ($_ + 1) . "}, [r8 + " . 64 * $_ . "]\n" } 0 .. 3 ]}    mov        r8, rbx
+    sub        r8, rdi                      # blocks taken
+    sub        $blocks, r8
+    shl        r8, 4
+    add        $in, r8
+    mov        rdi, rbx
+    cmp        rdi, rax
+    jb         .Lsivrun_piece
+    lea        r8, [rax + rax]
+    xor        r12d, r12d
+    bts        r12, r8
+    dec        r12
+    kmovd      k1, r12d                     # the group's lanes
+    kshiftrd   k2, k1, 8
+    kshiftrd   k3, k1, 16
+    kshiftrd   k4, k1, 24
+    mov        rdi, 16
+    sub        rdi, rax
+    shl        rdi, 4
+    add        rdi, $gkey                   # H^k, entry 16 - k
+    cmp        eax, 8
+    ja         .Lsivrun_wide
+@{[ $tail_powers->(2) ]}@{[ pv_group([@tp[0, 1]], [@th[0, 1]]) ]}    jmp        .Lsivrun_gathered
+.Lsivrun_wide:
+@{[ $tail_powers->(4) ]}@{[ pv_group(\@tp, \@th) ]}.Lsivrun_gathered:
+.Lsivrun_next:
+    sub        rsi, rax
+    mov        eax, 16
+    jnz        .Lsivrun_group
+$pv_exit.Lsivrun_return:
+.endfunction
 ___
 
 # siv_hash_init(key, H, max_blocks): the powers H'^1 .. H'^16 that the

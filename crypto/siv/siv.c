@@ -454,12 +454,14 @@ static void seal_fused(const struct gcm_siv_key_st *k, const uint8_t nonce[12],
   hash_runs(k, &keys, blocks, &r, s);
   short_tag(k, &keys, s, nonce, tag);
   block_store(cb, siv_block_set_top(block_load(tag)));
-  if (dw > 0) ctr_le(k, &keys, cb, 0, out, in, dw);
   if (dr > 0) {
-    /* The last block's padded copy (in pad + 16), encrypted in place. */
+    /* The last block's padded copy (in pad + 16), encrypted in place
+     * first: its one block's latency then runs beside the long call's
+     * rounds instead of after them. */
     ctr_le(k, &keys, cb, (uint32_t)dw, pad + 16, pad + 16, 1);
     memcpy(out + 16 * dw, pad + 16, dr);
   }
+  if (dw > 0) ctr_le(k, &keys, cb, 0, out, in, dw);
   gcmi_secure_wipe(pad, sizeof(pad));
   siv_message_keys_wipe(&keys);
 }
