@@ -396,15 +396,26 @@ $polyval_fn =~ s/gcmi_ghash_x86_64_vpclmul_avx2_blocks\b/gcmi_ghash_x86_64_vpclm
 $code .= $polyval_fn;
 
 # polyval_runs(S, key, runs): POLYVAL over the four runs of struct
-# siv_polyval_runs (crypto/fused/fused.h) in order, in one call: the
-# polyval function's loop and tail (pairs, then singles) once per run,
-# with S kept in xmm0 between them and the half sums of the eight power
-# pairs made once, at entry, for every run's sixteen-block loop (the
-# tail's pair half sums go to ymm7, free without the byte-reversal mask).
-# The key must hold all sixteen powers (init, or init_for with max_blocks
-# of at least 16). AES-GCM-SIV hashes a whole message with it: one entry
-# and exit instead of one per piece. r9 holds S's address, r10 walks the
-# runs, r11 counts them (r8 and rax are the tails' scratch, as in polyval).
+# siv_polyval_runs (crypto/fused/fused.h) in order, in one call, as one
+# stream of N blocks cut into groups of sixteen (the first N mod 16, or
+# sixteen), one reduction per group, whichever runs a group's blocks come
+# from: AES-GCM-SIV hashes a whole message with it (the AAD, the data,
+# the padded last block and the length block), in ceil(N/16) reductions
+# instead of one or two per piece. A group's blocks are multiplied by
+# H^k .. H^1 (k its size) in order, so a piece of c blocks that starts
+# o blocks into the group takes the powers from entry 16 - k + o: no
+# block is moved, each piece runs the pairs-then-odd-block code of the
+# tail above from its own pointer. A group of sixteen from one run takes
+# the loop's code with the half sums of the eight power pairs, made once
+# at entry. An odd block is multiplied in xmm (its power loaded alone, so
+# nothing past the key's last entry is read) and added to the ymm sums,
+# whose upper lane it leaves alone. The key must hold all sixteen powers
+# (init, or init_for with max_blocks of at least 16).
+# Registers: r9 S's address, r10 the current run's slot, rdx and rcx its
+# pointer and blocks left, rax the blocks left in all, rbx the group's
+# size, rdi the blocks of it taken so far, r11 the piece's count, r8 its
+# first power; ymm as in polyval (ymm7 the pairs' half sums, or the odd
+# block's power).
 my $sixteen_pv = '';
 for my $j (0 .. 7) {
     $sixteen_pv .= "    vmovdqu    ymm4, [$in + " . 32 * $j . "]\n";
@@ -412,41 +423,67 @@ for my $j (0 .. 7) {
     $sixteen_pv .= mul_acc($j == 0, 'ymm4', "[$key + " . 32 * $j . "]",
                            'ymm' . (8 + $j), 'ymm1', 'ymm2', 'ymm3', 'ymm5', 'ymm6');
 }
-$code .= <<___;
-
-.function gcmi_ghash_x86_64_vpclmul_avx2_polyval_runs args=3 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax   # (uint8_t S[16], const struct ghash_key *key, const struct siv_polyval_runs *runs)
-    mov        r9, rdi                      # S
-    mov        r10, rdx                     # runs
-    mov        r11d, 4
-    vmovdqu    xmm0, [r9]                   # S; upper lane zero
-$halves
-.Lruns_next:
+sub skip_empty {
+    my ($tag) = @_;
+    return <<___;
+.L${tag}:
+    test       $blocks, $blocks
+    jnz        .L${tag}_have
+    add        r10, 8
     mov        $in, [r10]                   # public: a run's address (runs->in[r])
     mov        $blocks, [r10 + 32]          # public: a run's block count (runs->blocks[r])
-.Lruns_loop16:
+    jmp        .L${tag}
+.L${tag}_have:
+___
+}
+my $group_end = join '', fold(1, 5), fold(2, 5), fold(3, 5), fixup('xmm1', 'xmm2', 'xmm3'),
+                         reduce('xmm0', 'xmm1', 'xmm2', 'xmm3', 'xmm5');
+$code .= <<___;
+
+.function gcmi_ghash_x86_64_vpclmul_avx2_polyval_runs args=3 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax,rbx   # (uint8_t S[16], const struct ghash_key *key, const struct siv_polyval_runs *runs)
+    mov        r9, rdi                      # S
+    mov        r10, rdx                     # runs: the current run's slot
+    mov        rax, [r10 + 32]              # public: a run's block count (runs->blocks[0])
+    add        rax, [r10 + 40]              # public: a run's block count (runs->blocks[1])
+    add        rax, [r10 + 48]              # public: a run's block count (runs->blocks[2])
+    add        rax, [r10 + 56]              # public: a run's block count (runs->blocks[3])
+    test       rax, rax
+    jz         .Lruns_return
+    vmovdqu    xmm0, [r9]                   # S; upper lane zero
+$halves
+    mov        $in, [r10]                   # public: a run's address (runs->in[0])
+    mov        $blocks, [r10 + 32]          # public: a run's block count (runs->blocks[0])
+    lea        rbx, [rax - 1]
+    and        ebx, 15
+    inc        ebx                          # the first group: N mod 16, or 16
+.Lruns_group:
+@{[ skip_empty('runs_skip') ]}    cmp        ebx, 16
+    jne        .Lruns_gather
     cmp        $blocks, 16
-    jb         .Lruns_tail
+    jb         .Lruns_gather
 $sixteen_pv
-@{[ fold(1, 5) ]}
-@{[ fold(2, 5) ]}
-@{[ fold(3, 5) ]}
-@{[ fixup('xmm1', 'xmm2', 'xmm3') ]}
-@{[ reduce('xmm0', 'xmm1', 'xmm2', 'xmm3', 'xmm5') ]}
     add        $in, 256
     sub        $blocks, 16
-    jmp        .Lruns_loop16
-.Lruns_tail:                                # 0..15 blocks: H^n .. H^1
-    test       $blocks, $blocks
-    jz         .Lruns_done
-    mov        rax, 16
-    sub        rax, $blocks
-    shl        rax, 4
-    lea        r8, [$key + rax]             # entry 16 - n
+    jmp        .Lruns_reduce
+.Lruns_gather:                              # the group's pieces, from one run or several
     vpxor      xmm1, xmm1, xmm1
     vpxor      xmm2, xmm2, xmm2
     vpxor      xmm3, xmm3, xmm3
-    cmp        $blocks, $short_run
-    jb         .Lruns_singles
+    xor        edi, edi
+.Lruns_piece:
+@{[ skip_empty('runs_pskip') ]}    mov        r11, rbx
+    sub        r11, rdi
+    cmp        r11, $blocks
+    cmova      r11, $blocks                 # this piece's blocks
+    mov        r8, 16
+    sub        r8, rbx
+    add        r8, rdi
+    shl        r8, 4
+    add        r8, $key                     # its first power: entry 16 - k + o
+    add        rdi, r11
+    sub        $blocks, r11
+    cmp        r11, 2
+    jb         .Lruns_odd
 .Lruns_pairs:
     vmovdqu    ymm4, [$in]
     vpxor      ymm4, ymm4, ymm0
@@ -455,32 +492,38 @@ $sixteen_pv
 @{[ mul_acc(0, 'ymm4', '[r8]', 'ymm7', 'ymm1', 'ymm2', 'ymm3', 'ymm5', 'ymm6') ]}
     add        $in, 32
     add        r8, 32
-    sub        $blocks, 2
-    cmp        $blocks, 2
+    sub        r11, 2
+    cmp        r11, 2
     jae        .Lruns_pairs
-@{[ fold(1, 5) ]}
-@{[ fold(2, 5) ]}
-@{[ fold(3, 5) ]}
-@{[ fixup('xmm1', 'xmm2', 'xmm3') ]}
-    test       $blocks, $blocks
-    jz         .Lruns_reduce
-.Lruns_singles:                             # a short run, or the odd block
+.Lruns_odd:
+    test       r11, r11
+    jz         .Lruns_piece_done
     vmovdqu    xmm4, [$in]
-    vpxor      xmm4, xmm4, xmm0
+    vpxor      ymm4, ymm4, ymm0
     vpxor      xmm0, xmm0, xmm0             # S is in; later XORs add nothing
-@{[ schoolbook_acc('xmm4', '[r8]', 'xmm1', 'xmm2', 'xmm3', 'xmm5', 'xmm6') ]}
+    vmovdqu    xmm7, [r8]                   # its power alone
+    vpshufd    xmm5, xmm4, 0x4e
+    vpxor      xmm5, xmm5, xmm4             # a0 ^ a1
+    vpclmulqdq xmm6, xmm4, xmm7, 0x00
+    vpxor      ymm1, ymm1, ymm6
+    vpclmulqdq xmm6, xmm4, xmm7, 0x11
+    vpxor      ymm3, ymm3, ymm6
+    vpshufd    xmm4, xmm7, 0x4e
+    vpxor      xmm7, xmm7, xmm4             # h0 ^ h1
+    vpclmulqdq xmm5, xmm5, xmm7, 0x00
+    vpxor      ymm2, ymm2, ymm5
     add        $in, 16
-    add        r8, 16
-    dec        $blocks
-    jnz        .Lruns_singles
+.Lruns_piece_done:
+    cmp        rdi, rbx
+    jb         .Lruns_piece
 .Lruns_reduce:
-@{[ reduce('xmm0', 'xmm1', 'xmm2', 'xmm3', 'xmm5') ]}
-.Lruns_done:
-    add        r10, 8
-    dec        r11d
-    jnz        .Lruns_next
+$group_end
+    sub        rax, rbx
+    mov        ebx, 16
+    jnz        .Lruns_group
     vmovdqu    [r9], xmm0
 @{[ clear(0 .. 15) ]}
+.Lruns_return:
 .endfunction
 ___
 
