@@ -591,18 +591,19 @@ sub pv_group {
             . "    vextracti32x4 " . xname($u) . ", " . yname($r) . ", 1\n    vpxorq     " . xname($r) . ", " . xname($r) . ", " . xname($u) . "\n";
     }
     my ($lo, $mid, $hi, $t0, $t1) = map { xname($_) } ($LO, $MID, $HI, $T0, $T1);
-    my ($tx, $ux, $p0) = (xname($t), xname($u), xname($p->[0]));
+    my ($tx, $ux, $p0, $h0) = (xname($t), xname($u), xname($p->[0]), xname($h->[0]));
     $s .= <<___;
-    vpternlogq $mid, $lo, $hi, 0x96        # Karatsuba: mid ^= lo ^ hi
-    vpclmulqdq $tx, $YS, $p0, 0x00         # S * H^k (schoolbook), the chain
-    vpclmulqdq $ux, $YS, $p0, 0x01
-    vpclmulqdq $t0, $YS, $p0, 0x10
+    vpshufd    $ux, $YS, 0x4e               # S * H^k (Karatsuba), the chain
+    vpxorq     $ux, $ux, $YS                # s0 ^ s1
+    vpclmulqdq $tx, $YS, $p0, 0x00
     vpclmulqdq $t1, $YS, $p0, 0x11
+    vpclmulqdq $ux, $ux, $h0, 0x00
     vpxorq     $lo, $lo, $tx
-    vpternlogq $mid, $ux, $t0, 0x96
-    vpclmulqdq $t0, $lo, [.Lpoly], 0x10    # phase 1: lo.q0 * 0xC2<<56
-    vpshufd    $lo, $lo, 0x4e
     vpxorq     $hi, $hi, $t1
+    vpclmulqdq $t0, $lo, [.Lpoly], 0x10    # phase 1: lo.q0 * 0xC2<<56
+    vpternlogq $mid, $lo, $hi, 0x96        # Karatsuba: mid ^= lo ^ hi
+    vpshufd    $lo, $lo, 0x4e
+    vpxorq     $mid, $mid, $ux
     vpternlogq $mid, $lo, $t0, 0x96
     vpclmulqdq $t0, $mid, [.Lpoly], 0x10   # phase 2: mid.q0 * 0xC2<<56
     vpshufd    $mid, $mid, 0x4e
