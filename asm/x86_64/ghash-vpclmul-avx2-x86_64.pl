@@ -78,6 +78,10 @@
 #     ymm8-ymm15  the half sums of the eight power pairs (sixteen-block
 #                 loop); in a shorter run, ymm8 a power pair's half sum
 #     r8          address of the first power of a short run; rax its count
+#   gcmi_ghash_x86_64_vpclmul_avx2_polyval_runs(S = rdi, key = rsi,
+#     runs = rdx): POLYVAL over a message's runs in groups of sixteen
+#     across them (AES-GCM-SIV; the vaes_avx2 fused descriptor's
+#     siv_polyval_runs); its registers are listed above the function
 #   gcmi_ghash_x86_64_vpclmul_avx2_init(key = rdi, H = rsi)
 #     xmm0 current power, xmm1 H', xmm5 its half sum, xmm2-xmm4 products,
 #     xmm6 temporary

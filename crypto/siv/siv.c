@@ -27,7 +27,11 @@
  * fused kernel (crypto/fused/fused.h's AES-GCM-SIV functions) runs long
  * runs through it: counter mode and POLYVAL in its wider registers, from
  * SIV_WIDE_MIN_BLOCKS and SIV_WIDE_HASH_MIN_BLOCKS, and the whole blocks
- * of an open in one pass that decrypts and hashes. The backends' key
+ * of an open in one pass that decrypts and hashes; and a one-shot
+ * message on such a key that is not short hashes its POLYVAL input
+ * straight from the caller's buffers as four runs of whole blocks
+ * (seal_fused, open_fused below), in one call of the kernel's
+ * siv_polyval_runs where it has one. The backends' key
  * layouts are reached only through crypto/siv/siv_keys.h.
  *
  * The steps are those of a message in pieces (struct siv_message,
