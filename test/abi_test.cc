@@ -122,6 +122,7 @@ void gcmi_aes_gcm_x86_64_vaes_avx512_siv_open_msabi(void);
 void gcmi_aes_gcm_x86_64_vaes_avx512_siv_ctr32le_msabi(void);
 void gcmi_aes_gcm_x86_64_vaes_avx512_siv_polyval_msabi(void);
 void gcmi_aes_gcm_x86_64_vaes_avx512_siv_hash_init_msabi(void);
+void gcmi_aes_gcm_x86_64_vaes_avx512_siv_polyval_runs_msabi(void);
 void gcmi_aes_gcm_x86_64_vaes_avx2_seal_msabi(void);
 void gcmi_aes_gcm_x86_64_vaes_avx2_open_msabi(void);
 void gcmi_aes_gcm_x86_64_vaes_avx2_seal_lagged_msabi(void);
@@ -141,6 +142,7 @@ void gcmi_aes_gcm_siv_x86_64_aesni_open_short_msabi(void);
 void gcmi_ghash_x86_64_vpclmul_avx2_init_msabi(void);
 void gcmi_ghash_x86_64_vpclmul_avx2_blocks_msabi(void);
 void gcmi_ghash_x86_64_vpclmul_avx2_polyval_msabi(void);
+void gcmi_ghash_x86_64_vpclmul_avx2_polyval_runs_msabi(void);
 void gcmi_ghash_x86_64_vpclmul_avx2_init_for_msabi(void);
 void gcmi_aes_x86_64_aesni_set_encrypt_key_msabi(void);
 void gcmi_aes_x86_64_aesni_encrypt_block_msabi(void);
@@ -526,6 +528,7 @@ struct FusedKernels {
   const void *siv_ctr32le = nullptr;
   const void *siv_polyval = nullptr;
   const void *siv_hash_init = nullptr;
+  const void *siv_polyval_runs = nullptr;
 };
 
 template <typename F>
@@ -543,7 +546,8 @@ std::vector<FusedKernels> FusedKernelList() {
                Fn(gcmi_fused_vaes_avx512.siv_open),
                Fn(gcmi_fused_vaes_avx512.siv_ctr32le),
                Fn(gcmi_fused_vaes_avx512.siv_polyval),
-               Fn(gcmi_fused_vaes_avx512.siv_hash_init)});
+               Fn(gcmi_fused_vaes_avx512.siv_hash_init),
+               Fn(gcmi_fused_vaes_avx512.siv_polyval_runs)});
 #if defined(LIBGCM_ABI_TEST_MSABI)
   k.push_back(
       {"vaes_avx512_msabi", Abi::kWin64,
@@ -555,7 +559,8 @@ std::vector<FusedKernels> FusedKernelList() {
        Fn(&gcmi_aes_gcm_x86_64_vaes_avx512_siv_open_msabi),
        Fn(&gcmi_aes_gcm_x86_64_vaes_avx512_siv_ctr32le_msabi),
        Fn(&gcmi_aes_gcm_x86_64_vaes_avx512_siv_polyval_msabi),
-       Fn(&gcmi_aes_gcm_x86_64_vaes_avx512_siv_hash_init_msabi)});
+       Fn(&gcmi_aes_gcm_x86_64_vaes_avx512_siv_hash_init_msabi),
+       Fn(&gcmi_aes_gcm_x86_64_vaes_avx512_siv_polyval_runs_msabi)});
 #endif
   k.push_back({"vaes_avx2", kNativeAbi,
                reinterpret_cast<const void *>(gcmi_fused_vaes_avx2.seal),
@@ -563,7 +568,9 @@ std::vector<FusedKernels> FusedKernelList() {
                &gcmi_fused_vaes_avx2,
                reinterpret_cast<const void *>(gcmi_fused_vaes_avx2.seal_lagged),
                Fn(gcmi_fused_vaes_avx2.siv_open),
-               Fn(gcmi_fused_vaes_avx2.siv_ctr32le)});
+               Fn(gcmi_fused_vaes_avx2.siv_ctr32le),
+               Fn(gcmi_fused_vaes_avx2.siv_polyval), nullptr,
+               Fn(gcmi_fused_vaes_avx2.siv_polyval_runs)});
 #if defined(LIBGCM_ABI_TEST_MSABI)
   k.push_back(
       {"vaes_avx2_msabi", Abi::kWin64,
@@ -573,7 +580,9 @@ std::vector<FusedKernels> FusedKernelList() {
        reinterpret_cast<const void *>(
            &gcmi_aes_gcm_x86_64_vaes_avx2_seal_lagged_msabi),
        Fn(&gcmi_aes_gcm_x86_64_vaes_avx2_siv_open_msabi),
-       Fn(&gcmi_aes_gcm_x86_64_vaes_avx2_siv_ctr32le_msabi)});
+       Fn(&gcmi_aes_gcm_x86_64_vaes_avx2_siv_ctr32le_msabi),
+       Fn(&gcmi_ghash_x86_64_vpclmul_avx2_polyval_msabi), nullptr,
+       Fn(&gcmi_ghash_x86_64_vpclmul_avx2_polyval_runs_msabi)});
 #endif
   k.push_back({"aesni_avx", kNativeAbi,
                reinterpret_cast<const void *>(gcmi_fused_aesni_avx.seal),
@@ -694,6 +703,17 @@ TEST_P(FusedAbiTest, PreservesRegistersAndMatchesDirectCall) {
       if (k.siv_polyval != nullptr) {
         CheckStateCall(k.abi, k.siv_polyval, d.siv_polyval, g.get(), g.get(),
                        xi0, p, n, what + " siv_polyval");
+      }
+      if (k.siv_polyval_runs != nullptr) {
+        // Four runs of the same blocks, one of them empty: a message's.
+        const siv_polyval_runs r = {{p, p, nullptr, p}, {n, 1, 0, 2}};
+        uint8_t ref_s[16], got_s[16];
+        memcpy(ref_s, xi0, 16);
+        memcpy(got_s, xi0, 16);
+        d.siv_polyval_runs(ref_s, g.get(), &r);
+        uint64_t args[6] = {Arg(got_s), Arg(g.get()), Arg(&r), 0, 0, 0};
+        CheckedCall(k.abi, k.siv_polyval_runs, args, what + " siv_polyval_runs");
+        EXPECT_EQ(0, memcmp(ref_s, got_s, 16)) << what << " siv_polyval_runs";
       }
     }
     if (k.siv_hash_init != nullptr) {

@@ -28,6 +28,8 @@
 //                   FUSED_SIV_SEAL_MAX, with AAD of 0..64 bytes, both key
 //                   sizes, in place, nothing written outside the layout,
 //                   open with the right tag and a wrong one.
+//   siv_polyval_runs against polyval_update on each of its four runs,
+//                   lengths around the groups and tails, and at random.
 // The backends without a hook are covered by the mode's fallbacks, which
 // test/siv_test.cc and the vector files run on every pair.
 #include <gtest/gtest.h>
@@ -494,6 +496,56 @@ TEST_P(SivFusedHook, KeysAndShortMatchThePairsHooks) {
         }
       }
     }
+  }
+TEST_P(SivFusedHook, PolyvalRunsMatchesPolyvalOnEachRun) {
+  const fused_impl *f = GetParam();
+  if (f->siv_polyval_runs == nullptr) {
+    GTEST_SKIP() << f->name << " has no siv_polyval_runs";
+  }
+  ASSERT_NE(nullptr, f->siv_polyval) << f->name;
+  std::mt19937_64 rng(7);
+  const Bytes h = GhashKeyFor(RandomBytes(rng, 16));
+  GKey full;
+  f->ghash->init(full.get(), h.data());
+  // Run lengths around the groups of sixteen and the tails' two widths,
+  // the AAD's runs short (as a message's are), and some at random.
+  std::vector<std::vector<size_t>> cases;
+  for (size_t a : {0, 1, 2, 17}) {
+    for (size_t b : {0, 1}) {
+      for (size_t c : {0, 1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 84, 100}) {
+        for (size_t d : {0, 1, 2}) cases.push_back({a, b, c, d});
+      }
+    }
+  }
+  for (int i = 0; i < 200; i++) {
+    cases.push_back({rng() % 40, rng() % 2, rng() % 70, 1 + rng() % 2});
+  }
+  for (const std::vector<size_t> &c : cases) {
+    const size_t total = c[0] + c[1] + c[2] + c[3];
+    GKey part;
+    if (f->siv_hash_init != nullptr) {
+      f->siv_hash_init(part.get(), h.data(), total == 0 ? 1 : total);
+    } else {
+      part = full;
+    }
+    std::vector<Bytes> bufs;
+    siv_polyval_runs r;
+    for (size_t j = 0; j < 4; j++) {
+      bufs.push_back(RandomBytes(rng, 16 * c[j] + 3));
+    }
+    for (size_t j = 0; j < 4; j++) {
+      r.in[j] = c[j] == 0 ? nullptr : bufs[j].data() + 3;
+      r.blocks[j] = c[j];
+    }
+    Bytes want = RandomBytes(rng, 16), got = want;
+    for (size_t j = 0; j < 4; j++) {
+      if (c[j] > 0) {
+        f->ghash->polyval_update(want.data(), full.get(), r.in[j], c[j]);
+      }
+    }
+    f->siv_polyval_runs(got.data(), part.get(), &r);
+    ASSERT_EQ(want, got) << f->name << " runs " << c[0] << " " << c[1] << " "
+                         << c[2] << " " << c[3];
   }
 }
 

@@ -517,12 +517,11 @@ $code .= perlasm::fused_driver_x86_64::open_function(\%kernel,
 #     ctr32le contract on the aesni schedule): the batches of sixteen
 #     blocks, then a tail of two or four registers, masked.
 #   siv_polyval(S, key, in, blocks): POLYVAL alone (ghash.h's
-#     polyval_update contract on the vpclmul_avx2 key): sixteen blocks per
-#     iteration with the powers in registers, then a masked tail with
-#     H^n .. H^1 loaded into them with its masks (load_powers, as GCM's
-#     tails: no byte past H^1 is read). It is latency-bound on the chain through S
-#     (a multiply, a reduction and the fold of the lanes per sixteen
-#     blocks); the next batch's loads and products run beside it.
+#     polyval_update contract on the vpclmul_avx2 key), written directly
+#     in POLYVAL's order further down (pv_group explains its groups).
+#   siv_polyval_runs(S, key, runs): the same over the four runs of
+#     struct siv_polyval_runs (fused.h) in order, with one entry: a whole
+#     message's POLYVAL input in one call.
 my $BYTE_SWAPS = qr/(?:zmm31|xmm31)/;
 my $siv = perlasm::siv_copy::polyval_form($code, 'gcmi_aes_gcm_x86_64_vaes_avx512_seal',
                                           'gcmi_aes_gcm_x86_64_vaes_avx512_siv_open',
@@ -540,38 +539,236 @@ $siv .= perlasm::siv_copy::polyval_form($ctr_gcm, 'ctr_in_gcm_order',
                                         'gcmi_aes_gcm_x86_64_vaes_avx512_siv_ctr32le',
                                         $BYTE_SWAPS, 'vmovdqa64');
 
-my $hash_gcm = <<___;
-.function hash_in_gcm_order args=4 public=rdi,rsi,rdx,rcx,r8,r9,r11,k1,k2,k3,k4   # (uint8_t Xi[16], const struct ghash_key *key, const uint8_t *in, size_t blocks)
+# siv_polyval and siv_polyval_runs: POLYVAL alone, written in POLYVAL's
+# byte order directly (no byte reversal to drop). The multiplies bound
+# it (on Zen 5 a 512-bit VPCLMULQDQ issues about once a cycle, and the
+# chain through S is shorter than a group's multiplies), so a group of
+# blocks takes Karatsuba's three per lane instead of ghash_steps' four,
+#     lo = a0*h0, hi = a1*h1, mid = (a0^a1)*(h0^h1) ^ lo ^ hi,
+# with the powers' half sums h0^h1 made once per call for the sixteen
+# (zmm16..zmm19) and per tail for its own, and the lanes of lo, mid and
+# hi folded before one reduction in xmm (two multiplies, not two per
+# register). A group of k blocks is Y' = (Y ^ X1)*H^k ^ ... ^ Xk*H; a
+# run of n < 16 blocks at the end is one group of k = n with H^n .. H^1
+# loaded, masked like its blocks, into zmm20..zmm23, so the sixteen
+# powers stay in zmm27..zmm30 for the next run.
+my $YS = 'xmm26';                             # Y, the running S
+sub xname { (my $x = $_[0]) =~ s/^zmm/xmm/; return $x }
+sub yname { (my $x = $_[0]) =~ s/^zmm/ymm/; return $x }
+
+# half_sum(dst, src): dst = src ^ swap64(src) per lane (h0^h1 in both qwords).
+sub half_sum {
+    my ($dst, $src) = @_;
+    return "    vpshufd    $dst, $src, 0x4e\n    vpxorq     $dst, $dst, $src\n";
+}
+
+# pv_group(powers, halves): S = POLYVAL step over data(0 .. n-1) (n = 2
+# or 4 registers) with those powers and their half sums.
+sub pv_group {
+    my ($p, $h) = @_;
+    my $n = @$p;
+    my ($t, $u) = ('zmm24', 'zmm25');
+    my $s = '';
+    for my $j (0 .. $n - 1) {
+        my $d = data($j);
+        $s .= "    vpshufd    $t, $d, 0x4e\n    vpxorq     $t, $t, $d          # a0 ^ a1\n";
+        if ($j == 0) {
+            $s .= "    vpclmulqdq $MID, $t, $h->[0], 0x00\n"
+                . "    vpclmulqdq $LO, $d, $p->[0], 0x00\n"
+                . "    vpclmulqdq $HI, $d, $p->[0], 0x11\n";
+        } else {
+            $s .= "    vpclmulqdq $t, $t, $h->[$j], 0x00\n"
+                . "    vpclmulqdq $T0, $d, $p->[$j], 0x00\n"
+                . "    vpclmulqdq $T1, $d, $p->[$j], 0x11\n"
+                . "    vpxorq     $MID, $MID, $t\n"
+                . "    vpxorq     $LO, $LO, $T0\n"
+                . "    vpxorq     $HI, $HI, $T1\n";
+        }
+    }
+    # the lanes folded: lo, mid, hi in xmm
+    for my $r ($LO, $MID, $HI) {
+        $s .= "    vextracti64x4 " . yname($u) . ", $r, 1\n    vpxorq     " . yname($r) . ", " . yname($r) . ", " . yname($u) . "\n"
+            . "    vextracti32x4 " . xname($u) . ", " . yname($r) . ", 1\n    vpxorq     " . xname($r) . ", " . xname($r) . ", " . xname($u) . "\n";
+    }
+    my ($lo, $mid, $hi, $t0, $t1) = map { xname($_) } ($LO, $MID, $HI, $T0, $T1);
+    my ($tx, $ux, $p0, $h0) = (xname($t), xname($u), xname($p->[0]), xname($h->[0]));
+    $s .= <<___;
+    vpshufd    $ux, $YS, 0x4e               # S * H^k (Karatsuba), the chain
+    vpxorq     $ux, $ux, $YS                # s0 ^ s1
+    vpclmulqdq $tx, $YS, $p0, 0x00
+    vpclmulqdq $t1, $YS, $p0, 0x11
+    vpclmulqdq $ux, $ux, $h0, 0x00
+    vpxorq     $lo, $lo, $tx
+    vpxorq     $hi, $hi, $t1
+    vpclmulqdq $t0, $lo, [.Lpoly], 0x10    # phase 1: lo.q0 * 0xC2<<56
+    vpternlogq $mid, $lo, $hi, 0x96        # Karatsuba: mid ^= lo ^ hi
+    vpshufd    $lo, $lo, 0x4e
+    vpxorq     $mid, $mid, $ux
+    vpternlogq $mid, $lo, $t0, 0x96
+    vpclmulqdq $t0, $mid, [.Lpoly], 0x10   # phase 2: mid.q0 * 0xC2<<56
+    vpshufd    $mid, $mid, 0x4e
+    vpxorq     $hi, $hi, $mid
+    vpxorq     $YS, $hi, $t0                # S (upper lanes zero)
+___
+    return $s;
+}
+
+# pv_load(n, masked): data registers 0..n-1 = the blocks at rdx, masked
+# by k1.. when asked (lanes past the data zero).
+sub pv_load {
+    my ($n, $masked) = @_;
+    return join '', map {
+        "    vmovdqu64  " . data($_) . ($masked ? '{k' . ($_ + 1) . '}{z}' : '')
+        . ", [$in + " . 64 * $_ . "]\n" } 0 .. $n - 1;
+}
+
+# pv_run(tag): S over the rcx blocks at rdx (any count, 0 included):
+# groups of sixteen, then one group of the 1..15 left.
+sub pv_run {
+    my ($tag) = @_;
+    my @tp = map { "zmm$_" } 20 .. 23;    # the tail's powers
+    my @th = map { "zmm$_" } 0 .. 3;      # and their half sums
+    my $tail_powers = sub {
+        my ($n) = @_;
+        join '', map { "    vmovdqu64  $tp[$_]\{k" . ($_ + 1) . "}{z}, [rdi + " . 64 * $_ . "]\n"
+                       . half_sum($th[$_], $tp[$_]) } 0 .. $n - 1;
+    };
+    my @lp = map { power($_) } 0 .. 3;
+    my @lh = map { "zmm$_" } 16 .. 19;
+    return <<___;
+.L${tag}_loop:
+    cmp        $blocks, 16
+    jb         .L${tag}_tail
+@{[ pv_load(4, 0) ]}@{[ pv_group(\@lp, \@lh) ]}    add        $in, 256
+    sub        $blocks, 16
+    jmp        .L${tag}_loop
+.L${tag}_tail:                               # 0..15 left
+    test       $blocks, $blocks
+    jz         .L${tag}_done
+$tail_masks    cmp        $blocks, 8
+    ja         .L${tag}_wide
+@{[ pv_load(2, 1) ]}@{[ $tail_powers->(2) ]}@{[ pv_group([@tp[0, 1]], [@th[0, 1]]) ]}    jmp        .L${tag}_done
+.L${tag}_wide:
+@{[ pv_load(4, 1) ]}@{[ $tail_powers->(4) ]}@{[ pv_group(\@tp, \@th) ]}.L${tag}_done:
+___
+}
+
+# For siv_polyval_runs: the tail's registers and power loads of pv_run,
+# and the step to the next non-empty run (rsi > 0 says there is one).
+my @tp = map { "zmm$_" } 20 .. 23;
+my @th = map { "zmm$_" } 0 .. 3;
+my $tail_powers = sub {
+    my ($n) = @_;
+    join '', map { "    vmovdqu64  $tp[$_]\{k" . ($_ + 1) . "}{z}, [rdi + " . 64 * $_ . "]\n"
+                   . half_sum($th[$_], $tp[$_]) } 0 .. $n - 1;
+};
+my $skip_empty = sub {
+    my ($tag) = @_;
+    return <<___;
+.L${tag}:
+    test       $blocks, $blocks
+    jnz        .L${tag}_have
+    add        r10, 8
+    mov        $in, [r10]                   # public: a run's address (runs->in[r])
+    mov        $blocks, [r10 + 32]          # public: a run's block count (runs->blocks[r])
+    jmp        .L${tag}
+.L${tag}_have:
+___
+};
+
+my $pv_entry = "    vmovdqu64  $YS, [r9]\n" . $entry_powers
+    . join '', map { half_sum('zmm' . (16 + $_), power($_)) } 0 .. 3;
+my $pv_exit = "    vmovdqu64  [r9], $YS\n" . $exit_wipe;
+
+$siv .= <<___;
+
+.function gcmi_aes_gcm_x86_64_vaes_avx512_siv_polyval args=4 public=rdi,rsi,rdx,rcx,r8,r9,r11,k1,k2,k3,k4   # (uint8_t S[16], const struct ghash_key *key, const uint8_t *in, size_t blocks)
     test       $blocks, $blocks
     jz         .Lsivpv_return
-    mov        r9, rdi                      # S, where the pieces keep it (rdi makes the tail's masks)
+    mov        r9, rdi                      # S (rdi makes the tail's masks)
     mov        $gkey, rsi
-$entry_y$entry_powers.Lsivpv_loop:
+$pv_entry@{[ pv_run('sivpv') ]}$pv_exit.Lsivpv_return:
+.endfunction
+
+.function gcmi_aes_gcm_x86_64_vaes_avx512_siv_polyval_runs args=3 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax,rbx,r12,r13,k1,k2,k3,k4   # (uint8_t S[16], const struct ghash_key *key, const struct siv_polyval_runs *runs)
+    mov        r9, rdi                      # S
+    mov        $gkey, rsi
+    mov        r10, rdx                     # runs: the current run's slot
+    mov        rsi, [r10 + 32]              # public: a run's block count (runs->blocks[0])
+    add        rsi, [r10 + 40]              # public: a run's block count (runs->blocks[1])
+    add        rsi, [r10 + 48]              # public: a run's block count (runs->blocks[2])
+    add        rsi, [r10 + 56]              # public: a run's block count (runs->blocks[3])
+    test       rsi, rsi
+    jz         .Lsivrun_return
+$pv_entry    mov        $in, [r10]                   # public: a run's address (runs->in[0])
+    mov        $blocks, [r10 + 32]          # public: a run's block count (runs->blocks[0])
+    lea        rax, [rsi - 1]
+    and        eax, 15
+    inc        eax                          # the first group: N mod 16, or 16
+.Lsivrun_group:                             # rsi blocks left in all, rax in this group
+@{[ $skip_empty->('sivrun_skip') ]}    cmp        eax, 16
+    jne        .Lsivrun_gather
     cmp        $blocks, 16
-    jb         .Lsivpv_tail
-@{[ load_data(4, $in, 0) ]}
-@{[ ghash_steps(4) ]}
-    add        $in, 256
+    jb         .Lsivrun_gather
+@{[ pv_load(4, 0) ]}@{[ pv_group([map { power($_) } 0 .. 3], [map { "zmm$_" } 16 .. 19]) ]}    add        $in, 256
     sub        $blocks, 16
-    jmp        .Lsivpv_loop
-.Lsivpv_tail:                               # 0..15 left
-    test       $blocks, $blocks
-    jz         .Lsivpv_done
-$tail_masks    cmp        $blocks, 8
-    ja         .Lsivpv_wide
-@{[ load_data(2, $in, 1) ]}
-@{[ load_powers(2) ]}@{[ ghash_steps(2) ]}
-    jmp        .Lsivpv_done
-.Lsivpv_wide:
-@{[ load_data(4, $in, 1) ]}
-@{[ load_powers(4) ]}@{[ ghash_steps(4) ]}
-.Lsivpv_done:
-$exit_y$exit_wipe.Lsivpv_return:
+    jmp        .Lsivrun_next
+.Lsivrun_gather:                            # the group's blocks from one run or several
+@{[ join '', map { "    vpxor      xmm$_, xmm$_, xmm$_\n" } 4 .. 7 ]}    xor        edi, edi                     # lanes filled so far
+.Lsivrun_piece:
+@{[ $skip_empty->('sivrun_pskip') ]}    lea        rbx, [rdi + $blocks]
+    cmp        rbx, rax
+    cmova      rbx, rax                     # filled after this piece
+    lea        r8, [rbx + rbx]
+    xor        r12d, r12d
+    bts        r12, r8
+    dec        r12                          # qwords below rbx
+    lea        r8, [rdi + rdi]
+    xor        r13d, r13d
+    bts        r13, r8
+    dec        r13                          # qwords below rdi
+    not        r13
+    and        r12, r13                     # this piece's lanes
+    kmovd      k1, r12d
+    kshiftrd   k2, k1, 8
+    kshiftrd   k3, k1, 16
+    kshiftrd   k4, k1, 24
+    mov        r8, rdi
+    shl        r8, 4
+    neg        r8
+    add        r8, $in                      # where lane 0 would be
+@{[ join '', map { "    vmovdqu64  " . data($_) . "{k" . ($_ + 1) . "}, [r8 + " . 64 * $_ . "]\n" } 0 .. 3 ]}    mov        r8, rbx
+    sub        r8, rdi                      # blocks taken
+    sub        $blocks, r8
+    shl        r8, 4
+    add        $in, r8
+    mov        rdi, rbx
+    cmp        rdi, rax
+    jb         .Lsivrun_piece
+    lea        r8, [rax + rax]
+    xor        r12d, r12d
+    bts        r12, r8
+    dec        r12
+    kmovd      k1, r12d                     # the group's lanes
+    kshiftrd   k2, k1, 8
+    kshiftrd   k3, k1, 16
+    kshiftrd   k4, k1, 24
+    mov        rdi, 16
+    sub        rdi, rax
+    shl        rdi, 4
+    add        rdi, $gkey                   # H^k, entry 16 - k
+    cmp        eax, 8
+    ja         .Lsivrun_wide
+@{[ $tail_powers->(2) ]}@{[ pv_group([@tp[0, 1]], [@th[0, 1]]) ]}    jmp        .Lsivrun_gathered
+.Lsivrun_wide:
+@{[ $tail_powers->(4) ]}@{[ pv_group(\@tp, \@th) ]}.Lsivrun_gathered:
+.Lsivrun_next:
+    sub        rsi, rax
+    mov        eax, 16
+    jnz        .Lsivrun_group
+$pv_exit.Lsivrun_return:
 .endfunction
 ___
-$siv .= perlasm::siv_copy::polyval_form($hash_gcm, 'hash_in_gcm_order',
-                                        'gcmi_aes_gcm_x86_64_vaes_avx512_siv_polyval',
-                                        $BYTE_SWAPS, 'vmovdqa64');
 
 # siv_hash_init(key, H, max_blocks): the powers H'^1 .. H'^16 that the
 # functions above read (entries 0..15 of the vpclmul_avx2 key, H'^(16-e)

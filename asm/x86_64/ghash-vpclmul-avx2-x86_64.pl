@@ -78,6 +78,10 @@
 #     ymm8-ymm15  the half sums of the eight power pairs (sixteen-block
 #                 loop); in a shorter run, ymm8 a power pair's half sum
 #     r8          address of the first power of a short run; rax its count
+#   gcmi_ghash_x86_64_vpclmul_avx2_polyval_runs(S = rdi, key = rsi,
+#     runs = rdx): POLYVAL over a message's runs in groups of sixteen
+#     across them (AES-GCM-SIV; the vaes_avx2 fused descriptor's
+#     siv_polyval_runs); its registers are listed above the function
 #   gcmi_ghash_x86_64_vpclmul_avx2_init(key = rdi, H = rsi)
 #     xmm0 current power, xmm1 H', xmm5 its half sum, xmm2-xmm4 products,
 #     xmm6 temporary
@@ -394,5 +398,137 @@ $polyval_fn =~ /[xy]mm7\b/ and die "ymm7 is still used after removing the swaps\
 $polyval_fn =~ s/\.Lblocks_/.Lpolyval_/g;
 $polyval_fn =~ s/gcmi_ghash_x86_64_vpclmul_avx2_blocks\b/gcmi_ghash_x86_64_vpclmul_avx2_polyval/;
 $code .= $polyval_fn;
+
+# polyval_runs(S, key, runs): POLYVAL over the four runs of struct
+# siv_polyval_runs (crypto/fused/fused.h) in order, in one call, as one
+# stream of N blocks cut into groups of sixteen (the first N mod 16, or
+# sixteen), one reduction per group, whichever runs a group's blocks come
+# from: AES-GCM-SIV hashes a whole message with it (the AAD, the data,
+# the padded last block and the length block), in ceil(N/16) reductions
+# instead of one or two per piece. A group's blocks are multiplied by
+# H^k .. H^1 (k its size) in order, so a piece of c blocks that starts
+# o blocks into the group takes the powers from entry 16 - k + o: no
+# block is moved, each piece runs the pairs-then-odd-block code of the
+# tail above from its own pointer. A group of sixteen from one run takes
+# the loop's code with the half sums of the eight power pairs, made once
+# at entry. An odd block is multiplied in xmm (its power loaded alone, so
+# nothing past the key's last entry is read) and added to the ymm sums,
+# whose upper lane it leaves alone. The key must hold all sixteen powers
+# (init, or init_for with max_blocks of at least 16).
+# Registers: r9 S's address, r10 the current run's slot, rdx and rcx its
+# pointer and blocks left, rax the blocks left in all, rbx the group's
+# size, rdi the blocks of it taken so far, r11 the piece's count, r8 its
+# first power; ymm as in polyval (ymm7 the pairs' half sums, or the odd
+# block's power).
+my $sixteen_pv = '';
+for my $j (0 .. 7) {
+    $sixteen_pv .= "    vmovdqu    ymm4, [$in + " . 32 * $j . "]\n";
+    $sixteen_pv .= "    vpxor      ymm4, ymm4, ymm0\n" if $j == 0;
+    $sixteen_pv .= mul_acc($j == 0, 'ymm4', "[$key + " . 32 * $j . "]",
+                           'ymm' . (8 + $j), 'ymm1', 'ymm2', 'ymm3', 'ymm5', 'ymm6');
+}
+sub skip_empty {
+    my ($tag) = @_;
+    return <<___;
+.L${tag}:
+    test       $blocks, $blocks
+    jnz        .L${tag}_have
+    add        r10, 8
+    mov        $in, [r10]                   # public: a run's address (runs->in[r])
+    mov        $blocks, [r10 + 32]          # public: a run's block count (runs->blocks[r])
+    jmp        .L${tag}
+.L${tag}_have:
+___
+}
+my $group_end = join '', fold(1, 5), fold(2, 5), fold(3, 5), fixup('xmm1', 'xmm2', 'xmm3'),
+                         reduce('xmm0', 'xmm1', 'xmm2', 'xmm3', 'xmm5');
+$code .= <<___;
+
+.function gcmi_ghash_x86_64_vpclmul_avx2_polyval_runs args=3 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax,rbx   # (uint8_t S[16], const struct ghash_key *key, const struct siv_polyval_runs *runs)
+    mov        r9, rdi                      # S
+    mov        r10, rdx                     # runs: the current run's slot
+    mov        rax, [r10 + 32]              # public: a run's block count (runs->blocks[0])
+    add        rax, [r10 + 40]              # public: a run's block count (runs->blocks[1])
+    add        rax, [r10 + 48]              # public: a run's block count (runs->blocks[2])
+    add        rax, [r10 + 56]              # public: a run's block count (runs->blocks[3])
+    test       rax, rax
+    jz         .Lruns_return
+    vmovdqu    xmm0, [r9]                   # S; upper lane zero
+$halves
+    mov        $in, [r10]                   # public: a run's address (runs->in[0])
+    mov        $blocks, [r10 + 32]          # public: a run's block count (runs->blocks[0])
+    lea        rbx, [rax - 1]
+    and        ebx, 15
+    inc        ebx                          # the first group: N mod 16, or 16
+.Lruns_group:
+@{[ skip_empty('runs_skip') ]}    cmp        ebx, 16
+    jne        .Lruns_gather
+    cmp        $blocks, 16
+    jb         .Lruns_gather
+$sixteen_pv
+    add        $in, 256
+    sub        $blocks, 16
+    jmp        .Lruns_reduce
+.Lruns_gather:                              # the group's pieces, from one run or several
+    vpxor      xmm1, xmm1, xmm1
+    vpxor      xmm2, xmm2, xmm2
+    vpxor      xmm3, xmm3, xmm3
+    xor        edi, edi
+.Lruns_piece:
+@{[ skip_empty('runs_pskip') ]}    mov        r11, rbx
+    sub        r11, rdi
+    cmp        r11, $blocks
+    cmova      r11, $blocks                 # this piece's blocks
+    mov        r8, 16
+    sub        r8, rbx
+    add        r8, rdi
+    shl        r8, 4
+    add        r8, $key                     # its first power: entry 16 - k + o
+    add        rdi, r11
+    sub        $blocks, r11
+    cmp        r11, 2
+    jb         .Lruns_odd
+.Lruns_pairs:
+    vmovdqu    ymm4, [$in]
+    vpxor      ymm4, ymm4, ymm0
+    vpxor      xmm0, xmm0, xmm0             # S is in; later XORs add nothing
+@{[ half_sum('ymm7', '[r8]') ]}
+@{[ mul_acc(0, 'ymm4', '[r8]', 'ymm7', 'ymm1', 'ymm2', 'ymm3', 'ymm5', 'ymm6') ]}
+    add        $in, 32
+    add        r8, 32
+    sub        r11, 2
+    cmp        r11, 2
+    jae        .Lruns_pairs
+.Lruns_odd:
+    test       r11, r11
+    jz         .Lruns_piece_done
+    vmovdqu    xmm4, [$in]
+    vpxor      ymm4, ymm4, ymm0
+    vpxor      xmm0, xmm0, xmm0             # S is in; later XORs add nothing
+    vmovdqu    xmm7, [r8]                   # its power alone
+    vpshufd    xmm5, xmm4, 0x4e
+    vpxor      xmm5, xmm5, xmm4             # a0 ^ a1
+    vpclmulqdq xmm6, xmm4, xmm7, 0x00
+    vpxor      ymm1, ymm1, ymm6
+    vpclmulqdq xmm6, xmm4, xmm7, 0x11
+    vpxor      ymm3, ymm3, ymm6
+    vpshufd    xmm4, xmm7, 0x4e
+    vpxor      xmm7, xmm7, xmm4             # h0 ^ h1
+    vpclmulqdq xmm5, xmm5, xmm7, 0x00
+    vpxor      ymm2, ymm2, ymm5
+    add        $in, 16
+.Lruns_piece_done:
+    cmp        rdi, rbx
+    jb         .Lruns_piece
+.Lruns_reduce:
+$group_end
+    sub        rax, rbx
+    mov        ebx, 16
+    jnz        .Lruns_group
+    vmovdqu    [r9], xmm0
+@{[ clear(0 .. 15) ]}
+.Lruns_return:
+.endfunction
+___
 
 perlasm::driver::finish('x86_64', $code);

@@ -131,6 +131,28 @@ typedef void fused_siv_short_fn(const struct aes_schedule *kgk,
                                 const uint8_t nonce[12], uint8_t *hb,
                                 size_t aad_blocks, size_t len,
                                 uint8_t tag[16]);
+/* A POLYVAL input as up to four runs of whole blocks, hashed in order
+ * (AES-GCM-SIV's whole message: the AAD's whole blocks, its padded last
+ * block, the data's whole blocks, the padded last block and the length
+ * block). A run of 0 blocks is skipped and its pointer not read. */
+struct siv_polyval_runs {
+  const uint8_t *in[4];
+  size_t blocks[4];
+};
+
+/* Where a 64-bit kernel finds them. */
+#define SIV_POLYVAL_RUNS_BLOCKS_OFFSET 32
+#if !defined(__cplusplus)
+_Static_assert(offsetof(struct siv_polyval_runs, blocks) ==
+                       SIV_POLYVAL_RUNS_BLOCKS_OFFSET ||
+                   sizeof(void *) != 8,
+               "64-bit fused kernels read struct siv_polyval_runs here");
+#endif
+
+/* The siv_polyval_runs hook's type: S (RFC 8452 order) updated with the
+ * runs' blocks in order, as siv_polyval on each would. */
+typedef void siv_polyval_runs_fn(uint8_t S[16], const struct ghash_key *key,
+                                 const struct siv_polyval_runs *runs);
 
 struct fused_impl {
   /* Short, stable name users type: "vaes_avx512", "aesni_avx", "c", ... */
@@ -281,6 +303,11 @@ struct fused_impl {
    * path on longer messages too. */
   unsigned siv_seal_max;
   unsigned siv_open_max;
+  /* Optional (NULL: siv_polyval, or the GHASH backend's polyval_update,
+   * once per run): siv_polyval over the runs of struct siv_polyval_runs
+   * in one call, on the same keys as siv_polyval (a kernel with it has
+   * siv_polyval). */
+  siv_polyval_runs_fn *siv_polyval_runs;
 };
 
 /* The most siv_seal_max may say: the room AES-GCM-SIV lays a message out

@@ -23,7 +23,10 @@
  *
  * AES-GCM-SIV (fused.h's siv_* hooks): siv_open (seal's text in RFC 8452's
  * byte order, asm/perlasm/siv_copy.pm) and siv_ctr32le (counter mode
- * alone from the same pieces).
+ * alone from the same pieces); POLYVAL is the vpclmul_avx2 backend's
+ * (asm/x86_64/ghash-vpclmul-avx2-x86_64.pl): siv_polyval its
+ * polyval_update, and siv_polyval_runs, which hashes a whole message's
+ * runs in one call.
  *
  * Its AES-GCM-SIV per-message hooks (siv_keys, siv_seal_short,
  * siv_open_short) are the xmm kernel every aesni descriptor shares
@@ -57,9 +60,15 @@ GCM_HIDDEN fused_crypt_fn VAES_AVX2_KERNEL(open);
 GCM_HIDDEN fused_crypt_fn VAES_AVX2_KERNEL(siv_open);
 GCM_HIDDEN aes_ctr32_fn VAES_AVX2_KERNEL(siv_ctr32le);
 GCM_HIDDEN fused_lagged_fn VAES_AVX2_KERNEL(seal_lagged);
+/* asm/x86_64/ghash-vpclmul-avx2-x86_64.pl: POLYVAL, the pair's own, and
+ * over a whole message's runs in one call. */
+#define VAES_AVX2_POLYVAL(op) gcmi_ghash_x86_64_vpclmul_avx2_##op
+GCM_HIDDEN ghash_update_fn VAES_AVX2_POLYVAL(polyval);
+GCM_HIDDEN siv_polyval_runs_fn VAES_AVX2_POLYVAL(polyval_runs);
 #define VAES_AVX2_BUILT 1
 #else
 #define VAES_AVX2_KERNEL(op) NULL
+#define VAES_AVX2_POLYVAL(op) NULL
 #define VAES_AVX2_BUILT 0
 #endif
 
@@ -102,4 +111,6 @@ const struct fused_impl gcmi_fused_vaes_avx2 = {
      * bytes 1.13 against the short path on the backends' hooks). */
     .siv_seal_max = 240,
     .siv_open_max = 240,
+    .siv_polyval = VAES_AVX2_POLYVAL(polyval),
+    .siv_polyval_runs = VAES_AVX2_POLYVAL(polyval_runs),
 };

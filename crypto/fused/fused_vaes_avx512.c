@@ -30,7 +30,8 @@
  * the same pieces in RFC 8452's byte order (asm/perlasm/siv_copy.pm):
  * siv_open (seal's text: decrypt, and POLYVAL of the plaintext),
  * siv_ctr32le and siv_polyval (counter mode and POLYVAL alone, sixteen
- * blocks per iteration) and siv_hash_init (H'^1 .. H'^16 in four rounds
+ * blocks per iteration; POLYVAL also over the runs of a whole message in
+ * one call, siv_polyval_runs) and siv_hash_init (H'^1 .. H'^16 in four rounds
  * of multiplies, written where the others read them).
  *
  * Its AES-GCM-SIV per-message hooks (siv_keys, siv_seal_short,
@@ -73,6 +74,7 @@ GCM_HIDDEN fused_crypt_fn VAES_AVX512_KERNEL(siv_open);
 GCM_HIDDEN aes_ctr32_fn VAES_AVX512_KERNEL(siv_ctr32le);
 GCM_HIDDEN ghash_update_fn VAES_AVX512_KERNEL(siv_polyval);
 GCM_HIDDEN ghash_init_for_fn VAES_AVX512_KERNEL(siv_hash_init);
+GCM_HIDDEN siv_polyval_runs_fn VAES_AVX512_KERNEL(siv_polyval_runs);
 GCM_HIDDEN fused_lagged_fn VAES_AVX512_KERNEL(seal_lagged);
 #define VAES_AVX512_BUILT 1
 #else
@@ -126,4 +128,5 @@ const struct fused_impl gcmi_fused_vaes_avx512 = {
      * bytes 1.13 against the short path on the backends' hooks). */
     .siv_seal_max = 240,
     .siv_open_max = 240,
+    .siv_polyval_runs = VAES_AVX512_KERNEL(siv_polyval_runs),
 };

@@ -75,6 +75,10 @@ ALLOWED = [
      "(stream_whole_batches, stream_round_to_batches; a mask otherwise); "
      "(left - GCM_BULK_BLOCKS) / cap: the number of two-pass calls of a long "
      "run (gcm_mode_one_shot: its general case inlines gcm_mode_crypt)"),
+    (r"siv\.c\.o", r"hash_runs_from[\w.]*", "indirect jump",
+     "a tail call of the key's fused descriptor's siv_polyval_runs (a "
+     "function pointer chosen with the key's backends, public), whether "
+     "taken by the number of blocks, public"),
 ]
 
 
