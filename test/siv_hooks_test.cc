@@ -497,6 +497,8 @@ TEST_P(SivFusedHook, KeysAndShortMatchThePairsHooks) {
       }
     }
   }
+}
+
 TEST_P(SivFusedHook, PolyvalRunsMatchesPolyvalOnEachRun) {
   const fused_impl *f = GetParam();
   if (f->siv_polyval_runs == nullptr) {
