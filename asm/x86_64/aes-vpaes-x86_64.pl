@@ -155,6 +155,19 @@ use perlasm::vpaes_rounds;
 use perlasm::siv_copy;
 
 my $code = perlasm::vpaes_tables::rodata();
+# The whole-register key expansion's masks and constants: RotWord of
+# word 3 broadcast, word 3 broadcast, and per Rcon value the dwords
+# (0x63 ^ Rcon, 0x63, 0x63, 0x63) (FIPS 197's Rcon, one byte a round).
+{
+    my $line = sub { '    .byte ' . join(', ', @_) . "\n" };
+    $code .= ".align 16\n.Lks_rotword:\n" . $line->((13, 14, 15, 12) x 4)
+           . ".Lks_word3:\n" . $line->((12 .. 15) x 4) . ".Lks_rcon63:\n";
+    my $rcon = 1;
+    for (1 .. 10) {
+        $code .= $line->((0x63 ^ $rcon, 0x63, 0x63, 0x63) x 4);
+        $rcon = ($rcon << 1) ^ ($rcon & 0x80 ? 0x11b : 0);
+    }
+}
 
 # The round bodies (perlasm/vpaes_rounds.pm): wide blocks keep the
 # constants in xmm15 (.Lnib), xmm14 (.Linv), xmm13 (.Lcdiv); round keys are
@@ -189,6 +202,48 @@ my $CTR_SLOT = '[rsp + 128]';
 my $subword = $R->subword($ONE);
 my $to_tower_key = perlasm::vpaes_rounds::zip([ $R->to_tower($ONE) ]);
 
+# The whole-register key expansion of AES-128 and AES-256 (the opening
+# comment's "Key expansion"): the S-box runs on a whole round key at
+# once, a PSHUFB picks the word SubWord wants and broadcasts it (rotated
+# for RotWord), one constant adds 0x63 and Rcon, and the previous key is
+# "smeared" (each word xored with all before it, two shifts) so that one
+# PXOR gives all four new words. Each key's conversion to the stored form
+# depends only on that key, so it overlaps the next key's S-box.
+#   ks_next(prev, base, pick, const): base = smear(base) ^ pick(S(prev))
+#     ^ const; S in xmm0-4 (the one-block registers), xmm8 the smear's
+#     temporary. prev may be base.
+sub ks_next {
+    my ($prev, $base, $pick, $const) = @_;
+    return "    movdqa  xmm0, $prev\n" . $subword . <<___;
+    movdqa  xmm8, $base
+    pslldq  xmm8, 4
+    pxor    $base, xmm8
+    movdqa  xmm8, $base
+    pslldq  xmm8, 8
+    pxor    $base, xmm8
+    pshufb  xmm0, $pick
+    pxor    xmm0, $const
+    pxor    $base, xmm0
+___
+}
+#   ks_store(key, tower): round key r (ordinary basis, in `key`) stored at
+#     [rax] as SR^-r(phi(K ^ 0x63)) (tower 1) or SR^-r(K ^ 0x63) (the last),
+#     edx = 64 * (r mod 4); rax and edx move on to round r + 1. Uses
+#     xmm9-11; xmm12 holds the 0x63 bytes.
+my $CONV = { wide => 1, r => [ 'xmm9', 'xmm10', 'xmm11' ] };
+my $ks_tower = perlasm::vpaes_rounds::zip([ $R->to_tower($CONV) ]);
+sub ks_store {
+    my ($key, $tower) = @_;
+    return "    movdqa  xmm9, $key\n    pxor    xmm9, xmm12\n"
+        . ($tower ? $ks_tower : '') . <<___;
+    pshufb  xmm9, [r11 + rdx + 48]
+    movdqa  [rax], xmm9
+    add     rax, 16
+    add     edx, 64
+    and     edx, 255
+___
+}
+
 # ctr32: four counter blocks from the slot, the slot advanced by four. Runs
 # of four go through the four-block loop; what is left (one, two or three
 # blocks) takes the one-block path, the two-block path, or the four-block
@@ -211,7 +266,16 @@ $code .= <<___;
     shr     r8, 2                   # Nk = 4, 6 or 8
     lea     r9, [r8 + 6]            # Nr
     mov     [rdi + $ROUNDS], r9d
-    lea     r10, [4*r9 + 4]         # words to make: 4 * (Nr + 1)
+    lea     r11, [.Lmasks]
+    movdqa  xmm12, [.Lk63]
+    mov     edx, 64                 # 64 * (r mod 4), r = 1
+    lea     rax, [rdi + 16]
+    lea     r10, [.Lks_rcon63]
+    cmp     r8, 4
+    je      .Lks_128
+    cmp     r8, 8
+    je      .Lks_256
+    lea     r10, [4*r9 + 4]         # AES-192: words to make: 4 * (Nr + 1)
     xor     ecx, ecx
 .Lks_copy:                          # w[0 .. Nk-1] = key
     mov     ebx, [rsi + 4*rcx]
@@ -274,7 +338,38 @@ $to_tower_key
     pxor    xmm0, xmm5
     pshufb  xmm0, [r11 + rdx + 48]  # SR^-Nr
     movdqa  [rax], xmm0
-@{[ clear(map { "xmm$_" } 0 .. 5) ]}
+    jmp     .Lks_clear
+.Lks_128:                           # AES-128: round keys 1 .. 10 from K_0
+    movdqu  xmm6, [rsi]
+    movdqa  [rdi], xmm6
+    mov     ecx, 9
+.Lks_128_loop:                      # round keys 1 .. 9
+@{[ ks_next('xmm6', 'xmm6', '[.Lks_rotword]', '[r10]') ]}
+    add     r10, 16
+@{[ ks_store('xmm6', 1) ]}
+    dec     ecx
+    jnz     .Lks_128_loop
+@{[ ks_next('xmm6', 'xmm6', '[.Lks_rotword]', '[r10]') ]}
+@{[ ks_store('xmm6', 0) ]}
+    jmp     .Lks_clear
+.Lks_256:                           # AES-256: round keys 2 .. 14 from K_0, K_1
+    movdqu  xmm6, [rsi]
+    movdqu  xmm7, [rsi + 16]
+    movdqa  [rdi], xmm6
+@{[ ks_store('xmm7', 1) ]}
+    mov     ecx, 6
+.Lks_256_loop:                      # round keys 2j and 2j + 1, j = 1 .. 6
+@{[ ks_next('xmm7', 'xmm6', '[.Lks_rotword]', '[r10]') ]}
+    add     r10, 16
+@{[ ks_store('xmm6', 1) ]}
+@{[ ks_next('xmm6', 'xmm7', '[.Lks_word3]', 'xmm12') ]}
+@{[ ks_store('xmm7', 1) ]}
+    dec     ecx
+    jnz     .Lks_256_loop
+@{[ ks_next('xmm7', 'xmm6', '[.Lks_rotword]', '[r10]') ]}
+@{[ ks_store('xmm6', 0) ]}
+.Lks_clear:
+@{[ clear(map { "xmm$_" } 0 .. 12) ]}
 .endfunction
 
 .function gcmi_aes_x86_64_vpaes_encrypt_block args=3 public=rdi,rdx,rsi,r9,r10,r11,rax   # (const struct aes_schedule *s, uint8_t out[16], const uint8_t in[16])

@@ -98,27 +98,35 @@ static void transpose_rows(uint8_t *out, const struct u128 e[16]) {
 }
 #endif
 
-/* Writes the 512 bytes of transposed T and T4 rows for g at `out`. */
+/* Writes the 512 bytes of transposed T and T4 rows for g at `out`. The
+ * entries are linear in n's bits, so each is one xor of two earlier ones:
+ * T[v] = g x^i for the single bit v = 8 >> i, and T[v + m] = T[v] ^ T[m]
+ * for m < v (likewise T4 from g x^(i+4)): 22 xors where masking every
+ * entry's four bits in took 128 and-xor pairs. AES-GCM-SIV builds these
+ * rows for every message. */
 static void build_rows(uint8_t out[512], struct u128 g) {
-  struct u128 t[16], t4[16];
-  /* p[i] = g * x^i; nibble value 8 >> i stands for x^i. */
-  struct u128 p[8];
-  p[0] = g;
-  for (int i = 1; i < 8; i++) p[i] = mul_x(p[i - 1]);
-  for (int n = 0; n < 16; n++) {
-    struct u128 a = {0, 0}, b = {0, 0};
-    for (int i = 0; i < 4; i++) {
-      uint64_t m = 0 - (uint64_t)((n >> (3 - i)) & 1); /* public n */
-      a.hi ^= p[i].hi & m;
-      a.lo ^= p[i].lo & m;
-      b.hi ^= p[i + 4].hi & m;
-      b.lo ^= p[i + 4].lo & m;
+  /* p[i] = g * x^i (nibble value 8 >> i stands for x^i); the entries.
+   * One struct, so one wipe clears every secret left on the stack. */
+  struct {
+    struct u128 p[8], t[16], t4[16];
+  } w;
+  w.p[0] = g;
+  for (int i = 1; i < 8; i++) w.p[i] = mul_x(w.p[i - 1]);
+  w.t[0].hi = w.t[0].lo = w.t4[0].hi = w.t4[0].lo = 0;
+  for (int i = 3; i >= 0; i--) {
+    const int v = 8 >> i; /* public: the loop's bit */
+    w.t[v] = w.p[i];
+    w.t4[v] = w.p[i + 4];
+    for (int m = 1; m < v; m++) {
+      w.t[v + m].hi = w.t[v].hi ^ w.t[m].hi;
+      w.t[v + m].lo = w.t[v].lo ^ w.t[m].lo;
+      w.t4[v + m].hi = w.t4[v].hi ^ w.t4[m].hi;
+      w.t4[v + m].lo = w.t4[v].lo ^ w.t4[m].lo;
     }
-    t[n] = a;
-    t4[n] = b;
   }
-  transpose_rows(out, t);
-  transpose_rows(out + 16, t4);
+  transpose_rows(out, w.t);
+  transpose_rows(out + 16, w.t4);
+  gcmi_secure_wipe(&w, sizeof(w));
 }
 
 /* H^2 in GCM's byte order, by the kernel itself once the H rows are in
