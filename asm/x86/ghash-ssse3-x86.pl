@@ -57,6 +57,7 @@ use FindBin;
 use lib "$FindBin::Bin/..";
 use perlasm::driver;
 use perlasm::ghash_ssse3_common;
+use perlasm::layout;
 
 my %r = (
     Xi => 'edi', key => 'esi', in => 'edx', blocks => 'ecx',
@@ -66,19 +67,30 @@ my %r = (
     m0f => '[.Llow_nibbles]', bswap => '[.Lbswap_mask]',
 );
 
+# POLYVAL calls of at most this many blocks hash one block at a time with
+# the H rows alone (crypto/ghash/ghash_ssse3.c, where init_for then builds
+# no H^2 rows). GHASH calls keep their pairs: GCM's keys are made once.
+my $single_max = perlasm::layout::c_define('crypto/ghash/ghash_ssse3.c',
+                                           'SSSE3_SINGLE_MAX');
+
 my $code = perlasm::ghash_ssse3_common::rodata();
-$code .= <<___;
+for my $f ([ 'blocks', 'ssse3', 0 ], [ 'polyval', 'ssse3_pv', 1 ]) {
+    my ($name, $p, $polyval) = @$f;
+    my $what = $polyval ? 'POLYVAL (ghash.h polyval_update)' : 'GHASH';
+    $code .= <<___;
 
 .text
-.function gcmi_ghash_x86_ssse3_blocks args=4 pic=ebx public=edi,esi,edx,ecx,ebx   # (uint8_t Xi[16], const struct ghash_key *key, const uint8_t *in, size_t blocks)
+.function gcmi_ghash_x86_ssse3_$name args=4 pic=ebx public=edi,esi,edx,ecx,ebx   # (uint8_t Xi[16], const struct ghash_key *key, const uint8_t *in, size_t blocks): $what
     test      $r{blocks}, $r{blocks}
-    jz        .Lssse3_return
+    jz        .L${p}_return
 ___
-$code .= perlasm::ghash_ssse3_common::blocks(\%r);
-$code .= <<___;
+    $code .= perlasm::ghash_ssse3_common::blocks(\%r, prefix => $p,
+        polyval => $polyval, single_upto => $polyval ? $single_max : 0);
+    $code .= <<___;
 @{[ join '', map { "    pxor      xmm$_, xmm$_\n" } 0 .. 7 ]}
-.Lssse3_return:
+.L${p}_return:
 .endfunction
 ___
+}
 
 perlasm::driver::finish('x86', $code);

@@ -100,6 +100,7 @@ use FindBin;
 use lib "$FindBin::Bin/..";
 use perlasm::driver;
 use perlasm::ghash_ssse3_common;
+use perlasm::layout;
 
 my %r = (
     Xi => 'rdi', key => 'rsi', in => 'rdx', blocks => 'rcx',
@@ -109,20 +110,31 @@ my %r = (
     m0f => 'xmm9', bswap => 'xmm10',
 );
 
+# POLYVAL calls of at most this many blocks hash one block at a time with
+# the H rows alone (crypto/ghash/ghash_ssse3.c, where init_for then builds
+# no H^2 rows). GHASH calls keep their pairs: GCM's keys are made once.
+my $single_max = perlasm::layout::c_define('crypto/ghash/ghash_ssse3.c',
+                                           'SSSE3_SINGLE_MAX');
+
 my $code = perlasm::ghash_ssse3_common::rodata();
-$code .= <<___;
+for my $f ([ 'blocks', 'ssse3', 0 ], [ 'polyval', 'ssse3_pv', 1 ]) {
+    my ($name, $p, $polyval) = @$f;
+    my $what = $polyval ? 'POLYVAL (ghash.h polyval_update)' : 'GHASH';
+    $code .= <<___;
 
 .text
-.function gcmi_ghash_x86_64_ssse3_blocks args=4 public=rdi,rsi,rdx,rcx   # (uint8_t Xi[16], const struct ghash_key *key, const uint8_t *in, size_t blocks)
+.function gcmi_ghash_x86_64_ssse3_$name args=4 public=rdi,rsi,rdx,rcx   # (uint8_t Xi[16], const struct ghash_key *key, const uint8_t *in, size_t blocks): $what
     test      $r{blocks}, $r{blocks}
-    jz        .Lssse3_return
-    movdqa    $r{bswap}, [.Lbswap_mask]
+    jz        .L${p}_return
     movdqa    $r{m0f}, [.Llow_nibbles]
 ___
-$code .= perlasm::ghash_ssse3_common::blocks(\%r);
-$code .= <<___;
-.Lssse3_return:
+    $code .= "    movdqa    $r{bswap}, [.Lbswap_mask]\n" if !$polyval;
+    $code .= perlasm::ghash_ssse3_common::blocks(\%r, prefix => $p,
+        polyval => $polyval, single_upto => $polyval ? $single_max : 0);
+    $code .= <<___;
+.L${p}_return:
 .endfunction
 ___
+}
 
 perlasm::driver::finish('x86_64', $code);

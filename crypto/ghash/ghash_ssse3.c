@@ -41,18 +41,34 @@
 /* The blocks kernel of the architecture being built, or none; it takes two
  * blocks per reduction and reads the 1024-byte key built by init below. */
 #if defined(LIBGCM_ASM_X86_64)
-#define SSSE3_BLOCKS gcmi_ghash_x86_64_ssse3_blocks /* ghash-ssse3-x86_64.pl */
+#define SSSE3_KERNEL(op) gcmi_ghash_x86_64_ssse3_##op /* ghash-ssse3-x86_64.pl */
 #elif defined(LIBGCM_ASM_X86)
-#define SSSE3_BLOCKS gcmi_ghash_x86_ssse3_blocks /* ghash-ssse3-x86.pl, cdecl */
+#define SSSE3_KERNEL(op) gcmi_ghash_x86_ssse3_##op /* ghash-ssse3-x86.pl, cdecl */
 #endif
 
-#if defined(SSSE3_BLOCKS)
-GCM_HIDDEN ghash_update_fn SSSE3_BLOCKS;
+#if defined(SSSE3_KERNEL)
+GCM_HIDDEN ghash_update_fn SSSE3_KERNEL(blocks);
+/* The same without its byte reversals: POLYVAL (ghash.h's polyval_update). */
+GCM_HIDDEN ghash_update_fn SSSE3_KERNEL(polyval);
+#define SSSE3_BLOCKS SSSE3_KERNEL(blocks)
+#define SSSE3_POLYVAL SSSE3_KERNEL(polyval)
 #define SSSE3_BUILT 1
 #else
 #define SSSE3_BLOCKS NULL
+#define SSSE3_POLYVAL NULL
 #define SSSE3_BUILT 0
 #endif
+
+/* The POLYVAL kernel hashes a call of at most this many blocks one block
+ * at a time with the H rows alone (the asm reads this line: perlasm/
+ * layout.pm's c_define), and init_for builds no H^2 rows for a key that
+ * sees no longer call. A per-message key (AES-GCM-SIV) for a few blocks
+ * then costs one table of rows and no squaring: for the three to six
+ * blocks of a message of up to 64 bytes with a short AAD, the rows for H^2
+ * and the square took longer than the pairs of blocks they save. The GHASH
+ * kernel keeps its pairs (a GCM key is made once): init_for's key serves
+ * polyval_update only, as ghash.h allows for a backend that has one. */
+#define SSSE3_SINGLE_MAX 6
 
 /* The 512 bytes of rows for H and for H^2 (the kernel's layout). */
 #define SSSE3_KEY_BYTES 1024
@@ -158,6 +174,20 @@ static void ssse3_init(struct ghash_key *key, const uint8_t H[16]) {
   build_rows(ghash_key_bytes(key) + 512, g2);
 }
 
+/* init for a key that sees polyval_update calls of at most max_blocks
+ * blocks: the H rows alone when the kernel hashes such calls one block at
+ * a time. The rest of the key is left as it was (no such call reads it). */
+static void ssse3_init_for(struct ghash_key *key, const uint8_t H[16],
+                           size_t max_blocks) {
+  if (max_blocks > SSSE3_SINGLE_MAX) { /* public: the message's length */
+    ssse3_init(key, H);
+    return;
+  }
+  struct u128 g = {load_be64(H), load_be64(H + 8)};
+  for (int i = 0; i < 8; i++) g = mul_x_inv(g);
+  build_rows(ghash_key_bytes(key), g);
+}
+
 /* Runs here when this build has its kernels and the CPU has SSSE3. */
 static int ssse3_usable(void) { return SSSE3_BUILT && gcmi_cpu_x86_has_ssse3(); }
 
@@ -170,4 +200,6 @@ const struct ghash_impl gcmi_ghash_ssse3 = {
     .usable = ssse3_usable,
     .init = ssse3_init,
     .update = SSSE3_BLOCKS,
+    .polyval_update = SSSE3_POLYVAL,
+    .init_for = ssse3_init_for,
 };
