@@ -155,16 +155,23 @@ use perlasm::vpaes_rounds;
 use perlasm::siv_copy;
 
 my $code = perlasm::vpaes_tables::rodata();
-# The whole-register key expansion's masks and constants: RotWord of
-# word 3 broadcast, word 3 broadcast, and per Rcon value the dwords
-# (0x63 ^ Rcon, 0x63, 0x63, 0x63) (FIPS 197's Rcon, one byte a round).
+# The whole-register key expansion's masks and constants (tower basis):
+# RotWord of word 3 broadcast, word 3 broadcast, phi(0x63) in every byte,
+# per Rcon value the dwords phi(0x63 ^ Rcon, 0x63, 0x63, 0x63) (FIPS 197's
+# Rcon, one byte a round), and phi^-1 of a low and of a high nibble.
 {
     my $line = sub { '    .byte ' . join(', ', @_) . "\n" };
+    my $phi = \&perlasm::vpaes_tables::phi;
+    my $inv = \&perlasm::vpaes_tables::phi_inv;
     $code .= ".align 16\n.Lks_rotword:\n" . $line->((13, 14, 15, 12) x 4)
-           . ".Lks_word3:\n" . $line->((12 .. 15) x 4) . ".Lks_rcon63:\n";
+           . ".Lks_word3:\n" . $line->((12 .. 15) x 4)
+           . ".Lks_t63:\n" . $line->(($phi->(0x63)) x 16)
+           . ".Lks_out_lo:\n" . $line->(map { $inv->($_) } 0 .. 15)
+           . ".Lks_out_hi:\n" . $line->(map { $inv->($_ << 4) } 0 .. 15)
+           . ".Lks_rcon63:\n";
     my $rcon = 1;
     for (1 .. 10) {
-        $code .= $line->((0x63 ^ $rcon, 0x63, 0x63, 0x63) x 4);
+        $code .= $line->(($phi->(0x63 ^ $rcon), ($phi->(0x63)) x 3) x 4);
         $rcon = ($rcon << 1) ^ ($rcon & 0x80 ? 0x11b : 0);
     }
 }
@@ -203,45 +210,76 @@ my $subword = $R->subword($ONE);
 my $to_tower_key = perlasm::vpaes_rounds::zip([ $R->to_tower($ONE) ]);
 
 # The whole-register key expansion of AES-128 and AES-256 (the opening
-# comment's "Key expansion"): the S-box runs on a whole round key at
+# comment's "Key expansion"), in the tower basis: phi is linear, so the
+# xors of FIPS 197's expansion hold there too, and the S-box is then the
+# inversion and the tables round bodies use (no change of basis in the
+# chain from one key to the next). The S-box runs on a whole round key at
 # once, a PSHUFB picks the word SubWord wants and broadcasts it (rotated
-# for RotWord), one constant adds 0x63 and Rcon, and the previous key is
-# "smeared" (each word xored with all before it, two shifts) so that one
-# PXOR gives all four new words. Each key's conversion to the stored form
-# depends only on that key, so it overlaps the next key's S-box.
-#   ks_next(prev, base, pick, const): base = smear(base) ^ pick(S(prev))
-#     ^ const; S in xmm0-4 (the one-block registers), xmm8 the smear's
-#     temporary. prev may be base.
+# for RotWord), and the previous key, "smeared" (each word xored with all
+# before it, two shifts) and xored with phi of 0x63 and Rcon, takes it in
+# with one PXOR. Each key's conversion to the stored form depends only on
+# that key, so it overlaps the next key's S-box.
+#   ks_next(prev, base, pick, const): base = smear(base) ^ const ^
+#     pick(S(prev)), all in the tower basis; S in xmm0-4 (the one-block
+#     registers), xmm8 the smear's temporary. prev may be base.
+my ($ks_inv, $ks_io, $ks_jo) = $R->inversion($ONE);
+my ($ks_x, $ks_y) = grep { $_ ne $ks_io && $_ ne $ks_jo } map { "xmm$_" } 1 .. 4;
 sub ks_next {
     my ($prev, $base, $pick, $const) = @_;
-    return "    movdqa  xmm0, $prev\n" . $subword . <<___;
+    return "    movdqa  xmm0, $prev\n"
+        . join('', map { "    $_\n" } @$ks_inv) . <<___;
     movdqa  xmm8, $base
     pslldq  xmm8, 4
     pxor    $base, xmm8
     movdqa  xmm8, $base
     pslldq  xmm8, 8
     pxor    $base, xmm8
-    pshufb  xmm0, $pick
-    pxor    xmm0, $const
-    pxor    $base, xmm0
+    pxor    $base, $const
+    movdqa  $ks_x, [.Ls1u]
+    pshufb  $ks_x, $ks_io
+    movdqa  $ks_y, [.Ls1v]
+    pshufb  $ks_y, $ks_jo
+    pxor    $ks_x, $ks_y                  # phi(L(1/y))
+    pshufb  $ks_x, $pick
+    pxor    $base, $ks_x
 ___
 }
-#   ks_store(key, tower): round key r (ordinary basis, in `key`) stored at
-#     [rax] as SR^-r(phi(K ^ 0x63)) (tower 1) or SR^-r(K ^ 0x63) (the last),
-#     edx = 64 * (r mod 4); rax and edx move on to round r + 1. Uses
-#     xmm9-11; xmm12 holds the 0x63 bytes.
-my $CONV = { wide => 1, r => [ 'xmm9', 'xmm10', 'xmm11' ] };
-my $ks_tower = perlasm::vpaes_rounds::zip([ $R->to_tower($CONV) ]);
+#   ks_store(key, last): round key r (tower basis, in `key`) stored at
+#     [rax] as SR^-r(phi(K ^ 0x63)), or for the last as SR^-r(K ^ 0x63)
+#     (phi^-1 by two lookups); edx = 64 * (r mod 4); rax and edx move on to
+#     round r + 1. Uses xmm9-11; xmm12 holds phi(0x63) in every byte.
 sub ks_store {
-    my ($key, $tower) = @_;
-    return "    movdqa  xmm9, $key\n    pxor    xmm9, xmm12\n"
-        . ($tower ? $ks_tower : '') . <<___;
+    my ($key, $last) = @_;
+    my $s = "    movdqa  xmm9, $key\n";
+    if ($last) {
+        $s .= <<___;
+    movdqa  xmm10, xmm9
+    psrld   xmm10, 4
+    pand    xmm9, xmm15
+    pand    xmm10, xmm15
+    movdqa  xmm11, [.Lks_out_lo]
+    pshufb  xmm11, xmm9
+    movdqa  xmm9, [.Lks_out_hi]
+    pshufb  xmm9, xmm10
+    pxor    xmm9, xmm11                 # phi^-1
+    pxor    xmm9, [.Lk63]
+___
+    } else {
+        $s .= "    pxor    xmm9, xmm12\n";
+    }
+    return $s . <<___;
     pshufb  xmm9, [r11 + rdx + 48]
     movdqa  [rax], xmm9
     add     rax, 16
     add     edx, 64
     and     edx, 255
 ___
+}
+# The key's change to the tower basis, in place (xmm9-10 temporaries).
+sub ks_to_tower {
+    my ($key) = @_;
+    return perlasm::vpaes_rounds::zip([ $R->to_tower(
+        { wide => 1, r => [ $key, 'xmm9', 'xmm10' ] }) ]);
 }
 
 # ctr32: four counter blocks from the slot, the slot advanced by four. Runs
@@ -267,7 +305,7 @@ $code .= <<___;
     lea     r9, [r8 + 6]            # Nr
     mov     [rdi + $ROUNDS], r9d
     lea     r11, [.Lmasks]
-    movdqa  xmm12, [.Lk63]
+    movdqa  xmm12, [.Lks_t63]
     mov     edx, 64                 # 64 * (r mod 4), r = 1
     lea     rax, [rdi + 16]
     lea     r10, [.Lks_rcon63]
@@ -342,32 +380,35 @@ $to_tower_key
 .Lks_128:                           # AES-128: round keys 1 .. 10 from K_0
     movdqu  xmm6, [rsi]
     movdqa  [rdi], xmm6
+@{[ ks_to_tower('xmm6') ]}
     mov     ecx, 9
 .Lks_128_loop:                      # round keys 1 .. 9
 @{[ ks_next('xmm6', 'xmm6', '[.Lks_rotword]', '[r10]') ]}
     add     r10, 16
-@{[ ks_store('xmm6', 1) ]}
+@{[ ks_store('xmm6', 0) ]}
     dec     ecx
     jnz     .Lks_128_loop
 @{[ ks_next('xmm6', 'xmm6', '[.Lks_rotword]', '[r10]') ]}
-@{[ ks_store('xmm6', 0) ]}
+@{[ ks_store('xmm6', 1) ]}
     jmp     .Lks_clear
 .Lks_256:                           # AES-256: round keys 2 .. 14 from K_0, K_1
     movdqu  xmm6, [rsi]
     movdqu  xmm7, [rsi + 16]
     movdqa  [rdi], xmm6
-@{[ ks_store('xmm7', 1) ]}
+@{[ ks_to_tower('xmm6') ]}
+@{[ ks_to_tower('xmm7') ]}
+@{[ ks_store('xmm7', 0) ]}
     mov     ecx, 6
 .Lks_256_loop:                      # round keys 2j and 2j + 1, j = 1 .. 6
 @{[ ks_next('xmm7', 'xmm6', '[.Lks_rotword]', '[r10]') ]}
     add     r10, 16
-@{[ ks_store('xmm6', 1) ]}
+@{[ ks_store('xmm6', 0) ]}
 @{[ ks_next('xmm6', 'xmm7', '[.Lks_word3]', 'xmm12') ]}
-@{[ ks_store('xmm7', 1) ]}
+@{[ ks_store('xmm7', 0) ]}
     dec     ecx
     jnz     .Lks_256_loop
 @{[ ks_next('xmm7', 'xmm6', '[.Lks_rotword]', '[r10]') ]}
-@{[ ks_store('xmm6', 0) ]}
+@{[ ks_store('xmm6', 1) ]}
 .Lks_clear:
 @{[ clear(map { "xmm$_" } 0 .. 12) ]}
 .endfunction
