@@ -75,19 +75,37 @@ sub lookups {
 }
 
 # multiply(r, sets): ACC = sum over rows b = 15..0 of (ACC << 8) ^ W_b.
-sub multiply {
-    my ($r, @sets) = @_;
-    my ($alo, $ahi, $t0) = @$r{qw(alo ahi t0)};
-    my $s = lookups($r, 15, @sets);
-    $s .= "    movdqa    $alo, $t0                 # row 15\n";
-    $s .= "    pxor      $ahi, $ahi\n";
-    for (my $b = 14; $b >= 0; $b--) {
+# With a second accumulator (alo2, ahi2 in r; the x86_64 kernel has the
+# registers) the rows run as two independent Horner chains, 15..8 into
+# ACC and 7..0 into the second, and ACC = (ACC << 64) ^ ACC2 at the end:
+# the chain of dependent shifts and xors is half as long, and the
+# look-ups of both halves run beside it.
+sub horner {
+    my ($r, $lo, $hi, $top, $bottom, @sets) = @_;
+    my $t0 = $r->{t0};
+    my $s = lookups($r, $top, @sets);
+    $s .= "    movdqa    $lo, $t0                 # row $top\n";
+    $s .= "    pxor      $hi, $hi\n";
+    for (my $b = $top - 1; $b >= $bottom; $b--) {
         $s .= lookups($r, $b, @sets);
-        $s .= "    palignr   $ahi, $alo, 15            # row $b: ACC <<= 8\n";
-        $s .= "    pslldq    $alo, 1\n";
-        $s .= "    pxor      $alo, $t0\n";
+        $s .= "    palignr   $hi, $lo, 15            # row $b: ACC <<= 8\n";
+        $s .= "    pslldq    $lo, 1\n";
+        $s .= "    pxor      $lo, $t0\n";
     }
     return $s;
+}
+
+sub multiply {
+    my ($r, @sets) = @_;
+    my ($alo, $ahi, $alo2, $ahi2) = @$r{qw(alo ahi alo2 ahi2)};
+    return horner($r, $alo, $ahi, 15, 0, @sets) if !defined $alo2;
+    return horner($r, $alo, $ahi, 15, 8, @sets)
+         . horner($r, $alo2, $ahi2, 7, 0, @sets) . <<___;
+    palignr   $ahi, $alo, 8             # ACC = (ACC << 64) ^ ACC2
+    pslldq    $alo, 8
+    pxor      $ahi, $ahi2
+    pxor      $alo, $alo2
+___
 }
 
 # reduce(r): Y = ahi ^ alo * (1 + x + x^2 + x^7) mod P (see the x86_64

@@ -16,6 +16,11 @@
 # one 256-bit accumulator; one reduction per pair folds the part of degree
 # >= 128 back with x^128 = x^7 + x^2 + x + 1 (shifts on 64-bit lanes).
 #
+# POLYVAL (gcmi_ghash_x86_ssse3_polyval, ghash.h's polyval_update) is the
+# same without the byte reversals, hashing a call of at most
+# SSSE3_SINGLE_MAX blocks one block at a time with the H tables alone, as
+# on x86_64 (whose comment says why).
+#
 # What differs on 32-bit x86 is the register file: eight xmm registers
 # instead of the eleven the x86_64 kernel keeps live. The byte-reversal
 # mask and the 0x0f nibble mask become memory operands (aligned constants,
@@ -32,6 +37,7 @@
 # edi, esi, edx, ecx; constants through the pic= register)
 # =====================================================================
 #   gcmi_ghash_x86_ssse3_blocks(Xi = edi, key = esi, in = edx, blocks = ecx)
+#   gcmi_ghash_x86_ssse3_polyval(the same)
 #     xmm0          Y, the running hash, reflected; during a product the
 #                   second look-up temporary
 #     xmm1 xmm2     ACC: alo (degree >= 128 part), ahi

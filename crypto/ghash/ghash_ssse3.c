@@ -8,7 +8,8 @@
  * transposed so that PSHUFB reads sixteen entries at once from a register
  * with the secret nibbles as shuffle indices, instead of from memory at
  * secret addresses. This file holds the descriptor and the key set-up
- * (`init`), which runs once per key and is plain C.
+ * (`init`, once per key; `init_for`, once per AES-GCM-SIV message), plain
+ * C. Each entry of a table is one xor of two earlier ones.
  *
  * Key set-up. With G = H * x^-8 and G2 = H^2 * x^-8 (the kernel's
  * accumulator comes out multiplied by x^8; see the kernel), it builds for
@@ -27,6 +28,12 @@
  *
  * H^2 comes from the kernel: once the H rows are written, hashing the
  * block H with a zero accumulator gives H * H (square_with_kernel).
+ *
+ * AES-GCM-SIV makes a GHASH key for every message, through init_for: for
+ * a message of at most SSSE3_SINGLE_MAX blocks of POLYVAL input it builds
+ * the H rows alone, which the POLYVAL kernel reads alone for such a call
+ * (one block at a time). This keeps the key set-up the backend's own
+ * tables and kernel, only fewer of them; it is not a second multiplier.
  *
  * Constant time: every reduction is a mask made from the secret bit, never
  * a branch; H^2 comes from the constant-time kernel; table indices and
