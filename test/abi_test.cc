@@ -115,6 +115,7 @@ void gcmi_ghash_x86_64_clmul_blocks_msabi(void);
 void gcmi_ghash_x86_64_clmul_polyval_msabi(void);
 void gcmi_ghash_x86_64_clmul_init_for_msabi(void);
 void gcmi_ghash_x86_64_ssse3_blocks_msabi(void);
+void gcmi_ghash_x86_64_ssse3_polyval_msabi(void);
 void gcmi_aes_gcm_x86_64_vaes_avx512_seal_msabi(void);
 void gcmi_aes_gcm_x86_64_vaes_avx512_open_msabi(void);
 void gcmi_aes_gcm_x86_64_vaes_avx512_seal_lagged_msabi(void);
@@ -265,10 +266,15 @@ std::vector<GhashKernels> Kernels() {
                            &gcmi_ghash_x86_64_clmul_blocks_msabi,
                            &gcmi_ghash_x86_64_clmul_polyval_msabi,
                            &gcmi_ghash_x86_64_clmul_init_for_msabi));
-  k.push_back({"ssse3_msabi", Abi::kWin64, nullptr,
-               reinterpret_cast<const void *>(
-                   &gcmi_ghash_x86_64_ssse3_blocks_msabi),
-               gcmi_ghash_ssse3.init, gcmi_ghash_ssse3.update});
+  // ssse3's init and init_for are C: only its blocks kernels are Win64.
+  GhashKernels ssse3 = FromDescriptor("ssse3_msabi", gcmi_ghash_ssse3, false);
+  ssse3.abi = Abi::kWin64;
+  ssse3.blocks =
+      reinterpret_cast<const void *>(&gcmi_ghash_x86_64_ssse3_blocks_msabi);
+  ssse3.polyval =
+      reinterpret_cast<const void *>(&gcmi_ghash_x86_64_ssse3_polyval_msabi);
+  ssse3.init_for = nullptr;
+  k.push_back(ssse3);
 #endif
   return k;
 }

@@ -208,7 +208,11 @@ TEST_P(SivGhashHook, InitForServesCallsUpToItsLimit) {
   const ghash_impl *g = GetParam();
   if (g->init_for == nullptr) GTEST_SKIP() << g->name << " has no init_for";
   std::mt19937_64 rng(9);
-  for (size_t max : {1, 2, 3, 5, 8, 9, 15, 16, 17, 40}) {
+  // Every count of the short path (up to 4 + 16 + 1 blocks), then longer.
+  std::vector<size_t> maxes;
+  for (size_t m = 1; m <= 24; m++) maxes.push_back(m);
+  maxes.push_back(40);
+  for (size_t max : maxes) {
     const Bytes h = RandomBytes(rng, 16);
     GKey full, part;
     g->init(full.get(), h.data());
@@ -218,11 +222,14 @@ TEST_P(SivGhashHook, InitForServesCallsUpToItsLimit) {
         << g->name << " init_for wrote past its key_bytes, max " << max;
     for (size_t blocks = 0; blocks <= max && blocks <= 40; blocks++) {
       const Bytes in = RandomBytes(rng, 16 * blocks);
-      Bytes a = RandomBytes(rng, 16), b = a;
-      g->update(a.data(), full.get(), in.data(), blocks);
-      g->update(b.data(), part.get(), in.data(), blocks);
-      ASSERT_EQ(a, b) << g->name << " max " << max << " blocks " << blocks;
-      if (g->polyval_update != nullptr) {
+      // The key serves polyval_update where the backend has one, else
+      // update (ghash.h).
+      if (g->polyval_update == nullptr) {
+        Bytes a = RandomBytes(rng, 16), b = a;
+        g->update(a.data(), full.get(), in.data(), blocks);
+        g->update(b.data(), part.get(), in.data(), blocks);
+        ASSERT_EQ(a, b) << g->name << " max " << max << " blocks " << blocks;
+      } else {
         Bytes c = RandomBytes(rng, 16), d = c;
         g->polyval_update(c.data(), full.get(), in.data(), blocks);
         g->polyval_update(d.data(), part.get(), in.data(), blocks);

@@ -75,19 +75,37 @@ sub lookups {
 }
 
 # multiply(r, sets): ACC = sum over rows b = 15..0 of (ACC << 8) ^ W_b.
-sub multiply {
-    my ($r, @sets) = @_;
-    my ($alo, $ahi, $t0) = @$r{qw(alo ahi t0)};
-    my $s = lookups($r, 15, @sets);
-    $s .= "    movdqa    $alo, $t0                 # row 15\n";
-    $s .= "    pxor      $ahi, $ahi\n";
-    for (my $b = 14; $b >= 0; $b--) {
+# With a second accumulator (alo2, ahi2 in r; the x86_64 kernel has the
+# registers) the rows run as two independent Horner chains, 15..8 into
+# ACC and 7..0 into the second, and ACC = (ACC << 64) ^ ACC2 at the end:
+# the chain of dependent shifts and xors is half as long, and the
+# look-ups of both halves run beside it.
+sub horner {
+    my ($r, $lo, $hi, $top, $bottom, @sets) = @_;
+    my $t0 = $r->{t0};
+    my $s = lookups($r, $top, @sets);
+    $s .= "    movdqa    $lo, $t0                 # row $top\n";
+    $s .= "    pxor      $hi, $hi\n";
+    for (my $b = $top - 1; $b >= $bottom; $b--) {
         $s .= lookups($r, $b, @sets);
-        $s .= "    palignr   $ahi, $alo, 15            # row $b: ACC <<= 8\n";
-        $s .= "    pslldq    $alo, 1\n";
-        $s .= "    pxor      $alo, $t0\n";
+        $s .= "    palignr   $hi, $lo, 15            # row $b: ACC <<= 8\n";
+        $s .= "    pslldq    $lo, 1\n";
+        $s .= "    pxor      $lo, $t0\n";
     }
     return $s;
+}
+
+sub multiply {
+    my ($r, @sets) = @_;
+    my ($alo, $ahi, $alo2, $ahi2) = @$r{qw(alo ahi alo2 ahi2)};
+    return horner($r, $alo, $ahi, 15, 0, @sets) if !defined $alo2;
+    return horner($r, $alo, $ahi, 15, 8, @sets)
+         . horner($r, $alo2, $ahi2, 7, 0, @sets) . <<___;
+    palignr   $ahi, $alo, 8             # ACC = (ACC << 64) ^ ACC2
+    pslldq    $alo, 8
+    pxor      $ahi, $ahi2
+    pxor      $alo, $alo2
+___
 }
 
 # reduce(r): Y = ahi ^ alo * (1 + x + x^2 + x^7) mod P (see the x86_64
@@ -124,28 +142,44 @@ sub reduce {
 ___
 }
 
-# blocks(r): the body of a blocks function, from loading Xi to storing it
-# back: pairs of blocks, then an odd last one. Labels .Lssse3_single,
-# .Lssse3_loop2 and .Lssse3_done are defined here; the caller emits the
-# count test (to .Lssse3_return) before and anything else after.
+# blocks(r, opt): the body of a blocks function, from loading Xi to storing
+# it back: pairs of blocks, then an odd last one. Labels .L<p>_single,
+# .L<p>_loop2 and .L<p>_done are defined here, <p> the option `prefix`
+# (default "ssse3"); the caller emits the count test (to .L<p>_return)
+# before and anything else after. Options:
+#   prefix        the labels' prefix
+#   polyval       1: no byte reversals, of the blocks or of Y (POLYVAL on the
+#                 POLYVAL key, ghash.h's polyval_update: RFC 8452, appendix A)
+#   single_upto   n > 0: a call of at most n blocks hashes them one at a time
+#                 with the H rows alone, so a key whose H^2 rows were never
+#                 written serves it (crypto/ghash/ghash_ssse3.c's init_for)
 sub blocks {
-    my ($r) = @_;
+    my ($r, %opt) = @_;
+    my $p = $opt{prefix} // 'ssse3';
+    my $upto = $opt{single_upto} // 0;
     my ($Xi, $in, $blocks, $Y, $bswap) = @$r{qw(Xi in blocks Y bswap)};
     my ($hi1, $lo1, $hi2, $lo2) = @$r{qw(hi1 lo1 hi2 lo2)};
     my $pair = multiply($r, [512, $hi1, $lo1], [0, $hi2, $lo2]);
     my $single = multiply($r, [0, $hi1, $lo1]);
     my $reduce = reduce($r);
+    my $swap = sub { $opt{polyval} ? '' : "    pshufb    $_[0], $bswap\n" };
+    my $singles = $upto > 0 ? <<___ : '';
+    cmp       $blocks, $upto
+    jbe       .L${p}_single
+___
+    my $again = $upto > 0 ? <<___ : '';
+    add       $in, 16
+    sub       $blocks, 1
+    jnz       .L${p}_single
+___
     return <<___;
     movdqu    $Y, [$Xi]
-    pshufb    $Y, $bswap                # Y, reflected
-    cmp       $blocks, 2
-    jb        .Lssse3_single
-.Lssse3_loop2:                          # Y = (Y ^ X1) H^2 ^ X2 H
+@{[ $swap->($Y) ]}${singles}    cmp       $blocks, 2
+    jb        .L${p}_single
+.L${p}_loop2:                          # Y = (Y ^ X1) H^2 ^ X2 H
     movdqu    $hi1, [$in]
     movdqu    $hi2, [$in + 16]
-    pshufb    $hi1, $bswap
-    pshufb    $hi2, $bswap
-    pxor      $hi1, $Y
+@{[ $swap->($hi1) . $swap->($hi2) ]}    pxor      $hi1, $Y
 @{[ nibbles($r, $hi1, $hi1, $lo1) ]}
 @{[ nibbles($r, $hi2, $hi2, $lo2) ]}
 $pair
@@ -153,19 +187,17 @@ $reduce
     add       $in, 32
     sub       $blocks, 2
     cmp       $blocks, 2
-    jae       .Lssse3_loop2
+    jae       .L${p}_loop2
     test      $blocks, $blocks
-    jz        .Lssse3_done
-.Lssse3_single:                         # Y = (Y ^ X) H
+    jz        .L${p}_done
+.L${p}_single:                         # Y = (Y ^ X) H
     movdqu    $hi1, [$in]
-    pshufb    $hi1, $bswap
-    pxor      $hi1, $Y
+@{[ $swap->($hi1) ]}    pxor      $hi1, $Y
 @{[ nibbles($r, $hi1, $hi1, $lo1) ]}
 $single
 $reduce
-.Lssse3_done:
-    pshufb    $Y, $bswap
-    movdqu    [$Xi], $Y
+${again}.L${p}_done:
+@{[ $swap->($Y) ]}    movdqu    [$Xi], $Y
 ___
 }
 

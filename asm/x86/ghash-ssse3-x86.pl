@@ -16,6 +16,11 @@
 # one 256-bit accumulator; one reduction per pair folds the part of degree
 # >= 128 back with x^128 = x^7 + x^2 + x + 1 (shifts on 64-bit lanes).
 #
+# POLYVAL (gcmi_ghash_x86_ssse3_polyval, ghash.h's polyval_update) is the
+# same without the byte reversals, hashing a call of at most
+# SSSE3_SINGLE_MAX blocks one block at a time with the H tables alone, as
+# on x86_64 (whose comment says why).
+#
 # What differs on 32-bit x86 is the register file: eight xmm registers
 # instead of the eleven the x86_64 kernel keeps live. The byte-reversal
 # mask and the 0x0f nibble mask become memory operands (aligned constants,
@@ -32,6 +37,7 @@
 # edi, esi, edx, ecx; constants through the pic= register)
 # =====================================================================
 #   gcmi_ghash_x86_ssse3_blocks(Xi = edi, key = esi, in = edx, blocks = ecx)
+#   gcmi_ghash_x86_ssse3_polyval(the same)
 #     xmm0          Y, the running hash, reflected; during a product the
 #                   second look-up temporary
 #     xmm1 xmm2     ACC: alo (degree >= 128 part), ahi
@@ -57,6 +63,7 @@ use FindBin;
 use lib "$FindBin::Bin/..";
 use perlasm::driver;
 use perlasm::ghash_ssse3_common;
+use perlasm::layout;
 
 my %r = (
     Xi => 'edi', key => 'esi', in => 'edx', blocks => 'ecx',
@@ -66,19 +73,30 @@ my %r = (
     m0f => '[.Llow_nibbles]', bswap => '[.Lbswap_mask]',
 );
 
+# POLYVAL calls of at most this many blocks hash one block at a time with
+# the H rows alone (crypto/ghash/ghash_ssse3.c, where init_for then builds
+# no H^2 rows). GHASH calls keep their pairs: GCM's keys are made once.
+my $single_max = perlasm::layout::c_define('crypto/ghash/ghash_ssse3.c',
+                                           'SSSE3_SINGLE_MAX');
+
 my $code = perlasm::ghash_ssse3_common::rodata();
-$code .= <<___;
+for my $f ([ 'blocks', 'ssse3', 0 ], [ 'polyval', 'ssse3_pv', 1 ]) {
+    my ($name, $p, $polyval) = @$f;
+    my $what = $polyval ? 'POLYVAL (ghash.h polyval_update)' : 'GHASH';
+    $code .= <<___;
 
 .text
-.function gcmi_ghash_x86_ssse3_blocks args=4 pic=ebx public=edi,esi,edx,ecx,ebx   # (uint8_t Xi[16], const struct ghash_key *key, const uint8_t *in, size_t blocks)
+.function gcmi_ghash_x86_ssse3_$name args=4 pic=ebx public=edi,esi,edx,ecx,ebx   # (uint8_t Xi[16], const struct ghash_key *key, const uint8_t *in, size_t blocks): $what
     test      $r{blocks}, $r{blocks}
-    jz        .Lssse3_return
+    jz        .L${p}_return
 ___
-$code .= perlasm::ghash_ssse3_common::blocks(\%r);
-$code .= <<___;
+    $code .= perlasm::ghash_ssse3_common::blocks(\%r, prefix => $p,
+        polyval => $polyval, single_upto => $polyval ? $single_max : 0);
+    $code .= <<___;
 @{[ join '', map { "    pxor      xmm$_, xmm$_\n" } 0 .. 7 ]}
-.Lssse3_return:
+.L${p}_return:
 .endfunction
 ___
+}
 
 perlasm::driver::finish('x86', $code);

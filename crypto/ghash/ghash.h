@@ -95,11 +95,12 @@ struct ghash_impl {
    * update with every block and S byte-reversed, which is why a kernel
    * that byte-swaps its GHASH input gets it by leaving the swaps out. */
   ghash_update_fn *polyval_update;
-  /* Optional (NULL: init): init for a key that will only see update or
-   * polyval_update calls of at most max_blocks (>= 1) blocks each, so a
-   * backend that aggregates with powers of H computes only the powers
-   * such calls read. AES-GCM-SIV sets up a GHASH key for every message
-   * and knows how many blocks that message hashes. */
+  /* Optional (NULL: init): init for a key that will only see calls of at
+   * most max_blocks (>= 1) blocks each, so a backend that aggregates with
+   * powers of H computes only the powers such calls read. The calls are
+   * polyval_update's when the backend has one (such a key need not serve
+   * update: ssse3's does not), else update's. AES-GCM-SIV sets up a GHASH
+   * key for every message and knows how many blocks that message hashes. */
   ghash_init_for_fn *init_for;
 };
 

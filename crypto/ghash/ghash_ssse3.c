@@ -8,7 +8,8 @@
  * transposed so that PSHUFB reads sixteen entries at once from a register
  * with the secret nibbles as shuffle indices, instead of from memory at
  * secret addresses. This file holds the descriptor and the key set-up
- * (`init`), which runs once per key and is plain C.
+ * (`init`, once per key; `init_for`, once per AES-GCM-SIV message), plain
+ * C. Each entry of a table is one xor of two earlier ones.
  *
  * Key set-up. With G = H * x^-8 and G2 = H^2 * x^-8 (the kernel's
  * accumulator comes out multiplied by x^8; see the kernel), it builds for
@@ -28,6 +29,12 @@
  * H^2 comes from the kernel: once the H rows are written, hashing the
  * block H with a zero accumulator gives H * H (square_with_kernel).
  *
+ * AES-GCM-SIV makes a GHASH key for every message, through init_for: for
+ * a message of at most SSSE3_SINGLE_MAX blocks of POLYVAL input it builds
+ * the H rows alone, which the POLYVAL kernel reads alone for such a call
+ * (one block at a time). This keeps the key set-up the backend's own
+ * tables and kernel, only fewer of them; it is not a second multiplier.
+ *
  * Constant time: every reduction is a mask made from the secret bit, never
  * a branch; H^2 comes from the constant-time kernel; table indices and
  * loop bounds are public constants. The kernel's own argument is in its opening comment.
@@ -41,18 +48,34 @@
 /* The blocks kernel of the architecture being built, or none; it takes two
  * blocks per reduction and reads the 1024-byte key built by init below. */
 #if defined(LIBGCM_ASM_X86_64)
-#define SSSE3_BLOCKS gcmi_ghash_x86_64_ssse3_blocks /* ghash-ssse3-x86_64.pl */
+#define SSSE3_KERNEL(op) gcmi_ghash_x86_64_ssse3_##op /* ghash-ssse3-x86_64.pl */
 #elif defined(LIBGCM_ASM_X86)
-#define SSSE3_BLOCKS gcmi_ghash_x86_ssse3_blocks /* ghash-ssse3-x86.pl, cdecl */
+#define SSSE3_KERNEL(op) gcmi_ghash_x86_ssse3_##op /* ghash-ssse3-x86.pl, cdecl */
 #endif
 
-#if defined(SSSE3_BLOCKS)
-GCM_HIDDEN ghash_update_fn SSSE3_BLOCKS;
+#if defined(SSSE3_KERNEL)
+GCM_HIDDEN ghash_update_fn SSSE3_KERNEL(blocks);
+/* The same without its byte reversals: POLYVAL (ghash.h's polyval_update). */
+GCM_HIDDEN ghash_update_fn SSSE3_KERNEL(polyval);
+#define SSSE3_BLOCKS SSSE3_KERNEL(blocks)
+#define SSSE3_POLYVAL SSSE3_KERNEL(polyval)
 #define SSSE3_BUILT 1
 #else
 #define SSSE3_BLOCKS NULL
+#define SSSE3_POLYVAL NULL
 #define SSSE3_BUILT 0
 #endif
+
+/* The POLYVAL kernel hashes a call of at most this many blocks one block
+ * at a time with the H rows alone (the asm reads this line: perlasm/
+ * layout.pm's c_define), and init_for builds no H^2 rows for a key that
+ * sees no longer call. A per-message key (AES-GCM-SIV) for a few blocks
+ * then costs one table of rows and no squaring: for the three to six
+ * blocks of a message of up to 64 bytes with a short AAD, the rows for H^2
+ * and the square took longer than the pairs of blocks they save. The GHASH
+ * kernel keeps its pairs (a GCM key is made once): init_for's key serves
+ * polyval_update only, as ghash.h allows for a backend that has one. */
+#define SSSE3_SINGLE_MAX 6
 
 /* The 512 bytes of rows for H and for H^2 (the kernel's layout). */
 #define SSSE3_KEY_BYTES 1024
@@ -98,27 +121,35 @@ static void transpose_rows(uint8_t *out, const struct u128 e[16]) {
 }
 #endif
 
-/* Writes the 512 bytes of transposed T and T4 rows for g at `out`. */
+/* Writes the 512 bytes of transposed T and T4 rows for g at `out`. The
+ * entries are linear in n's bits, so each is one xor of two earlier ones:
+ * T[v] = g x^i for the single bit v = 8 >> i, and T[v + m] = T[v] ^ T[m]
+ * for m < v (likewise T4 from g x^(i+4)): 22 xors where masking every
+ * entry's four bits in took 128 and-xor pairs. AES-GCM-SIV builds these
+ * rows for every message. */
 static void build_rows(uint8_t out[512], struct u128 g) {
-  struct u128 t[16], t4[16];
-  /* p[i] = g * x^i; nibble value 8 >> i stands for x^i. */
-  struct u128 p[8];
-  p[0] = g;
-  for (int i = 1; i < 8; i++) p[i] = mul_x(p[i - 1]);
-  for (int n = 0; n < 16; n++) {
-    struct u128 a = {0, 0}, b = {0, 0};
-    for (int i = 0; i < 4; i++) {
-      uint64_t m = 0 - (uint64_t)((n >> (3 - i)) & 1); /* public n */
-      a.hi ^= p[i].hi & m;
-      a.lo ^= p[i].lo & m;
-      b.hi ^= p[i + 4].hi & m;
-      b.lo ^= p[i + 4].lo & m;
+  /* p[i] = g * x^i (nibble value 8 >> i stands for x^i); the entries.
+   * One struct, so one wipe clears every secret left on the stack. */
+  struct {
+    struct u128 p[8], t[16], t4[16];
+  } w;
+  w.p[0] = g;
+  for (int i = 1; i < 8; i++) w.p[i] = mul_x(w.p[i - 1]);
+  w.t[0].hi = w.t[0].lo = w.t4[0].hi = w.t4[0].lo = 0;
+  for (int i = 3; i >= 0; i--) {
+    const int v = 8 >> i; /* public: the loop's bit */
+    w.t[v] = w.p[i];
+    w.t4[v] = w.p[i + 4];
+    for (int m = 1; m < v; m++) {
+      w.t[v + m].hi = w.t[v].hi ^ w.t[m].hi;
+      w.t[v + m].lo = w.t[v].lo ^ w.t[m].lo;
+      w.t4[v + m].hi = w.t4[v].hi ^ w.t4[m].hi;
+      w.t4[v + m].lo = w.t4[v].lo ^ w.t4[m].lo;
     }
-    t[n] = a;
-    t4[n] = b;
   }
-  transpose_rows(out, t);
-  transpose_rows(out + 16, t4);
+  transpose_rows(out, w.t);
+  transpose_rows(out + 16, w.t4);
+  gcmi_secure_wipe(&w, sizeof(w));
 }
 
 /* H^2 in GCM's byte order, by the kernel itself once the H rows are in
@@ -150,6 +181,20 @@ static void ssse3_init(struct ghash_key *key, const uint8_t H[16]) {
   build_rows(ghash_key_bytes(key) + 512, g2);
 }
 
+/* init for a key that sees polyval_update calls of at most max_blocks
+ * blocks: the H rows alone when the kernel hashes such calls one block at
+ * a time. The rest of the key is left as it was (no such call reads it). */
+static void ssse3_init_for(struct ghash_key *key, const uint8_t H[16],
+                           size_t max_blocks) {
+  if (max_blocks > SSSE3_SINGLE_MAX) { /* public: the message's length */
+    ssse3_init(key, H);
+    return;
+  }
+  struct u128 g = {load_be64(H), load_be64(H + 8)};
+  for (int i = 0; i < 8; i++) g = mul_x_inv(g);
+  build_rows(ghash_key_bytes(key), g);
+}
+
 /* Runs here when this build has its kernels and the CPU has SSSE3. */
 static int ssse3_usable(void) { return SSSE3_BUILT && gcmi_cpu_x86_has_ssse3(); }
 
@@ -162,4 +207,6 @@ const struct ghash_impl gcmi_ghash_ssse3 = {
     .usable = ssse3_usable,
     .init = ssse3_init,
     .update = SSSE3_BLOCKS,
+    .polyval_update = SSSE3_POLYVAL,
+    .init_for = ssse3_init_for,
 };
