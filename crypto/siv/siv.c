@@ -344,17 +344,26 @@ static int open_kernel(const struct gcm_siv_key_st *k, size_t len,
          len <= kernel_max(f->siv_open_max, SIV_SHORT_MAX);
 }
 
+/* Lays a message out in hb as the kernels take it: the AAD and the data
+ * (plaintext or ciphertext), each zero-padded to whole blocks, then the
+ * length block. Returns where the data starts. */
+static uint8_t *short_layout(uint8_t *hb, const uint8_t *aad, size_t aad_len,
+                             const uint8_t *in, size_t len) {
+  uint8_t *data = hb + 16 * ((aad_len + 15) / 16);
+  siv_put_padded(hb, aad, aad_len);
+  siv_put_padded(data, in, len);
+  block_store(data + 16 * ((len + 15) / 16), siv_block_lengths(aad_len, len));
+  return data;
+}
+
 static void seal_short_kernel(const struct gcm_siv_key_st *k,
                               const uint8_t nonce[12], const uint8_t *in,
                               size_t len, const uint8_t *aad, size_t aad_len,
                               uint8_t *out, uint8_t tag[16]) {
   _Alignas(16) uint8_t hb[SIV_KERNEL_HB_BYTES];
   const size_t a = (aad_len + 15) / 16, c = (len + 15) / 16;
-  uint8_t *data = hb + 16 * a;
+  uint8_t *data = short_layout(hb, aad, aad_len, in, len);
 
-  siv_put_padded(hb, aad, aad_len);
-  siv_put_padded(data, in, len);
-  block_store(data + 16 * c, siv_block_lengths(aad_len, len));
   k->fused->siv_seal_short(gcm_siv_key_kgk(k), nonce, hb, a, len, tag);
   if (len > 0) {
     memcpy(out, data, len);
@@ -371,11 +380,8 @@ static void open_short_kernel(const struct gcm_siv_key_st *k,
                               uint8_t expected[16]) {
   _Alignas(16) uint8_t hb[SIV_SHORT_HB_BYTES];
   const size_t a = (aad_len + 15) / 16, c = (len + 15) / 16;
-  uint8_t *data = hb + 16 * a;
+  uint8_t *data = short_layout(hb, aad, aad_len, in, len);
 
-  siv_put_padded(hb, aad, aad_len);
-  siv_put_padded(data, in, len);
-  block_store(data + 16 * c, siv_block_lengths(aad_len, len));
   /* The kernel reads the received tag there and writes the expected one. */
   block_store(expected, block_load(tag));
   k->fused->siv_open_short(gcm_siv_key_kgk(k), nonce, hb, a, len, expected);
@@ -424,12 +430,9 @@ static void seal_short(const struct gcm_siv_key_st *k, const uint8_t nonce[12],
   struct siv_short w;
   _Alignas(16) uint8_t s[16], cb[16];
   const size_t a = (aad_len + 15) / 16, c = (len + 15) / 16;
-  uint8_t *data = w.hb + 16 * a;
 
   derive_message_keys(k, nonce, &w.keys, a + c + 1);
-  siv_put_padded(w.hb, aad, aad_len);
-  siv_put_padded(data, in, len);
-  block_store(data + 16 * c, siv_block_lengths(aad_len, len));
+  uint8_t *data = short_layout(w.hb, aad, aad_len, in, len);
   if (short_polyval(k, &w.keys, w.hb, a + c + 1, s)) {
     siv_put_padded(data, in, len); /* reversed for the hash: again */
   }
