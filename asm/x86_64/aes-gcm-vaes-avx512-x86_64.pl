@@ -141,6 +141,7 @@ use FindBin;
 use lib "$FindBin::Bin/..";
 use perlasm::driver;
 use perlasm::ghash_clmul_common;                # h_prime
+use perlasm::siv_runs qw(skip_empty_runs);      # walking struct siv_polyval_runs
 use perlasm::fused_driver_x86_64 qw(spread);    # seal, seal_lagged, open; the stitching
 use perlasm::layout;                             # $ROUNDS (the AES-GCM-SIV functions)
 use perlasm::siv_copy;                           # the AES-GCM-SIV functions' byte order
@@ -662,19 +663,6 @@ my $tail_powers = sub {
     join '', map { "    vmovdqu64  $tp[$_]\{k" . ($_ + 1) . "}{z}, [rdi + " . 64 * $_ . "]\n"
                    . half_sum($th[$_], $tp[$_]) } 0 .. $n - 1;
 };
-my $skip_empty = sub {
-    my ($tag) = @_;
-    return <<___;
-.L${tag}:
-    test       $blocks, $blocks
-    jnz        .L${tag}_have
-    add        r10, 8
-    mov        $in, [r10]                   # public: a run's address (runs->in[r])
-    mov        $blocks, [r10 + 32]          # public: a run's block count (runs->blocks[r])
-    jmp        .L${tag}
-.L${tag}_have:
-___
-};
 
 my $pv_entry = "    vmovdqu64  $YS, [r9]\n" . $entry_powers
     . join '', map { half_sum('zmm' . (16 + $_), power($_)) } 0 .. 3;
@@ -706,7 +694,7 @@ $pv_entry    mov        $in, [r10]                   # public: a run's address (
     and        eax, 15
     inc        eax                          # the first group: N mod 16, or 16
 .Lsivrun_group:                             # rsi blocks left in all, rax in this group
-@{[ $skip_empty->('sivrun_skip') ]}    cmp        eax, 16
+@{[ skip_empty_runs('sivrun_skip', $in, $blocks) ]}    cmp        eax, 16
     jne        .Lsivrun_gather
     cmp        $blocks, 16
     jb         .Lsivrun_gather
@@ -716,7 +704,7 @@ $pv_entry    mov        $in, [r10]                   # public: a run's address (
 .Lsivrun_gather:                            # the group's blocks from one run or several
 @{[ join '', map { "    vpxor      xmm$_, xmm$_, xmm$_\n" } 4 .. 7 ]}    xor        edi, edi                     # lanes filled so far
 .Lsivrun_piece:
-@{[ $skip_empty->('sivrun_pskip') ]}    lea        rbx, [rdi + $blocks]
+@{[ skip_empty_runs('sivrun_pskip', $in, $blocks) ]}    lea        rbx, [rdi + $blocks]
     cmp        rbx, rax
     cmova      rbx, rax                     # filled after this piece
     lea        r8, [rbx + rbx]

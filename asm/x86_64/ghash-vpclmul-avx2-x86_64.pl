@@ -104,6 +104,7 @@ use FindBin;
 use lib "$FindBin::Bin/..";
 use perlasm::driver;
 use perlasm::ghash_clmul_common;                # h_prime
+use perlasm::siv_runs qw(skip_empty_runs);      # walking struct siv_polyval_runs
 
 my $code = <<___;
 .rodata
@@ -427,19 +428,6 @@ for my $j (0 .. 7) {
     $sixteen_pv .= mul_acc($j == 0, 'ymm4', "[$key + " . 32 * $j . "]",
                            'ymm' . (8 + $j), 'ymm1', 'ymm2', 'ymm3', 'ymm5', 'ymm6');
 }
-sub skip_empty {
-    my ($tag) = @_;
-    return <<___;
-.L${tag}:
-    test       $blocks, $blocks
-    jnz        .L${tag}_have
-    add        r10, 8
-    mov        $in, [r10]                   # public: a run's address (runs->in[r])
-    mov        $blocks, [r10 + 32]          # public: a run's block count (runs->blocks[r])
-    jmp        .L${tag}
-.L${tag}_have:
-___
-}
 my $group_end = join '', fold(1, 5), fold(2, 5), fold(3, 5), fixup('xmm1', 'xmm2', 'xmm3'),
                          reduce('xmm0', 'xmm1', 'xmm2', 'xmm3', 'xmm5');
 $code .= <<___;
@@ -461,7 +449,7 @@ $halves
     and        ebx, 15
     inc        ebx                          # the first group: N mod 16, or 16
 .Lruns_group:
-@{[ skip_empty('runs_skip') ]}    cmp        ebx, 16
+@{[ skip_empty_runs('runs_skip', $in, $blocks) ]}    cmp        ebx, 16
     jne        .Lruns_gather
     cmp        $blocks, 16
     jb         .Lruns_gather
@@ -475,7 +463,7 @@ $sixteen_pv
     vpxor      xmm3, xmm3, xmm3
     xor        edi, edi
 .Lruns_piece:
-@{[ skip_empty('runs_pskip') ]}    mov        r11, rbx
+@{[ skip_empty_runs('runs_pskip', $in, $blocks) ]}    mov        r11, rbx
     sub        r11, rdi
     cmp        r11, $blocks
     cmova      r11, $blocks                 # this piece's blocks
