@@ -527,7 +527,8 @@ TEST_P(SivFusedHook, PolyvalRunsMatchesPolyvalOnEachRun) {
     }
   }
   for (int i = 0; i < 200; i++) {
-    cases.push_back({rng() % 40, rng() % 2, rng() % 70, 1 + rng() % 2});
+    auto below = [&rng](size_t n) { return static_cast<size_t>(rng() % n); };
+    cases.push_back({below(40), below(2), below(70), 1 + below(2)});
   }
   for (const std::vector<size_t> &c : cases) {
     const size_t total = c[0] + c[1] + c[2] + c[3];
