@@ -76,16 +76,22 @@ ALLOWED = [
      "(left - GCM_BULK_BLOCKS) / cap: the number of two-pass calls of a long "
      "run (gcm_mode_one_shot: its general case inlines gcm_mode_crypt)"),
     (r"siv\.c\.o", r"hash_runs_from[\w.]*", "indirect jump",
-     "a tail call of the key's fused descriptor's siv_polyval_runs (a "
-     "function pointer chosen with the key's backends, public), whether "
-     "taken by the number of blocks, public"),
+     "a tail call through a function pointer chosen with the key's "
+     "backends, public: the fused descriptor's siv_polyval_runs, or for "
+     "the last run siv_polyval or the GHASH backend's polyval_update; "
+     "which one, and whether taken, by the number of blocks, public"),
 ]
 
 
 def kind_of(reason):
     """The class a finding belongs to: a division instruction and a call to
-    a division helper (ARM without udiv) are both "division"."""
-    return "division" if "division" in reason else reason
+    a division helper (ARM without udiv) are both "division"; an indirect
+    jump is one whatever the architecture spells it (jmp *, br, bx rN)."""
+    if "division" in reason:
+        return "division"
+    if reason.startswith("indirect jump"):
+        return "indirect jump"
+    return reason
 
 
 def allowed(obj, func, reason):
