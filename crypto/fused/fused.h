@@ -328,6 +328,22 @@ GCM_HIDDEN fused_siv_short_fn gcmi_aes_gcm_siv_x86_64_aesni_open_short;
 #define FUSED_SIV_AESNI(op) NULL
 #endif
 
+/* The designated initializers that point a descriptor's per-message
+ * AES-GCM-SIV hooks at those kernels, with the descriptor's limits
+ * (siv_seal_max, siv_open_max; 0 is the short path's own). */
+#define FUSED_SIV_AESNI_HOOKS(seal_max, open_max)      \
+  .siv_keys = FUSED_SIV_AESNI(keys),                   \
+  .siv_seal_short = FUSED_SIV_AESNI(seal_short),       \
+  .siv_open_short = FUSED_SIV_AESNI(open_short),       \
+  .siv_seal_max = (seal_max), .siv_open_max = (open_max)
+
+/* The VAES kernels' limit for those hooks, both ways: from 16 blocks the
+ * general short path, whose counter mode is then the VAES kernel's wider
+ * siv_ctr32le, beats the xmm kernel (gcm-ab --siv, Zen 5: 256 bytes
+ * 0.96-0.98, 208 bytes 1.13 for the xmm kernel against the general path
+ * on the backends' hooks). */
+#define FUSED_SIV_VAES_SHORT_MAX 240
+
 /* The kernels, one descriptor per file (crypto/fused/fused_<name>.c).
  * Every descriptor exists on every build; one whose kernel this build does
  * not have reports unusable (`usable` answers 0 and `seal`/`open` are

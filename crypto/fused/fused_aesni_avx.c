@@ -85,8 +85,5 @@ const struct fused_impl gcmi_fused_aesni_avx = {
     .lag_blocks = 8,
     .siv_open = AESNI_AVX_KERNEL(siv_open),
     /* AES-GCM-SIV's per-message work: fused.h's aesni kernels. */
-    .siv_keys = FUSED_SIV_AESNI(keys),
-    .siv_seal_short = FUSED_SIV_AESNI(seal_short),
-    .siv_open_short = FUSED_SIV_AESNI(open_short),
-    .siv_seal_max = FUSED_SIV_SEAL_MAX,
+    FUSED_SIV_AESNI_HOOKS(FUSED_SIV_SEAL_MAX, 0),
 };

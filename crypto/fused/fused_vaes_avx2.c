@@ -31,7 +31,8 @@
  * Its AES-GCM-SIV per-message hooks (siv_keys, siv_seal_short,
  * siv_open_short) are the xmm kernel every aesni descriptor shares
  * (fused.h, asm/x86_64/aes-gcm-siv-aesni-x86_64.pl), for messages of up
- * to 240 bytes: from 16 blocks this kernel's siv_ctr32le is faster.
+ * to FUSED_SIV_VAES_SHORT_MAX (240) bytes: from 16 blocks this kernel's
+ * siv_ctr32le is faster.
  *
  * Constant time: AES rounds, carry-less multiplies, XORs and constant
  * shuffles only; branches and addresses depend on the block count and the
@@ -103,14 +104,7 @@ const struct fused_impl gcmi_fused_vaes_avx2 = {
     .siv_open = VAES_AVX2_KERNEL(siv_open),
     .siv_ctr32le = VAES_AVX2_KERNEL(siv_ctr32le),
     /* AES-GCM-SIV's per-message work: fused.h's aesni kernels. */
-    .siv_keys = FUSED_SIV_AESNI(keys),
-    .siv_seal_short = FUSED_SIV_AESNI(seal_short),
-    .siv_open_short = FUSED_SIV_AESNI(open_short),
-    /* From 16 blocks the short path's counter mode is siv_ctr32le, which
-     * beats the xmm kernel's (gcm-ab --siv: 256 bytes 0.96-0.98, 208
-     * bytes 1.13 against the short path on the backends' hooks). */
-    .siv_seal_max = 240,
-    .siv_open_max = 240,
+    FUSED_SIV_AESNI_HOOKS(FUSED_SIV_VAES_SHORT_MAX, FUSED_SIV_VAES_SHORT_MAX),
     .siv_polyval = VAES_AVX2_POLYVAL(polyval),
     .siv_polyval_runs = VAES_AVX2_POLYVAL(polyval_runs),
 };
