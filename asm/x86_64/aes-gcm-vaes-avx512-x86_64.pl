@@ -141,7 +141,7 @@ use FindBin;
 use lib "$FindBin::Bin/..";
 use perlasm::driver;
 use perlasm::ghash_clmul_common;                # h_prime
-use perlasm::siv_runs qw(skip_empty_runs);      # walking struct siv_polyval_runs
+use perlasm::siv_runs qw(runs_entry first_run skip_empty_runs);      # walking struct siv_polyval_runs
 use perlasm::fused_driver_x86_64 qw(spread);    # seal, seal_lagged, open; the stitching
 use perlasm::layout;                             # $ROUNDS (the AES-GCM-SIV functions)
 use perlasm::siv_copy;                           # the AES-GCM-SIV functions' byte order
@@ -681,16 +681,7 @@ $pv_entry@{[ pv_run('sivpv') ]}$pv_exit.Lsivpv_return:
 .function gcmi_aes_gcm_x86_64_vaes_avx512_siv_polyval_runs args=3 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax,rbx,r12,r13,k1,k2,k3,k4   # (uint8_t S[16], const struct ghash_key *key, const struct siv_polyval_runs *runs)
     mov        r9, rdi                      # S
     mov        $gkey, rsi
-    mov        r10, rdx                     # runs: the current run's slot
-    mov        rsi, [r10 + 32]              # public: a run's block count (runs->blocks[0])
-    add        rsi, [r10 + 40]              # public: a run's block count (runs->blocks[1])
-    add        rsi, [r10 + 48]              # public: a run's block count (runs->blocks[2])
-    add        rsi, [r10 + 56]              # public: a run's block count (runs->blocks[3])
-    test       rsi, rsi
-    jz         .Lsivrun_return
-$pv_entry    mov        $in, [r10]                   # public: a run's address (runs->in[0])
-    mov        $blocks, [r10 + 32]          # public: a run's block count (runs->blocks[0])
-    lea        rax, [rsi - 1]
+@{[ runs_entry('rdx', 'rsi', '.Lsivrun_return') ]}$pv_entry@{[ first_run($in, $blocks) ]}    lea        rax, [rsi - 1]
     and        eax, 15
     inc        eax                          # the first group: N mod 16, or 16
 .Lsivrun_group:                             # rsi blocks left in all, rax in this group

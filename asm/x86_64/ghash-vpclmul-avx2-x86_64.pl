@@ -104,7 +104,7 @@ use FindBin;
 use lib "$FindBin::Bin/..";
 use perlasm::driver;
 use perlasm::ghash_clmul_common;                # h_prime
-use perlasm::siv_runs qw(skip_empty_runs);      # walking struct siv_polyval_runs
+use perlasm::siv_runs qw(runs_entry first_run skip_empty_runs);      # walking struct siv_polyval_runs
 
 my $code = <<___;
 .rodata
@@ -434,18 +434,9 @@ $code .= <<___;
 
 .function gcmi_ghash_x86_64_vpclmul_avx2_polyval_runs args=3 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax,rbx   # (uint8_t S[16], const struct ghash_key *key, const struct siv_polyval_runs *runs)
     mov        r9, rdi                      # S
-    mov        r10, rdx                     # runs: the current run's slot
-    mov        rax, [r10 + 32]              # public: a run's block count (runs->blocks[0])
-    add        rax, [r10 + 40]              # public: a run's block count (runs->blocks[1])
-    add        rax, [r10 + 48]              # public: a run's block count (runs->blocks[2])
-    add        rax, [r10 + 56]              # public: a run's block count (runs->blocks[3])
-    test       rax, rax
-    jz         .Lruns_return
-    vmovdqu    xmm0, [r9]                   # S; upper lane zero
+@{[ runs_entry('rdx', 'rax', '.Lruns_return') ]}    vmovdqu    xmm0, [r9]                   # S; upper lane zero
 $halves
-    mov        $in, [r10]                   # public: a run's address (runs->in[0])
-    mov        $blocks, [r10 + 32]          # public: a run's block count (runs->blocks[0])
-    lea        rbx, [rax - 1]
+@{[ first_run($in, $blocks) ]}    lea        rbx, [rax - 1]
     and        ebx, 15
     inc        ebx                          # the first group: N mod 16, or 16
 .Lruns_group:
