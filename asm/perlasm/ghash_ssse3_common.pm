@@ -20,6 +20,13 @@ package perlasm::ghash_ssse3_common;
 
 use strict;
 use warnings;
+use perlasm::layout ();
+
+# POLYVAL calls of at most this many blocks hash one block at a time with
+# the H rows alone (crypto/ghash/ghash_ssse3.c, where init_for then builds
+# no H^2 rows). GHASH calls keep their pairs: GCM's keys are made once.
+my $SINGLE_MAX = perlasm::layout::c_define('crypto/ghash/ghash_ssse3.c',
+                                           'SSSE3_SINGLE_MAX');
 
 # rodata(): the byte-reversal mask and the nibble mask, .Lbswap_mask and
 # .Llow_nibbles (16-byte aligned).
@@ -149,14 +156,14 @@ ___
 # before and anything else after. Options:
 #   prefix        the labels' prefix
 #   polyval       1: no byte reversals, of the blocks or of Y (POLYVAL on the
-#                 POLYVAL key, ghash.h's polyval_update: RFC 8452, appendix A)
-#   single_upto   n > 0: a call of at most n blocks hashes them one at a time
-#                 with the H rows alone, so a key whose H^2 rows were never
-#                 written serves it (crypto/ghash/ghash_ssse3.c's init_for)
+#                 POLYVAL key, ghash.h's polyval_update: RFC 8452, appendix A),
+#                 and a call of at most SSSE3_SINGLE_MAX blocks hashes them
+#                 one at a time with the H rows alone, so a key whose H^2
+#                 rows were never written serves it (ghash_ssse3.c's init_for)
 sub blocks {
     my ($r, %opt) = @_;
     my $p = $opt{prefix} // 'ssse3';
-    my $upto = $opt{single_upto} // 0;
+    my $upto = $opt{polyval} ? $SINGLE_MAX : 0;
     my ($Xi, $in, $blocks, $Y, $bswap) = @$r{qw(Xi in blocks Y bswap)};
     my ($hi1, $lo1, $hi2, $lo2) = @$r{qw(hi1 lo1 hi2 lo2)};
     my $pair = multiply($r, [512, $hi1, $lo1], [0, $hi2, $lo2]);

@@ -63,7 +63,6 @@ use FindBin;
 use lib "$FindBin::Bin/..";
 use perlasm::driver;
 use perlasm::ghash_ssse3_common;
-use perlasm::layout;
 
 my %r = (
     Xi => 'edi', key => 'esi', in => 'edx', blocks => 'ecx',
@@ -72,12 +71,6 @@ my %r = (
     t0 => 'xmm7', t1 => 'xmm0',         # t1 is Y's register: Y is dead during a product
     m0f => '[.Llow_nibbles]', bswap => '[.Lbswap_mask]',
 );
-
-# POLYVAL calls of at most this many blocks hash one block at a time with
-# the H rows alone (crypto/ghash/ghash_ssse3.c, where init_for then builds
-# no H^2 rows). GHASH calls keep their pairs: GCM's keys are made once.
-my $single_max = perlasm::layout::c_define('crypto/ghash/ghash_ssse3.c',
-                                           'SSSE3_SINGLE_MAX');
 
 my $code = perlasm::ghash_ssse3_common::rodata();
 for my $f ([ 'blocks', 'ssse3', 0 ], [ 'polyval', 'ssse3_pv', 1 ]) {
@@ -91,7 +84,7 @@ for my $f ([ 'blocks', 'ssse3', 0 ], [ 'polyval', 'ssse3_pv', 1 ]) {
     jz        .L${p}_return
 ___
     $code .= perlasm::ghash_ssse3_common::blocks(\%r, prefix => $p,
-        polyval => $polyval, single_upto => $polyval ? $single_max : 0);
+        polyval => $polyval);
     $code .= <<___;
 @{[ join '', map { "    pxor      xmm$_, xmm$_\n" } 0 .. 7 ]}
 .L${p}_return:

@@ -116,7 +116,6 @@ use FindBin;
 use lib "$FindBin::Bin/..";
 use perlasm::driver;
 use perlasm::ghash_ssse3_common;
-use perlasm::layout;
 
 my %r = (
     Xi => 'rdi', key => 'rsi', in => 'rdx', blocks => 'rcx',
@@ -126,12 +125,6 @@ my %r = (
     m0f => 'xmm9', bswap => 'xmm10',
     alo2 => 'xmm11', ahi2 => 'xmm12',
 );
-
-# POLYVAL calls of at most this many blocks hash one block at a time with
-# the H rows alone (crypto/ghash/ghash_ssse3.c, where init_for then builds
-# no H^2 rows). GHASH calls keep their pairs: GCM's keys are made once.
-my $single_max = perlasm::layout::c_define('crypto/ghash/ghash_ssse3.c',
-                                           'SSSE3_SINGLE_MAX');
 
 my $code = perlasm::ghash_ssse3_common::rodata();
 for my $f ([ 'blocks', 'ssse3', 0 ], [ 'polyval', 'ssse3_pv', 1 ]) {
@@ -147,7 +140,7 @@ for my $f ([ 'blocks', 'ssse3', 0 ], [ 'polyval', 'ssse3_pv', 1 ]) {
 ___
     $code .= "    movdqa    $r{bswap}, [.Lbswap_mask]\n" if !$polyval;
     $code .= perlasm::ghash_ssse3_common::blocks(\%r, prefix => $p,
-        polyval => $polyval, single_upto => $polyval ? $single_max : 0);
+        polyval => $polyval);
     $code .= <<___;
 .L${p}_return:
 .endfunction
