@@ -112,37 +112,41 @@ use perlasm::driver;
 use perlasm::layout;    # $ROUNDS, $PLANES and the other C structure offsets
 use perlasm::slot_scheduler;
 
-# The Boyar-Peralta S-box circuit without its XNORs (the same gates as
-# sub_bytes() in crypto/aes/aes_bitsliced_rounds.h): u0 is the most
+# Boyar and Peralta's 113-gate S-box circuit (23 XORs in the top linear
+# layer, 32 ANDs and 30 XORs in the middle, 28 gates at the bottom; their
+# SLP_AES_113 gate list, here without its four XNORs): u0 is the most
 # significant bit (plane 7), u7 the least (plane 0); out<i> is plane i.
+# Its middle (from y to z) is that of the 128-gate depth-16 circuit in
+# crypto/aes/aes_bitsliced_rounds.h; its top and bottom layers take 15
+# gates fewer at a greater depth.
 my $SBOX = <<'___';
-t1=u0^u3 t2=u0^u5 t3=u0^u6 t4=u3^u5 t5=u4^u6 t6=t1^t5 t7=u1^u2 t8=u7^t6
-t9=u7^t7 t10=t6^t7 t11=u1^u5 t12=u2^u5 t13=t3^t4 t14=t6^t11 t15=t5^t11
-t16=t5^t12 t17=t9^t16 t18=u3^u7 t19=t7^t18 t20=t1^t19 t21=u6^u7
-t22=t7^t21 t23=t2^t22 t24=t2^t10 t25=t20^t17 t26=t3^t16 t27=t1^t12
-m1=t13&t6 m2=t23&t8 m3=t14^m1 m4=t19&u7 m5=m4^m1 m6=t3&t16 m7=t22&t9
-m8=t26^m6 m9=t20&t17 m10=m9^m6 m11=t1&t15 m12=t4&t27 m13=m12^m11
-m14=t2&t10 m15=m14^m11 m16=m3^m2 m17=m5^t24 m18=m8^m7 m19=m10^m15
-m20=m16^m13 m21=m17^m15 m22=m18^m13 m23=m19^t25 m24=m22^m23 m25=m22&m20
-m26=m21^m25 m27=m20^m21 m28=m23^m25 m29=m28&m27 m30=m26&m24 m31=m20&m23
-m32=m27&m31 m33=m27^m25 m34=m21&m22 m35=m24&m34 m36=m24^m25 m37=m21^m29
-m38=m32^m33 m39=m23^m30 m40=m35^m36 m41=m38^m40 m42=m37^m39 m43=m37^m38
-m44=m39^m40 m45=m42^m41 m46=m44&t6 m47=m40&t8 m48=m39&u7 m49=m43&t16
-m50=m38&t9 m51=m37&t17 m52=m42&t15 m53=m45&t27 m54=m41&t10 m55=m44&t13
-m56=m40&t23 m57=m39&t19 m58=m43&t3 m59=m38&t22 m60=m37&t20 m61=m42&t1
-m62=m45&t4 m63=m41&t2 l0=m61^m62 l1=m50^m56 l2=m46^m48 l3=m47^m55
-l4=m54^m58 l5=m49^m61 l6=m62^l5 l7=m46^l3 l8=m51^m59 l9=m52^m53
-l10=m53^l4 l11=m60^l2 l12=m48^m51 l13=m50^l0 l14=m52^m61 l15=m55^l1
-l16=m56^l0 l17=m57^l1 l18=m58^l8 l19=m63^l4 l20=l0^l1 l21=l1^l7
-l22=l3^l12 l23=l18^l2 l24=l15^l9 l25=l6^l10 l26=l7^l9 l27=l8^l10
-l28=l11^l14 l29=l11^l17
-out7=l6^l24 out6=l16^l26 out5=l19^l28 out4=l6^l21 out3=l20^l22
-out2=l25^l29 out1=l13^l27 out0=l6^l23
+y14=u3^u5 y13=u0^u6 y9=u0^u3 y8=u0^u5 t0=u1^u2 y1=t0^u7 y4=y1^u3
+y12=y13^y14 y2=y1^u0 y5=y1^u6 y3=y5^y8 t1=u4^y12 y15=t1^u5 y20=t1^u1
+y6=y15^u7 y10=y15^t0 y11=y20^y9 y7=u7^y11 y17=y10^y11 y19=y10^y8
+y16=t0^y11 y21=y13^y16 y18=u0^y16
+t2=y12&y15 t3=y3&y6 t4=t3^t2 t5=y4&u7 t6=t5^t2 t7=y13&y16 t8=y5&y1
+t9=t8^t7 t10=y2&y7 t11=t10^t7 t12=y9&y11 t13=y14&y17 t14=t13^t12
+t15=y8&y10 t16=t15^t12 t17=t4^t14 t18=t6^t16 t19=t9^t14 t20=t11^t16
+t21=t17^y20 t22=t18^y19 t23=t19^y21 t24=t20^y18 t25=t21^t22 t26=t21&t23
+t27=t24^t26 t28=t25&t27 t29=t28^t22 t30=t23^t24 t31=t22^t26 t32=t31&t30
+t33=t32^t24 t34=t23^t33 t35=t27^t33 t36=t24&t35 t37=t36^t34 t38=t27^t36
+t39=t29&t38 t40=t25^t39 t41=t40^t37 t42=t29^t33 t43=t29^t40 t44=t33^t37
+t45=t42^t41 z0=t44&y15 z1=t37&y6 z2=t33&u7 z3=t43&y16 z4=t40&y1
+z5=t29&y7 z6=t42&y11 z7=t45&y17 z8=t41&y10 z9=t44&y12 z10=t37&y3
+z11=t33&y4 z12=t43&y13 z13=t40&y5 z14=t29&y2 z15=t42&y9 z16=t45&y14
+z17=t41&y8
+tc1=z15^z16 tc2=z10^tc1 tc3=z9^tc2 tc4=z0^z2 tc5=z1^z0 tc6=z3^z4
+tc7=z12^tc4 tc8=z7^tc6 tc9=z8^tc7 tc10=tc8^tc9 tc11=tc6^tc5 tc12=z3^z5
+tc13=z13^tc1 tc14=tc4^tc12 out4=tc3^tc11 tc16=z6^tc8 tc17=z14^tc10
+tc18=tc13^tc14 out0=z12^tc18 tc20=z15^tc16 tc21=tc2^z11 out7=tc3^tc16
+out1=tc10^tc18 out3=tc14^out4 out6=out4^tc16 tc26=tc17^tc20
+out5=tc26^z17 out2=tc21^tc17
 ___
 
 # Single-assignment programs: [op, dst, src...] with op one of xor, and,
-# rr1 (rot_rows1), rr2 (rot_rows2), rc1/rc2/rc3 (rot_cols by 1..3), ldk
-# (the next round-key plane, from r12 with post-increment).
+# rrc0..rrc3 (rot_cols(rot_rows1(x), j) for j mod 4 = 0..3), rr2
+# (rot_rows2), rr2c (rot_cols(rot_rows2(x), 2)), ldk (the next round-key
+# plane, from r12 with post-increment).
 
 # SubBytes of planes "$in<i>" into "$out<i>"; circuit values get $tag.
 sub sbox_prog {
@@ -170,11 +174,7 @@ sub mix_ark_prog {
     my @p;
     my $rt = sub {       # r_i and t_i
         my ($i) = @_;
-        if ($j % 4) {
-            push @p, ['rr1', "mx_a$i", "$in$i"], ['rc' . ($j % 4), "mx_r$i", "mx_a$i"];
-        } else {
-            push @p, ['rr1', "mx_r$i", "$in$i"];
-        }
+        push @p, ['rrc' . ($j % 4), "mx_r$i", "$in$i"];
         push @p, ['xor', "mx_t$i", "$in$i", "mx_r$i"];
     };
     # out_i = xtime(t)_i ^ r_i ^ rot2(t)_i; t7 feeds planes 0, 1, 3, 4.
@@ -184,12 +184,8 @@ sub mix_ark_prog {
     $rt->(7);
     for my $i (0 .. 7) {
         $rt->($i) if $i < 7;
-        push @p, ['rr2', "mx_b$i", "mx_t$i"];
         my $rot2 = "mx_b$i";
-        if ($j % 2) {
-            push @p, ['rc2', "mx_c$i", "mx_b$i"];
-            $rot2 = "mx_c$i";
-        }
+        push @p, [$j % 2 ? 'rr2c' : 'rr2', $rot2, "mx_t$i"];
         my @terms = ("mx_r$i", $rot2, @{ $xt{$i} });
         my $acc = shift @terms;
         for my $k (0 .. $#terms) {
@@ -302,7 +298,7 @@ sub allocate {
         my @src = map { $reg{$_} } @s;
         my @dying = grep { $last_use->($_) == $i } sort keys %protect;
         my $q;
-        if ($op eq 'rr1') {         # VSLI reads its destination: no alias
+        if ($op =~ /^rr(c\d|2c)$/) {     # VTBL: the index in the destination
             $q = $get_reg->($i, \%protect);
             $release->($_) for @dying;
         } else {
@@ -318,13 +314,23 @@ sub allocate {
             $emit->("veor    q$q, q$src[0], q$src[1]", ["q$q"], \@sq);
         } elsif ($op eq 'and') {
             $emit->("vand    q$q, q$src[0], q$src[1]", ["q$q"], \@sq);
-        } elsif ($op eq 'rr1') {
-            $emit->("vshr.u32 q$q, q$src[0], 8", ["q$q"], \@sq);
-            $emit->("vsli.32 q$q, q$src[0], 24", ["q$q"], ["q$q", @sq]);
+        } elsif ($op =~ /^rr(c\d|2c)$/) {
+            # A byte permutation by VTBL: the index vector loaded into the
+            # destination, then each half looked up in one d half of the
+            # source (the permutation keeps d halves together, or swaps
+            # them) or in both (a 2-register table).
+            my ($dl, $dh, $sl, $sh) = (2 * $q, 2 * $q + 1, 2 * $src[0], 2 * $src[0] + 1);
+            my ($ptr, $two, $swap) = $op eq 'rr2c' ? ('r11', 0, 1)
+                                   : ('r4', $op =~ /[13]$/ ? 1 : 0, $op eq 'rrc2');
+            ($sl, $sh) = ($sh, $sl) if $swap;
+            $emit->("vld1.64 {d$dl-d$dh}, [$ptr]", ["q$q"], [$ptr]);
+            for my $h ([$dl, $sl], [$dh, $sh]) {
+                my $tbl = $two ? "{d" . (2 * $src[0]) . "-d" . (2 * $src[0] + 1) . "}"
+                               : "{d$h->[1]}";
+                $emit->("vtbl.8  d$h->[0], $tbl, d$h->[0]", ["q$q"], ["q$q", @sq]);
+            }
         } elsif ($op eq 'rr2') {
             $emit->("vrev32.16 q$q, q$src[0]", ["q$q"], \@sq);
-        } elsif ($op =~ /^rc([123])$/) {
-            $emit->("vext.8  q$q, q$src[0], q$src[0], " . (4 * $1), ["q$q"], \@sq);
         } elsif ($op eq 'ldk') {
             $emit->("vld1.64 {d" . (2 * $q) . "-d" . (2 * $q + 1) . "}, [r12]!", ["q$q", 'r12'], ['r12']);
         } else {
@@ -416,10 +422,13 @@ sub round_code {
         cap => 2, gap => 3, group => 1);
 }
 
-# One full round j: SubBytes, MixColumns, AddRoundKey.
+# One full round j: SubBytes, MixColumns, AddRoundKey; r4 points to the
+# VTBL index of the round's row rotation (.Lbsaes_perm + 16, 32 or 48).
 sub full_round {
     my ($j) = @_;
-    return round_code(sbox_prog('p', 'sb', "s_"), mix_ark_prog('sb', 'o', $j));
+    my $off = 16 * (1 + ($j % 2 ? ($j % 4 + 1) / 2 : 0));
+    return "    add     r4, r11, $off\n"
+        . round_code(sbox_prog('p', 'sb', "s_"), mix_ark_prog('sb', 'o', $j));
 }
 
 # The 8x8 bit transposition of q0-q7 in every byte position.
@@ -476,10 +485,22 @@ my $code = <<___;
 .arch armv7-a
 .fpu neon
 
+.rodata
+.align 4
+# VTBL indices of MixColumns' byte permutations (byte 4c + r of a plane is
+# row r of column c): (c, r) <- (c + 2, r + 2), halves swapped; then
+# (c, r) <- (c + j, r + 1) for j = 0 or 2 (halves kept or swapped), 1, 3.
+.Lbsaes_perm:
+.byte 2, 3, 0, 1, 6, 7, 4, 5, 2, 3, 0, 1, 6, 7, 4, 5
+.byte 1, 2, 3, 0, 5, 6, 7, 4, 1, 2, 3, 0, 5, 6, 7, 4
+.byte 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12, 1, 2, 3, 0
+.byte 13, 14, 15, 12, 1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8
+
 .text
-.function gcmi_aes_armv4_bsaes_neon_ctr32 args=5 frame=$frame public=r0,r1,r2,r3,r4,r5,r8,r10,r12
+.function gcmi_aes_armv4_bsaes_neon_ctr32 args=5 frame=$frame public=r0,r1,r2,r3,r4,r5,r8,r10,r11,r12
     cmp     r3, 0
     beq     .Lctr_done
+    adrl    r11, .Lbsaes_perm
     ldr     r5, [r0, $ROUNDS]      # public: Nr follows from the key length
     vld1.8  {d16-d17}, [r4]
     vstr    d16, [sp, $ctr_off]
