@@ -431,7 +431,11 @@ sub full_round {
         . round_code(sbox_prog('p', 'sb', "s_"), mix_ark_prog('sb', 'o', $j));
 }
 
-# The 8x8 bit transposition of q0-q7 in every byte position.
+# The 8x8 bit transposition of q0-q7 in every byte position. One SWAPMOVE
+# of (a, b) by n bits under the mask m (q8), whose complement is m << n:
+#     b = (b & ~m) | ((a >> n) & m),  a = (a & m) | ((b << n) & ~m)
+# (VSHR.U64, VSHL.U64, VBIT, VBIF), two pairs at a time so that no result
+# is read by the next instruction.
 sub transpose {
     my $c = '';
     for my $stage ([0x55, 1, [0, 1], [2, 3], [4, 5], [6, 7]],
@@ -439,16 +443,16 @@ sub transpose {
                    [0x0f, 4, [0, 4], [1, 5], [2, 6], [3, 7]]) {
         my ($m, $n, @pairs) = @$stage;
         $c .= sprintf("    vmov.i8 q8, 0x%02x\n", $m);
-        for my $pr (@pairs) {
-            my ($a, $b) = @$pr;
-            $c .= <<___;
-    vshr.u64 q9, q$a, $n
-    veor    q9, q9, q$b
-    vand    q9, q9, q8
-    veor    q$b, q$b, q9
-    vshl.u64 q9, q9, $n
-    veor    q$a, q$a, q9
-___
+        while (my @two = splice @pairs, 0, 2) {
+            my @t = ([9, 10], [11, 12]);
+            for my $k (0, 1) {
+                my ($a, $b) = @{ $two[$k] };
+                $c .= "    vshr.u64 q$t[$k][0], q$a, $n\n    vshl.u64 q$t[$k][1], q$b, $n\n";
+            }
+            for my $k (0, 1) {
+                my ($a, $b) = @{ $two[$k] };
+                $c .= "    vbit    q$b, q$t[$k][0], q8\n    vbif    q$a, q$t[$k][1], q8\n";
+            }
         }
     }
     return $c;
