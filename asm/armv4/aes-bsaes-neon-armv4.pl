@@ -207,8 +207,11 @@ sub ark_prog {
 # Register allocation. Values of "$in<i>" start in q<i>; "$out<i>" end in
 # q<i>. Returns the code and the number of spill slots used.
 sub allocate {
-    my ($prog, $in, $out) = @_;
+    my ($prog, $in, $out, $inperm, $outperm) = @_;
     my @outputs = map { "$out$_" } 0 .. 7;
+    my %target;
+    if ($outperm) { $target{ $outputs[$_] } = $outperm->[$_] for 0 .. 7; }
+    my %reserved = map { $_ => 1 } values %target;
     my $n = @$prog;
     my %uses;
     for my $i (0 .. $n - 1) {
@@ -221,7 +224,7 @@ sub allocate {
     my $clock = 1;
     my $nslots = 0;
     my $code = '';
-    for my $q (0 .. 7) { $reg{"$in$q"} = $q; $holder[$q] = "$in$q"; }
+    for my $i (0 .. 7) { my $q = $inperm->[$i]; $reg{"$in$i"} = $q; $holder[$q] = "$in$i"; }
     my $next_use = sub {
         my ($v, $pos) = @_;
         for my $u (@{ $uses{$v} || [] }) { return $u if $u >= $pos }
@@ -249,13 +252,16 @@ sub allocate {
         $emit->("vld1.64 {d$lo-d$hi}, [r10]", ["q$q"], ['r10']);
     };
     my $get_reg = sub {
-        my ($pos, $protect) = @_;
-        # The free register released longest ago: reusing a register soon
-        # would tie the scheduler's hands (sched() keeps every reuse after
-        # the last read).
+        my ($pos, $protect, $want) = @_;
+        # An output's own register when it is free; otherwise the free
+        # register released longest ago (reusing a register soon would tie
+        # the scheduler's hands: it keeps every reuse after the last read),
+        # the outputs' registers last.
         my @free = grep { !defined $holder[$_] } 0 .. 15;
+        return $want if defined $want && grep { $_ == $want } @free;
         if (@free) {
-            my ($f) = sort { $freed[$a] <=> $freed[$b] || $a <=> $b } @free;
+            my ($f) = sort { ($reserved{$a} // 0) <=> ($reserved{$b} // 0)
+                             || $freed[$a] <=> $freed[$b] || $a <=> $b } @free;
             return $f;
         }
         my ($best, $bestd);
@@ -305,7 +311,7 @@ sub allocate {
             $release->($_) for @dying;
             my %keep = %protect;
             delete $keep{$_} for @dying;
-            $q = $get_reg->($i, \%keep);
+            $q = $get_reg->($i, \%keep, $target{$d});
         }
         $reg{$d} = $q;
         $holder[$q] = $d;
@@ -341,23 +347,36 @@ sub allocate {
         }
         $release->($d) if $last_use->($d) < 0 && !grep { $_ eq $d } @outputs;
     }
-    # The outputs into q0-q7: registers first (a cycle goes through a free
-    # register), then the spilled ones.
-    my @pending = grep { exists $reg{ $outputs[$_] } && $reg{ $outputs[$_] } != $_ } 0 .. 7;
+    # Without $outperm the outputs stay where they are (a spilled one is
+    # loaded into a free register) and their registers are returned.
+    # Otherwise they go to $outperm: registers first (a cycle goes through
+    # a free register), then the spilled ones.
+    if (!$outperm) {
+        for my $v (@outputs) {
+            next if exists $reg{$v};
+            my $q = $get_reg->($n, { map { $_ => 1 } @outputs });
+            $load->($q, $slot{$v});
+            $reg{$v} = $q;
+            $holder[$q] = $v;
+        }
+        return (\@ops, $nslots, [ map { $reg{$_} } @outputs ]);
+    }
+    my @pending = grep { exists $reg{ $outputs[$_] } && $reg{ $outputs[$_] } != $outperm->[$_] } 0 .. 7;
     while (@pending) {
         my $moved = 0;
-        for my $t (@pending) {
+        for my $i (@pending) {
+            my $t = $outperm->[$i];
             next if defined $holder[$t];
-            my $v = $outputs[$t];
+            my $v = $outputs[$i];
             $emit->("vmov    q$t, q$reg{$v}", ["q$t"], ["q$reg{$v}"]);
             $holder[ $reg{$v} ] = undef;
             $reg{$v} = $t;
             $holder[$t] = $v;
             $moved = 1;
         }
-        @pending = grep { $reg{ $outputs[$_] } != $_ } @pending;
+        @pending = grep { $reg{ $outputs[$_] } != $outperm->[$_] } @pending;
         next if $moved || !@pending;
-        my $t = $pending[0];
+        my $t = $outperm->[ $pending[0] ];
         my $w = $holder[$t];
         my ($free) = grep { !defined $holder[$_] } 0 .. 15;
         $emit->("vmov    q$free, q$t", ["q$free"], ["q$t"]);
@@ -365,13 +384,14 @@ sub allocate {
         $reg{$w} = $free;
         $holder[$t] = undef;
     }
-    for my $t (0 .. 7) {
-        my $v = $outputs[$t];
+    for my $i (0 .. 7) {
+        my ($v, $t) = ($outputs[$i], $outperm->[$i]);
         next if exists $reg{$v};
         die "allocator: output '$v' is lost\n" unless exists $slot{$v};
         die "allocator: q$t is busy\n" if defined $holder[$t];
         $load->($t, $slot{$v});
     }
+    return (\@ops, $nslots, $outperm);
     return (\@ops, $nslots);
 }
 
@@ -411,24 +431,56 @@ sub schedule {
 }
 
 my $max_slots = 0;
+# The code of one round's program, its input planes in the registers
+# @$inperm, its outputs in @$outperm (or where the allocator leaves them
+# without $outperm); returns the code and the output registers.
 sub round_code {
-    my (@prog) = @_;
+    my ($inperm, $outperm, @prog) = @_;
     @prog = schedule(@prog) if $ENV{BSAES_SCHED} // 1;
-    my ($ops, $ns) = allocate(\@prog, 'p', 'o');
+    my ($ops, $ns, $perm) = allocate(\@prog, 'p', 'o', $inperm, $outperm);
     $max_slots = $ns if $ns > $max_slots;
     # One NEON instruction per slot (an issue cycle), a result read three
     # slots after it is made (the Cortex-A9's NEON latency).
-    return perlasm::slot_scheduler::schedule(units => [], ops => $ops, vcap => 1,
-        cap => 2, gap => 3, group => 1);
+    return (perlasm::slot_scheduler::schedule(units => [], ops => $ops, vcap => 1,
+        cap => 2, gap => 3, group => 1), $perm);
+}
+
+# Moves of eight planes from the registers @$from to @$to (every other q
+# register free): a cycle goes through a free register.
+sub perm_moves {
+    my ($from, $to) = @_;
+    my @at = @$from;
+    my $c = '';
+    my %busy = map { $_ => 1 } @at;
+    my @pending = grep { $at[$_] != $to->[$_] } 0 .. 7;
+    while (@pending) {
+        my $moved = 0;
+        for my $i (@pending) {
+            next if $busy{ $to->[$i] };
+            $c .= "    vmov    q$to->[$i], q$at[$i]\n";
+            delete $busy{ $at[$i] };
+            $busy{ $at[$i] = $to->[$i] } = 1;
+            $moved = 1;
+        }
+        @pending = grep { $at[$_] != $to->[$_] } @pending;
+        next if $moved || !@pending;
+        my ($free) = grep { !$busy{$_} } 0 .. 15;
+        my $i = $pending[0];
+        $c .= "    vmov    q$free, q$at[$i]\n";
+        delete $busy{ $at[$i] };
+        $busy{ $at[$i] = $free } = 1;
+    }
+    return $c;
 }
 
 # One full round j: SubBytes, MixColumns, AddRoundKey; r4 points to the
 # VTBL index of the round's row rotation (.Lbsaes_perm + 16, 32 or 48).
 sub full_round {
-    my ($j) = @_;
+    my ($j, $inperm, $outperm) = @_;
     my $off = 16 * (1 + ($j % 2 ? ($j % 4 + 1) / 2 : 0));
-    return "    add     r4, r11, $off\n"
-        . round_code(sbox_prog('p', 'sb', "s_"), mix_ark_prog('sb', 'o', $j));
+    my ($c, $perm) = round_code($inperm, $outperm,
+        sbox_prog('p', 'sb', "s_"), mix_ark_prog('sb', 'o', $j));
+    return ("    add     r4, r11, $off\n" . $c, $perm);
 }
 
 # The 8x8 bit transposition of q0-q7 in every byte position. One SWAPMOVE
@@ -471,12 +523,19 @@ sub counters {
     return $c;
 }
 
-my $round1 = full_round(1);
-my $round2 = full_round(2);
-my $round3 = full_round(3);
-my $round0 = full_round(0);
-my $last = round_code(sbox_prog('p', 'sb', "s_"), ark_prog('sb', 'o'));
-my $first_ark = round_code(ark_prog('p', 'o'));
+# The planes stay where a round's allocation leaves them: rounds 1, 2 and
+# 3 of the loop start from the registers the previous one ended in, round
+# 0 (the loop's last) ends in q0-q7, where the loop starts. The last round
+# starts from round 1's registers (the exit for AES-128 and AES-256); the
+# other exits move the planes there first.
+my @id = (0 .. 7);
+my ($round1, $p1) = full_round(1, \@id);
+my ($round2, $p2) = full_round(2, $p1);
+my ($round3, $p3) = full_round(3, $p2);
+my ($round0) = full_round(0, $p3, \@id);
+my ($last) = round_code($p1, \@id, sbox_prog('p', 'sb', "s_"), ark_prog('sb', 'o'));
+my ($first_ark) = round_code(\@id, \@id, ark_prog('p', 'o'));
+my %fix = (2 => perm_moves($p2, $p1), 3 => perm_moves($p3, $p1), 0 => perm_moves(\@id, $p1));
 my $ctr_off = 16 * $max_slots;
 my $frame = $ctr_off + 16;
 
@@ -524,14 +583,18 @@ $round1
     beq     .Lctr_last
 $round2
     subs    r8, r8, 1
-    beq     .Lctr_last
+    beq     .Lctr_fix2
 $round3
     subs    r8, r8, 1
-    beq     .Lctr_last
+    beq     .Lctr_fix3
 $round0
     subs    r8, r8, 1
     bne     .Lctr_rounds
-.Lctr_last:
+$fix{0}    b       .Lctr_last
+.Lctr_fix2:
+$fix{2}    b       .Lctr_last
+.Lctr_fix3:
+$fix{3}.Lctr_last:
 $last
     tst     r5, 2
     beq     .Lctr_unpack
