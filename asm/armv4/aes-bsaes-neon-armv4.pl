@@ -510,16 +510,19 @@ sub transpose {
     return $c;
 }
 
-# Counter blocks into q0-q7 from the frame's counter block and r6.
+# Counter blocks into q0-q7: their last words (rev(r6 + b)) stored into
+# the frame's eight copies of the caller's counter block, then the eight
+# blocks loaded (no NEON arithmetic: on Swift-class cores the NEON ALU pipe
+# is the bottleneck, the load pipe is not).
 sub counters {
     my ($ctr_off) = @_;
-    my $c = "    vldr    d16, [sp, $ctr_off]\n    vldr    d17, [sp, " . ($ctr_off + 8) . "]\n";
+    my $c = '';
     for my $b (0 .. 7) {
-        my $hi = 'd' . (2 * $b + 1);
         $c .= $b ? "    add     r7, r6, $b\n" : "    mov     r7, r6\n";
-        $c .= "    rev     r7, r7\n    vmov    q$b, q8\n    vmov.32 ${hi}[1], r7\n";
+        $c .= "    rev     r7, r7\n    str     r7, [sp, " . ($ctr_off + 16 * $b + 12) . "]\n";
     }
-    $c .= "    add     r6, r6, 8\n";
+    $c .= "    add     r6, r6, 8\n    add     r10, sp, $ctr_off\n";
+    $c .= "    vld1.8  {d" . (4 * $_) . "-d" . (4 * $_ + 3) . "}, [r10]!\n" for 0 .. 3;
     return $c;
 }
 
@@ -537,10 +540,10 @@ my ($last) = round_code($p1, \@id, sbox_prog('p', 'sb', "s_"), ark_prog('sb', 'o
 my ($first_ark) = round_code(\@id, \@id, ark_prog('p', 'o'));
 my %fix = (2 => perm_moves($p2, $p1), 3 => perm_moves($p3, $p1), 0 => perm_moves(\@id, $p1));
 my $ctr_off = 16 * $max_slots;
-my $frame = $ctr_off + 16;
+my $frame = $ctr_off + 128;
 
 my $wipe = "    vmov.i8 q8, 0\n";
-for my $s (0 .. $max_slots) {
+for my $s (0 .. $max_slots + 7) {
     $wipe .= "    vstr    d16, [sp, " . (16 * $s) . "]\n    vstr    d17, [sp, " . (16 * $s + 8) . "]\n";
 }
 
@@ -566,9 +569,8 @@ my $code = <<___;
     adrl    r11, .Lbsaes_perm
     ldr     r5, [r0, $ROUNDS]      # public: Nr follows from the key length
     vld1.8  {d16-d17}, [r4]
-    vstr    d16, [sp, $ctr_off]
-    vstr    d17, [sp, @{[$ctr_off + 8]}]
-    ldr     r6, [r4, 12]
+    add     r10, sp, $ctr_off
+@{[join '', map { "    vst1.8  {d16-d17}, [r10]!\n" } 0 .. 7]}    ldr     r6, [r4, 12]
     rev     r6, r6
 
 .Lctr_pass:
