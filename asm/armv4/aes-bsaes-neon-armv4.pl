@@ -395,37 +395,49 @@ sub allocate {
     return (\@ops, $nslots);
 }
 
-# Reorders a program (a valid topological order) to keep fewer values
-# live: among the operations whose inputs exist, the one that ends the most
-# values' lives goes first, then the earliest; the key-plane loads keep
-# their order (they post-increment r12).
+# Reorders a program (a valid topological order) for both parallelism and
+# few live values: among the operations whose inputs exist, the one with
+# the greatest score goes first (the earliest on a tie), its score being
+# its height (the longest chain of operations that depend on it, to the
+# round's end) plus the number of values whose lives it ends. Height alone
+# keeps more values live than the 16 registers hold (spills); the lives
+# alone make a round one long chain (the cores wait for results). The
+# key-plane loads keep their order (they post-increment r12).
 sub schedule {
     my (@prog) = @_;
-    my (%remaining, %defined);
-    for my $op (@prog) {
-        my (undef, undef, @s) = @$op;
+    my (%def, @h, %remaining);
+    for my $i (0 .. $#prog) {
+        my (undef, $d, @s) = @{ $prog[$i] };
+        $def{$d} = $i;
         $remaining{$_}++ for @s;
     }
-    $defined{$_} = 1 for grep { !/^(s_|mx_|rk|sb|o)/ } keys %remaining;
+    for my $i (reverse 0 .. $#prog) {
+        my (undef, undef, @s) = @{ $prog[$i] };
+        $h[$i] //= 0;
+        for my $v (grep { exists $def{$_} } @s) {
+            $h[ $def{$v} ] = $h[$i] + 1 if ($h[ $def{$v} ] // 0) < $h[$i] + 1;
+        }
+    }
+    my %defined = map { $_ => 1 } grep { !exists $def{$_} } keys %remaining;
+    my @todo = (0 .. $#prog);
     my @out;
-    my @todo = @prog;
     while (@todo) {
-        my ($best, $bestk);
+        my ($best, $bestk, $bests);
         my $seen_ldk = 0;
-        for my $i (0 .. $#todo) {
-            my ($op, undef, @s) = @{ $todo[$i] };
+        for my $k (0 .. $#todo) {
+            my ($op, undef, @s) = @{ $prog[ $todo[$k] ] };
             if ($op eq 'ldk') { next if $seen_ldk++; }
             next if grep { !$defined{$_} } @s;
             my %u;
             $u{$_}++ for @s;
-            my $k = grep { $remaining{$_} == $u{$_} } keys %u;
-            if (!defined $best || $k > $bestk) { ($best, $bestk) = ($i, $k); }
+            my $score = $h[ $todo[$k] ] + grep { $remaining{$_} == $u{$_} } keys %u;
+            ($best, $bestk, $bests) = ($todo[$k], $k, $score) if !defined $best || $score > $bests;
         }
-        my ($op) = splice @todo, $best, 1;
-        my (undef, $d, @s) = @$op;
+        splice @todo, $bestk, 1;
+        my (undef, $d, @s) = @{ $prog[$best] };
         $remaining{$_}-- for @s;
         $defined{$d} = 1;
-        push @out, $op;
+        push @out, $prog[$best];
     }
     return @out;
 }
