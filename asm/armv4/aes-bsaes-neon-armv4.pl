@@ -18,24 +18,33 @@
 # the project's C bitsliced AES (crypto/aes/aes_bitsliced_rounds.h, whose
 # opening comment derives the rounds) with NBLK = 8 blocks, so the rounds
 # here are that algorithm on NEON registers:
-#   - SubBytes is the Boyar-Peralta circuit (113 gates; the four XNORs of
-#     the affine constant 0x63 are folded into round keys 1..Nr at key
-#     set-up), evaluated on whole planes with VEOR and VAND;
+#   - SubBytes is Boyar and Peralta's 113-gate circuit (81 XOR, 32 AND;
+#     the four XNORs of the affine constant 0x63 are folded into round
+#     keys 1..Nr at key set-up), evaluated on whole planes with VEOR and
+#     VAND;
 #   - ShiftRows is never executed ("fixslicing"): after round j the stored
 #     state is SR^-j of the true one and MixColumns of round j uses "next
 #     row, j columns further": per plane
 #         r = rot_cols(rot_rows1(x), j),  t = x ^ r,
 #         out = xtime(t) ^ r ^ rot_cols(rot_rows2(t), 2j),
 #     with xtime a renaming of planes plus three XORs with plane 7;
-#     rot_rows1 is a rotation of every 32-bit lane by 8 bits (VSHR.U32 +
-#     VSLI.32), rot_rows2 by 16 (VREV32.16), rot_cols(x, n) a rotation of
-#     the register by 4n bytes (VEXT.8); after the last round SR^Nr
+#     rot_rows1 rotates every 32-bit lane by 8 bits, rot_rows2 by 16
+#     (VREV32.16), rot_cols(x, n) the register by 4n bytes; each of
+#     rot_cols(rot_rows1(x), j) and rot_cols(rot_rows2(t), 2) (j odd) is
+#     one fixed byte permutation, made by VTBL.8: the index vector
+#     (.Lbsaes_perm) loaded into the destination, each d half looked up in
+#     the source's d half it comes from (j even; for j = 2 and for the
+#     rot_rows2 one the halves swap) or in the whole source (j odd, a
+#     two-register table). VTBL takes as long as VSHR or VSLI on the
+#     Cortex-A9 and runs on Swift's permute pipe, beside the VEOR/VAND
+#     pipe that bounds the kernel there; after the last round SR^Nr
 #     (identity for Nr = 12, SR^2 for 10 and 14: rows 1 and 3 take the
 #     bytes two columns on, VEXT.8 + VBIT with a row mask) restores it;
 #   - blocks enter and leave the planes by an 8x8 bit transposition in
-#     every byte position (three SWAPMOVE stages of four pairs: VSHR.U64,
-#     VEOR, VAND with a 0x55/0x33/0x0f byte mask, VEOR, VSHL.U64, VEOR);
-#     it is its own inverse, so the same code packs and unpacks.
+#     every byte position (three SWAPMOVE stages of four pairs with a
+#     0x55/0x33/0x0f byte mask m, whose complement is m << n: VSHR.U64 and
+#     VSHL.U64 by n, then VBIT and VBIF under m); it is its own inverse, so
+#     the same code packs and unpacks.
 # The round keys are converted to this form at key set-up (the
 # descriptor, in C): round key j is SR^-j(K_j) with 0x63 folded in for
 # j >= 1, every byte of plane i 0x00 or 0xff (the bit of the key byte,
@@ -44,13 +53,19 @@
 # The 113 gates need more than the 16 q registers: the circuit is written
 # here in single-assignment form (a whole round: S-box, then MixColumns
 # output by output, each followed by its AddRoundKey); schedule() reorders
-# it to keep fewer values live (greedily, the operation that ends the most
-# lives first), and a small register allocator in this file (allocate(),
-# furthest-next-use eviction, a free register taken the longest after it
-# was released) places every value in q0-q15, spilling to fixed slots of
-# the stack frame (one VST1/VLD1 of a q register at r10 = sp + constant)
-# and finally moving the round's eight outputs back into q0-q7, where
-# every round starts. perlasm/slot_scheduler.pm then reorders the round's
+# it (greedily: the operation whose height, the longest chain of
+# operations after it, plus the number of lives it ends is the greatest),
+# and a small register allocator in this file (allocate(), furthest-next-
+# use eviction, a free register taken the longest after it was released)
+# places every value in q0-q15, spilling to fixed slots of the stack frame
+# (one VST1/VLD1 of a q register at r10 = sp + constant). A round's eight
+# outputs stay where the allocator leaves them and the next round starts
+# from there: rounds 1, 2 and 3 of the unrolled loop take their inputs
+# from the previous round's registers, round 0 (the loop's last) and the
+# last round end in q0-q7 (an output gets its register when that is
+# free, else a VMOV at the end); the loop's exits after rounds 2, 3 and 0
+# move the planes to where round 1 leaves them, where the last round
+# starts. perlasm/slot_scheduler.pm then reorders the round's
 # instructions, whatever registers they use staying as allocated, so that
 # no instruction reads a result made less than three NEON instructions
 # earlier where the dependencies allow (the in-order NEON pipeline of the
@@ -59,10 +74,10 @@
 #
 # Counter mode (ctr32): eight counter blocks per pass; the 32-bit
 # big-endian counter word is kept byte-reversed in r6 (host order): block
-# b takes rev(c + b) in its last word (VMOV.32 into lane 1 of its high d
-# half), the other 12 bytes come from the caller's counter block (kept in
-# the frame), so the counter wraps modulo 2^32 without carrying into byte
-# 11. A pass makes eight blocks of key stream; a last pass of 1..7 blocks
+# b takes rev(c + b) in its last word, the other 12 bytes come from the
+# caller's counter block: the frame holds eight copies of it (written
+# once), a pass stores the eight words (STR) and loads the eight blocks
+# (VLD1), so the counter wraps modulo 2^32 without carrying into byte 11. A pass makes eight blocks of key stream; a last pass of 1..7 blocks
 # uses as many. The caller's counter block is read completely before
 # anything is written, so ctr may be the same buffer as out (the
 # descriptor's encrypt_block is ctr32 over one zero block with the
@@ -81,28 +96,32 @@
 # ====================================================================
 #   gcmi_aes_armv4_bsaes_neon_ctr32(s = r0, out = r1, in = r2, blocks = r3,
 #                              ctr = r4)
-#     q0-q7    the eight planes (between rounds plane i in q<i>); before
-#              packing and after unpacking, block b in q<b>
-#     q8-q15   the allocator's temporaries in a round; the transposition's
-#              mask (q8) and temporary (q9); the input blocks
+#     q0-q15   the eight planes and the allocator's temporaries in a round
+#              (plane i in q<i> where the loop starts and after the last
+#              round); before packing and after unpacking, block b in q<b>;
+#              the transposition's mask (q8) and temporaries (q9-q12); the
+#              input blocks (q8-q15)
 #     r5       Nr; r8 rounds left; r12 round-key pointer; r10 the address
-#              of a spill slot
+#              of a spill slot or counter block; r11 .Lbsaes_perm, r4 the
+#              round's VTBL index in it (r4 holds ctr only until it is read)
 #     r6       counter (host order), r7 temporary
-#     frame    [sp, 16*k] spill slots, then the caller's counter block
+#     frame    [sp, 16*k] spill slots, then eight counter blocks
 #
 # What is secret, and why none reaches an address or a branch
 # ===========================================================
 # The key, the round keys, the data, the key stream and every spilled
 # value are secret; they live only in NEON registers and memory (the spill
-# slots, overwritten with zeros before returning). The counter (r6, r7) is
-# derived from the nonce, public in GCM, but is not declared public: it
-# only feeds REV, ADD and VMOV into NEON. Every address is an argument
-# pointer (r0-r2, r4), the round-key pointer r12, sp plus a constant or r10
-# (sp plus a constant);
+# slots, overwritten with zeros before returning; the counter blocks are
+# wiped too). The counter (r6, r7) is derived from the nonce, public in
+# GCM, but is not declared public: it only feeds REV, ADD and STR into
+# the frame. Every address is an argument pointer (r0-r2, r4), the
+# round-key pointer r12, sp plus a constant or r10 (sp plus a constant),
+# or r11/r4 (the address of the constant VTBL indices, plus a constant);
 # every branch depends on Nr or the block count. Nr is loaded from the
 # schedule under a `# public:` annotation: it follows from the key length,
-# which is public. The whole AES is AND/XOR, shifts, VEXT/VREV by constant
-# amounts: no table, no data-dependent timing. The secret-register check
+# which is public. The whole AES is AND/XOR, shifts, VEXT/VREV and VTBL
+# with constant indices (a register permutation, no memory access): no
+# memory table, no data-dependent timing. The secret-register check
 # (perlasm/ctcheck_arm.pm) proves the rest from the public= lists.
 use strict;
 use warnings;
