@@ -18,24 +18,33 @@
 # the project's C bitsliced AES (crypto/aes/aes_bitsliced_rounds.h, whose
 # opening comment derives the rounds) with NBLK = 8 blocks, so the rounds
 # here are that algorithm on NEON registers:
-#   - SubBytes is the Boyar-Peralta circuit (113 gates; the four XNORs of
-#     the affine constant 0x63 are folded into round keys 1..Nr at key
-#     set-up), evaluated on whole planes with VEOR and VAND;
+#   - SubBytes is Boyar and Peralta's 113-gate circuit (81 XOR, 32 AND;
+#     the four XNORs of the affine constant 0x63 are folded into round
+#     keys 1..Nr at key set-up), evaluated on whole planes with VEOR and
+#     VAND;
 #   - ShiftRows is never executed ("fixslicing"): after round j the stored
 #     state is SR^-j of the true one and MixColumns of round j uses "next
 #     row, j columns further": per plane
 #         r = rot_cols(rot_rows1(x), j),  t = x ^ r,
 #         out = xtime(t) ^ r ^ rot_cols(rot_rows2(t), 2j),
 #     with xtime a renaming of planes plus three XORs with plane 7;
-#     rot_rows1 is a rotation of every 32-bit lane by 8 bits (VSHR.U32 +
-#     VSLI.32), rot_rows2 by 16 (VREV32.16), rot_cols(x, n) a rotation of
-#     the register by 4n bytes (VEXT.8); after the last round SR^Nr
+#     rot_rows1 rotates every 32-bit lane by 8 bits, rot_rows2 by 16
+#     (VREV32.16), rot_cols(x, n) the register by 4n bytes; each of
+#     rot_cols(rot_rows1(x), j) and rot_cols(rot_rows2(t), 2) (j odd) is
+#     one fixed byte permutation, made by VTBL.8: the index vector
+#     (.Lbsaes_perm) loaded into the destination, each d half looked up in
+#     the source's d half it comes from (j even; for j = 2 and for the
+#     rot_rows2 one the halves swap) or in the whole source (j odd, a
+#     two-register table). VTBL takes as long as VSHR or VSLI on the
+#     Cortex-A9 and runs on Swift's permute pipe, beside the VEOR/VAND
+#     pipe that bounds the kernel there; after the last round SR^Nr
 #     (identity for Nr = 12, SR^2 for 10 and 14: rows 1 and 3 take the
 #     bytes two columns on, VEXT.8 + VBIT with a row mask) restores it;
 #   - blocks enter and leave the planes by an 8x8 bit transposition in
-#     every byte position (three SWAPMOVE stages of four pairs: VSHR.U64,
-#     VEOR, VAND with a 0x55/0x33/0x0f byte mask, VEOR, VSHL.U64, VEOR);
-#     it is its own inverse, so the same code packs and unpacks.
+#     every byte position (three SWAPMOVE stages of four pairs with a
+#     0x55/0x33/0x0f byte mask m, whose complement is m << n: VSHR.U64 and
+#     VSHL.U64 by n, then VBIT and VBIF under m); it is its own inverse, so
+#     the same code packs and unpacks.
 # The round keys are converted to this form at key set-up (the
 # descriptor, in C): round key j is SR^-j(K_j) with 0x63 folded in for
 # j >= 1, every byte of plane i 0x00 or 0xff (the bit of the key byte,
@@ -44,13 +53,19 @@
 # The 113 gates need more than the 16 q registers: the circuit is written
 # here in single-assignment form (a whole round: S-box, then MixColumns
 # output by output, each followed by its AddRoundKey); schedule() reorders
-# it to keep fewer values live (greedily, the operation that ends the most
-# lives first), and a small register allocator in this file (allocate(),
-# furthest-next-use eviction, a free register taken the longest after it
-# was released) places every value in q0-q15, spilling to fixed slots of
-# the stack frame (one VST1/VLD1 of a q register at r10 = sp + constant)
-# and finally moving the round's eight outputs back into q0-q7, where
-# every round starts. perlasm/slot_scheduler.pm then reorders the round's
+# it (greedily: the operation whose height, the longest chain of
+# operations after it, plus the number of lives it ends is the greatest),
+# and a small register allocator in this file (allocate(), furthest-next-
+# use eviction, a free register taken the longest after it was released)
+# places every value in q0-q15, spilling to fixed slots of the stack frame
+# (one VST1/VLD1 of a q register at r10 = sp + constant). A round's eight
+# outputs stay where the allocator leaves them and the next round starts
+# from there: rounds 1, 2 and 3 of the unrolled loop take their inputs
+# from the previous round's registers, round 0 (the loop's last) and the
+# last round end in q0-q7 (an output gets its register when that is
+# free, else a VMOV at the end); the loop's exits after rounds 2, 3 and 0
+# move the planes to where round 1 leaves them, where the last round
+# starts. perlasm/slot_scheduler.pm then reorders the round's
 # instructions, whatever registers they use staying as allocated, so that
 # no instruction reads a result made less than three NEON instructions
 # earlier where the dependencies allow (the in-order NEON pipeline of the
@@ -59,10 +74,10 @@
 #
 # Counter mode (ctr32): eight counter blocks per pass; the 32-bit
 # big-endian counter word is kept byte-reversed in r6 (host order): block
-# b takes rev(c + b) in its last word (VMOV.32 into lane 1 of its high d
-# half), the other 12 bytes come from the caller's counter block (kept in
-# the frame), so the counter wraps modulo 2^32 without carrying into byte
-# 11. A pass makes eight blocks of key stream; a last pass of 1..7 blocks
+# b takes rev(c + b) in its last word, the other 12 bytes come from the
+# caller's counter block: the frame holds eight copies of it (written
+# once), a pass stores the eight words (STR) and loads the eight blocks
+# (VLD1), so the counter wraps modulo 2^32 without carrying into byte 11. A pass makes eight blocks of key stream; a last pass of 1..7 blocks
 # uses as many. The caller's counter block is read completely before
 # anything is written, so ctr may be the same buffer as out (the
 # descriptor's encrypt_block is ctr32 over one zero block with the
@@ -81,28 +96,32 @@
 # ====================================================================
 #   gcmi_aes_armv4_bsaes_neon_ctr32(s = r0, out = r1, in = r2, blocks = r3,
 #                              ctr = r4)
-#     q0-q7    the eight planes (between rounds plane i in q<i>); before
-#              packing and after unpacking, block b in q<b>
-#     q8-q15   the allocator's temporaries in a round; the transposition's
-#              mask (q8) and temporary (q9); the input blocks
+#     q0-q15   the eight planes and the allocator's temporaries in a round
+#              (plane i in q<i> where the loop starts and after the last
+#              round); before packing and after unpacking, block b in q<b>;
+#              the transposition's mask (q8) and temporaries (q9-q12); the
+#              input blocks (q8-q15)
 #     r5       Nr; r8 rounds left; r12 round-key pointer; r10 the address
-#              of a spill slot
+#              of a spill slot or counter block; r11 .Lbsaes_perm, r4 the
+#              round's VTBL index in it (r4 holds ctr only until it is read)
 #     r6       counter (host order), r7 temporary
-#     frame    [sp, 16*k] spill slots, then the caller's counter block
+#     frame    [sp, 16*k] spill slots, then eight counter blocks
 #
 # What is secret, and why none reaches an address or a branch
 # ===========================================================
 # The key, the round keys, the data, the key stream and every spilled
 # value are secret; they live only in NEON registers and memory (the spill
-# slots, overwritten with zeros before returning). The counter (r6, r7) is
-# derived from the nonce, public in GCM, but is not declared public: it
-# only feeds REV, ADD and VMOV into NEON. Every address is an argument
-# pointer (r0-r2, r4), the round-key pointer r12, sp plus a constant or r10
-# (sp plus a constant);
+# slots, overwritten with zeros before returning; the counter blocks are
+# wiped too). The counter (r6, r7) is derived from the nonce, public in
+# GCM, but is not declared public: it only feeds REV, ADD and STR into
+# the frame. Every address is an argument pointer (r0-r2, r4), the
+# round-key pointer r12, sp plus a constant or r10 (sp plus a constant),
+# or r11/r4 (the address of the constant VTBL indices, plus a constant);
 # every branch depends on Nr or the block count. Nr is loaded from the
 # schedule under a `# public:` annotation: it follows from the key length,
-# which is public. The whole AES is AND/XOR, shifts, VEXT/VREV by constant
-# amounts: no table, no data-dependent timing. The secret-register check
+# which is public. The whole AES is AND/XOR, shifts, VEXT/VREV and VTBL
+# with constant indices (a register permutation, no memory access): no
+# memory table, no data-dependent timing. The secret-register check
 # (perlasm/ctcheck_arm.pm) proves the rest from the public= lists.
 use strict;
 use warnings;
@@ -112,37 +131,41 @@ use perlasm::driver;
 use perlasm::layout;    # $ROUNDS, $PLANES and the other C structure offsets
 use perlasm::slot_scheduler;
 
-# The Boyar-Peralta S-box circuit without its XNORs (the same gates as
-# sub_bytes() in crypto/aes/aes_bitsliced_rounds.h): u0 is the most
+# Boyar and Peralta's 113-gate S-box circuit (23 XORs in the top linear
+# layer, 32 ANDs and 30 XORs in the middle, 28 gates at the bottom; their
+# SLP_AES_113 gate list, here without its four XNORs): u0 is the most
 # significant bit (plane 7), u7 the least (plane 0); out<i> is plane i.
+# Its middle (from y to z) is that of the 128-gate depth-16 circuit in
+# crypto/aes/aes_bitsliced_rounds.h; its top and bottom layers take 15
+# gates fewer at a greater depth.
 my $SBOX = <<'___';
-t1=u0^u3 t2=u0^u5 t3=u0^u6 t4=u3^u5 t5=u4^u6 t6=t1^t5 t7=u1^u2 t8=u7^t6
-t9=u7^t7 t10=t6^t7 t11=u1^u5 t12=u2^u5 t13=t3^t4 t14=t6^t11 t15=t5^t11
-t16=t5^t12 t17=t9^t16 t18=u3^u7 t19=t7^t18 t20=t1^t19 t21=u6^u7
-t22=t7^t21 t23=t2^t22 t24=t2^t10 t25=t20^t17 t26=t3^t16 t27=t1^t12
-m1=t13&t6 m2=t23&t8 m3=t14^m1 m4=t19&u7 m5=m4^m1 m6=t3&t16 m7=t22&t9
-m8=t26^m6 m9=t20&t17 m10=m9^m6 m11=t1&t15 m12=t4&t27 m13=m12^m11
-m14=t2&t10 m15=m14^m11 m16=m3^m2 m17=m5^t24 m18=m8^m7 m19=m10^m15
-m20=m16^m13 m21=m17^m15 m22=m18^m13 m23=m19^t25 m24=m22^m23 m25=m22&m20
-m26=m21^m25 m27=m20^m21 m28=m23^m25 m29=m28&m27 m30=m26&m24 m31=m20&m23
-m32=m27&m31 m33=m27^m25 m34=m21&m22 m35=m24&m34 m36=m24^m25 m37=m21^m29
-m38=m32^m33 m39=m23^m30 m40=m35^m36 m41=m38^m40 m42=m37^m39 m43=m37^m38
-m44=m39^m40 m45=m42^m41 m46=m44&t6 m47=m40&t8 m48=m39&u7 m49=m43&t16
-m50=m38&t9 m51=m37&t17 m52=m42&t15 m53=m45&t27 m54=m41&t10 m55=m44&t13
-m56=m40&t23 m57=m39&t19 m58=m43&t3 m59=m38&t22 m60=m37&t20 m61=m42&t1
-m62=m45&t4 m63=m41&t2 l0=m61^m62 l1=m50^m56 l2=m46^m48 l3=m47^m55
-l4=m54^m58 l5=m49^m61 l6=m62^l5 l7=m46^l3 l8=m51^m59 l9=m52^m53
-l10=m53^l4 l11=m60^l2 l12=m48^m51 l13=m50^l0 l14=m52^m61 l15=m55^l1
-l16=m56^l0 l17=m57^l1 l18=m58^l8 l19=m63^l4 l20=l0^l1 l21=l1^l7
-l22=l3^l12 l23=l18^l2 l24=l15^l9 l25=l6^l10 l26=l7^l9 l27=l8^l10
-l28=l11^l14 l29=l11^l17
-out7=l6^l24 out6=l16^l26 out5=l19^l28 out4=l6^l21 out3=l20^l22
-out2=l25^l29 out1=l13^l27 out0=l6^l23
+y14=u3^u5 y13=u0^u6 y9=u0^u3 y8=u0^u5 t0=u1^u2 y1=t0^u7 y4=y1^u3
+y12=y13^y14 y2=y1^u0 y5=y1^u6 y3=y5^y8 t1=u4^y12 y15=t1^u5 y20=t1^u1
+y6=y15^u7 y10=y15^t0 y11=y20^y9 y7=u7^y11 y17=y10^y11 y19=y10^y8
+y16=t0^y11 y21=y13^y16 y18=u0^y16
+t2=y12&y15 t3=y3&y6 t4=t3^t2 t5=y4&u7 t6=t5^t2 t7=y13&y16 t8=y5&y1
+t9=t8^t7 t10=y2&y7 t11=t10^t7 t12=y9&y11 t13=y14&y17 t14=t13^t12
+t15=y8&y10 t16=t15^t12 t17=t4^t14 t18=t6^t16 t19=t9^t14 t20=t11^t16
+t21=t17^y20 t22=t18^y19 t23=t19^y21 t24=t20^y18 t25=t21^t22 t26=t21&t23
+t27=t24^t26 t28=t25&t27 t29=t28^t22 t30=t23^t24 t31=t22^t26 t32=t31&t30
+t33=t32^t24 t34=t23^t33 t35=t27^t33 t36=t24&t35 t37=t36^t34 t38=t27^t36
+t39=t29&t38 t40=t25^t39 t41=t40^t37 t42=t29^t33 t43=t29^t40 t44=t33^t37
+t45=t42^t41 z0=t44&y15 z1=t37&y6 z2=t33&u7 z3=t43&y16 z4=t40&y1
+z5=t29&y7 z6=t42&y11 z7=t45&y17 z8=t41&y10 z9=t44&y12 z10=t37&y3
+z11=t33&y4 z12=t43&y13 z13=t40&y5 z14=t29&y2 z15=t42&y9 z16=t45&y14
+z17=t41&y8
+tc1=z15^z16 tc2=z10^tc1 tc3=z9^tc2 tc4=z0^z2 tc5=z1^z0 tc6=z3^z4
+tc7=z12^tc4 tc8=z7^tc6 tc9=z8^tc7 tc10=tc8^tc9 tc11=tc6^tc5 tc12=z3^z5
+tc13=z13^tc1 tc14=tc4^tc12 out4=tc3^tc11 tc16=z6^tc8 tc17=z14^tc10
+tc18=tc13^tc14 out0=z12^tc18 tc20=z15^tc16 tc21=tc2^z11 out7=tc3^tc16
+out1=tc10^tc18 out3=tc14^out4 out6=out4^tc16 tc26=tc17^tc20
+out5=tc26^z17 out2=tc21^tc17
 ___
 
 # Single-assignment programs: [op, dst, src...] with op one of xor, and,
-# rr1 (rot_rows1), rr2 (rot_rows2), rc1/rc2/rc3 (rot_cols by 1..3), ldk
-# (the next round-key plane, from r12 with post-increment).
+# rrc0..rrc3 (rot_cols(rot_rows1(x), j) for j mod 4 = 0..3), rr2
+# (rot_rows2), rr2c (rot_cols(rot_rows2(x), 2)), ldk (the next round-key
+# plane, from r12 with post-increment).
 
 # SubBytes of planes "$in<i>" into "$out<i>"; circuit values get $tag.
 sub sbox_prog {
@@ -170,11 +193,7 @@ sub mix_ark_prog {
     my @p;
     my $rt = sub {       # r_i and t_i
         my ($i) = @_;
-        if ($j % 4) {
-            push @p, ['rr1', "mx_a$i", "$in$i"], ['rc' . ($j % 4), "mx_r$i", "mx_a$i"];
-        } else {
-            push @p, ['rr1', "mx_r$i", "$in$i"];
-        }
+        push @p, ['rrc' . ($j % 4), "mx_r$i", "$in$i"];
         push @p, ['xor', "mx_t$i", "$in$i", "mx_r$i"];
     };
     # out_i = xtime(t)_i ^ r_i ^ rot2(t)_i; t7 feeds planes 0, 1, 3, 4.
@@ -184,12 +203,8 @@ sub mix_ark_prog {
     $rt->(7);
     for my $i (0 .. 7) {
         $rt->($i) if $i < 7;
-        push @p, ['rr2', "mx_b$i", "mx_t$i"];
         my $rot2 = "mx_b$i";
-        if ($j % 2) {
-            push @p, ['rc2', "mx_c$i", "mx_b$i"];
-            $rot2 = "mx_c$i";
-        }
+        push @p, [$j % 2 ? 'rr2c' : 'rr2', $rot2, "mx_t$i"];
         my @terms = ("mx_r$i", $rot2, @{ $xt{$i} });
         my $acc = shift @terms;
         for my $k (0 .. $#terms) {
@@ -211,8 +226,11 @@ sub ark_prog {
 # Register allocation. Values of "$in<i>" start in q<i>; "$out<i>" end in
 # q<i>. Returns the code and the number of spill slots used.
 sub allocate {
-    my ($prog, $in, $out) = @_;
+    my ($prog, $in, $out, $inperm, $outperm) = @_;
     my @outputs = map { "$out$_" } 0 .. 7;
+    my %target;
+    if ($outperm) { $target{ $outputs[$_] } = $outperm->[$_] for 0 .. 7; }
+    my %reserved = map { $_ => 1 } values %target;
     my $n = @$prog;
     my %uses;
     for my $i (0 .. $n - 1) {
@@ -225,7 +243,7 @@ sub allocate {
     my $clock = 1;
     my $nslots = 0;
     my $code = '';
-    for my $q (0 .. 7) { $reg{"$in$q"} = $q; $holder[$q] = "$in$q"; }
+    for my $i (0 .. 7) { my $q = $inperm->[$i]; $reg{"$in$i"} = $q; $holder[$q] = "$in$i"; }
     my $next_use = sub {
         my ($v, $pos) = @_;
         for my $u (@{ $uses{$v} || [] }) { return $u if $u >= $pos }
@@ -253,13 +271,16 @@ sub allocate {
         $emit->("vld1.64 {d$lo-d$hi}, [r10]", ["q$q"], ['r10']);
     };
     my $get_reg = sub {
-        my ($pos, $protect) = @_;
-        # The free register released longest ago: reusing a register soon
-        # would tie the scheduler's hands (sched() keeps every reuse after
-        # the last read).
+        my ($pos, $protect, $want) = @_;
+        # An output's own register when it is free; otherwise the free
+        # register released longest ago (reusing a register soon would tie
+        # the scheduler's hands: it keeps every reuse after the last read),
+        # the outputs' registers last.
         my @free = grep { !defined $holder[$_] } 0 .. 15;
+        return $want if defined $want && grep { $_ == $want } @free;
         if (@free) {
-            my ($f) = sort { $freed[$a] <=> $freed[$b] || $a <=> $b } @free;
+            my ($f) = sort { ($reserved{$a} // 0) <=> ($reserved{$b} // 0)
+                             || $freed[$a] <=> $freed[$b] || $a <=> $b } @free;
             return $f;
         }
         my ($best, $bestd);
@@ -302,14 +323,14 @@ sub allocate {
         my @src = map { $reg{$_} } @s;
         my @dying = grep { $last_use->($_) == $i } sort keys %protect;
         my $q;
-        if ($op eq 'rr1') {         # VSLI reads its destination: no alias
+        if ($op =~ /^rr(c\d|2c)$/) {     # VTBL: the index in the destination
             $q = $get_reg->($i, \%protect);
             $release->($_) for @dying;
         } else {
             $release->($_) for @dying;
             my %keep = %protect;
             delete $keep{$_} for @dying;
-            $q = $get_reg->($i, \%keep);
+            $q = $get_reg->($i, \%keep, $target{$d});
         }
         $reg{$d} = $q;
         $holder[$q] = $d;
@@ -318,13 +339,23 @@ sub allocate {
             $emit->("veor    q$q, q$src[0], q$src[1]", ["q$q"], \@sq);
         } elsif ($op eq 'and') {
             $emit->("vand    q$q, q$src[0], q$src[1]", ["q$q"], \@sq);
-        } elsif ($op eq 'rr1') {
-            $emit->("vshr.u32 q$q, q$src[0], 8", ["q$q"], \@sq);
-            $emit->("vsli.32 q$q, q$src[0], 24", ["q$q"], ["q$q", @sq]);
+        } elsif ($op =~ /^rr(c\d|2c)$/) {
+            # A byte permutation by VTBL: the index vector loaded into the
+            # destination, then each half looked up in one d half of the
+            # source (the permutation keeps d halves together, or swaps
+            # them) or in both (a 2-register table).
+            my ($dl, $dh, $sl, $sh) = (2 * $q, 2 * $q + 1, 2 * $src[0], 2 * $src[0] + 1);
+            my ($ptr, $two, $swap) = $op eq 'rr2c' ? ('r11', 0, 1)
+                                   : ('r4', $op =~ /[13]$/ ? 1 : 0, $op eq 'rrc2');
+            ($sl, $sh) = ($sh, $sl) if $swap;
+            $emit->("vld1.64 {d$dl-d$dh}, [$ptr]", ["q$q"], [$ptr]);
+            for my $h ([$dl, $sl], [$dh, $sh]) {
+                my $tbl = $two ? "{d" . (2 * $src[0]) . "-d" . (2 * $src[0] + 1) . "}"
+                               : "{d$h->[1]}";
+                $emit->("vtbl.8  d$h->[0], $tbl, d$h->[0]", ["q$q"], ["q$q", @sq]);
+            }
         } elsif ($op eq 'rr2') {
             $emit->("vrev32.16 q$q, q$src[0]", ["q$q"], \@sq);
-        } elsif ($op =~ /^rc([123])$/) {
-            $emit->("vext.8  q$q, q$src[0], q$src[0], " . (4 * $1), ["q$q"], \@sq);
         } elsif ($op eq 'ldk') {
             $emit->("vld1.64 {d" . (2 * $q) . "-d" . (2 * $q + 1) . "}, [r12]!", ["q$q", 'r12'], ['r12']);
         } else {
@@ -335,23 +366,36 @@ sub allocate {
         }
         $release->($d) if $last_use->($d) < 0 && !grep { $_ eq $d } @outputs;
     }
-    # The outputs into q0-q7: registers first (a cycle goes through a free
-    # register), then the spilled ones.
-    my @pending = grep { exists $reg{ $outputs[$_] } && $reg{ $outputs[$_] } != $_ } 0 .. 7;
+    # Without $outperm the outputs stay where they are (a spilled one is
+    # loaded into a free register) and their registers are returned.
+    # Otherwise they go to $outperm: registers first (a cycle goes through
+    # a free register), then the spilled ones.
+    if (!$outperm) {
+        for my $v (@outputs) {
+            next if exists $reg{$v};
+            my $q = $get_reg->($n, { map { $_ => 1 } @outputs });
+            $load->($q, $slot{$v});
+            $reg{$v} = $q;
+            $holder[$q] = $v;
+        }
+        return (\@ops, $nslots, [ map { $reg{$_} } @outputs ]);
+    }
+    my @pending = grep { exists $reg{ $outputs[$_] } && $reg{ $outputs[$_] } != $outperm->[$_] } 0 .. 7;
     while (@pending) {
         my $moved = 0;
-        for my $t (@pending) {
+        for my $i (@pending) {
+            my $t = $outperm->[$i];
             next if defined $holder[$t];
-            my $v = $outputs[$t];
+            my $v = $outputs[$i];
             $emit->("vmov    q$t, q$reg{$v}", ["q$t"], ["q$reg{$v}"]);
             $holder[ $reg{$v} ] = undef;
             $reg{$v} = $t;
             $holder[$t] = $v;
             $moved = 1;
         }
-        @pending = grep { $reg{ $outputs[$_] } != $_ } @pending;
+        @pending = grep { $reg{ $outputs[$_] } != $outperm->[$_] } @pending;
         next if $moved || !@pending;
-        my $t = $pending[0];
+        my $t = $outperm->[ $pending[0] ];
         my $w = $holder[$t];
         my ($free) = grep { !defined $holder[$_] } 0 .. 15;
         $emit->("vmov    q$free, q$t", ["q$free"], ["q$t"]);
@@ -359,70 +403,122 @@ sub allocate {
         $reg{$w} = $free;
         $holder[$t] = undef;
     }
-    for my $t (0 .. 7) {
-        my $v = $outputs[$t];
+    for my $i (0 .. 7) {
+        my ($v, $t) = ($outputs[$i], $outperm->[$i]);
         next if exists $reg{$v};
         die "allocator: output '$v' is lost\n" unless exists $slot{$v};
         die "allocator: q$t is busy\n" if defined $holder[$t];
         $load->($t, $slot{$v});
     }
+    return (\@ops, $nslots, $outperm);
     return (\@ops, $nslots);
 }
 
-# Reorders a program (a valid topological order) to keep fewer values
-# live: among the operations whose inputs exist, the one that ends the most
-# values' lives goes first, then the earliest; the key-plane loads keep
-# their order (they post-increment r12).
+# Reorders a program (a valid topological order) for both parallelism and
+# few live values: among the operations whose inputs exist, the one with
+# the greatest score goes first (the earliest on a tie), its score being
+# its height (the longest chain of operations that depend on it, to the
+# round's end) plus the number of values whose lives it ends. Height alone
+# keeps more values live than the 16 registers hold (spills); the lives
+# alone make a round one long chain (the cores wait for results). The
+# key-plane loads keep their order (they post-increment r12).
 sub schedule {
     my (@prog) = @_;
-    my (%remaining, %defined);
-    for my $op (@prog) {
-        my (undef, undef, @s) = @$op;
+    my (%def, @h, %remaining);
+    for my $i (0 .. $#prog) {
+        my (undef, $d, @s) = @{ $prog[$i] };
+        $def{$d} = $i;
         $remaining{$_}++ for @s;
     }
-    $defined{$_} = 1 for grep { !/^(s_|mx_|rk|sb|o)/ } keys %remaining;
+    for my $i (reverse 0 .. $#prog) {
+        my (undef, undef, @s) = @{ $prog[$i] };
+        $h[$i] //= 0;
+        for my $v (grep { exists $def{$_} } @s) {
+            $h[ $def{$v} ] = $h[$i] + 1 if ($h[ $def{$v} ] // 0) < $h[$i] + 1;
+        }
+    }
+    my %defined = map { $_ => 1 } grep { !exists $def{$_} } keys %remaining;
+    my @todo = (0 .. $#prog);
     my @out;
-    my @todo = @prog;
     while (@todo) {
-        my ($best, $bestk);
+        my ($best, $bestk, $bests);
         my $seen_ldk = 0;
-        for my $i (0 .. $#todo) {
-            my ($op, undef, @s) = @{ $todo[$i] };
+        for my $k (0 .. $#todo) {
+            my ($op, undef, @s) = @{ $prog[ $todo[$k] ] };
             if ($op eq 'ldk') { next if $seen_ldk++; }
             next if grep { !$defined{$_} } @s;
             my %u;
             $u{$_}++ for @s;
-            my $k = grep { $remaining{$_} == $u{$_} } keys %u;
-            if (!defined $best || $k > $bestk) { ($best, $bestk) = ($i, $k); }
+            my $score = $h[ $todo[$k] ] + grep { $remaining{$_} == $u{$_} } keys %u;
+            ($best, $bestk, $bests) = ($todo[$k], $k, $score) if !defined $best || $score > $bests;
         }
-        my ($op) = splice @todo, $best, 1;
-        my (undef, $d, @s) = @$op;
+        splice @todo, $bestk, 1;
+        my (undef, $d, @s) = @{ $prog[$best] };
         $remaining{$_}-- for @s;
         $defined{$d} = 1;
-        push @out, $op;
+        push @out, $prog[$best];
     }
     return @out;
 }
 
 my $max_slots = 0;
+# The code of one round's program, its input planes in the registers
+# @$inperm, its outputs in @$outperm (or where the allocator leaves them
+# without $outperm); returns the code and the output registers.
 sub round_code {
-    my (@prog) = @_;
+    my ($inperm, $outperm, @prog) = @_;
     @prog = schedule(@prog) if $ENV{BSAES_SCHED} // 1;
-    my ($ops, $ns) = allocate(\@prog, 'p', 'o');
+    my ($ops, $ns, $perm) = allocate(\@prog, 'p', 'o', $inperm, $outperm);
     $max_slots = $ns if $ns > $max_slots;
     # One NEON instruction per slot (an issue cycle), a result read three
     # slots after it is made (the Cortex-A9's NEON latency).
-    return perlasm::slot_scheduler::schedule(units => [], ops => $ops, vcap => 1,
-        cap => 2, gap => 3, group => 1);
+    return (perlasm::slot_scheduler::schedule(units => [], ops => $ops, vcap => 1,
+        cap => 2, gap => 3, group => 1), $perm);
 }
 
-# One full round j: SubBytes, MixColumns, AddRoundKey.
+# Moves of eight planes from the registers @$from to @$to (every other q
+# register free): a cycle goes through a free register.
+sub perm_moves {
+    my ($from, $to) = @_;
+    my @at = @$from;
+    my $c = '';
+    my %busy = map { $_ => 1 } @at;
+    my @pending = grep { $at[$_] != $to->[$_] } 0 .. 7;
+    while (@pending) {
+        my $moved = 0;
+        for my $i (@pending) {
+            next if $busy{ $to->[$i] };
+            $c .= "    vmov    q$to->[$i], q$at[$i]\n";
+            delete $busy{ $at[$i] };
+            $busy{ $at[$i] = $to->[$i] } = 1;
+            $moved = 1;
+        }
+        @pending = grep { $at[$_] != $to->[$_] } @pending;
+        next if $moved || !@pending;
+        my ($free) = grep { !$busy{$_} } 0 .. 15;
+        my $i = $pending[0];
+        $c .= "    vmov    q$free, q$at[$i]\n";
+        delete $busy{ $at[$i] };
+        $busy{ $at[$i] = $free } = 1;
+    }
+    return $c;
+}
+
+# One full round j: SubBytes, MixColumns, AddRoundKey; r4 points to the
+# VTBL index of the round's row rotation (.Lbsaes_perm + 16, 32 or 48).
 sub full_round {
-    my ($j) = @_;
-    return round_code(sbox_prog('p', 'sb', "s_"), mix_ark_prog('sb', 'o', $j));
+    my ($j, $inperm, $outperm) = @_;
+    my $off = 16 * (1 + ($j % 2 ? ($j % 4 + 1) / 2 : 0));
+    my ($c, $perm) = round_code($inperm, $outperm,
+        sbox_prog('p', 'sb', "s_"), mix_ark_prog('sb', 'o', $j));
+    return ("    add     r4, r11, $off\n" . $c, $perm);
 }
 
-# The 8x8 bit transposition of q0-q7 in every byte position.
+# The 8x8 bit transposition of q0-q7 in every byte position. One SWAPMOVE
+# of (a, b) by n bits under the mask m (q8), whose complement is m << n:
+#     b = (b & ~m) | ((a >> n) & m),  a = (a & m) | ((b << n) & ~m)
+# (VSHR.U64, VSHL.U64, VBIT, VBIF), two pairs at a time so that no result
+# is read by the next instruction.
 sub transpose {
     my $c = '';
     for my $stage ([0x55, 1, [0, 1], [2, 3], [4, 5], [6, 7]],
@@ -430,45 +526,55 @@ sub transpose {
                    [0x0f, 4, [0, 4], [1, 5], [2, 6], [3, 7]]) {
         my ($m, $n, @pairs) = @$stage;
         $c .= sprintf("    vmov.i8 q8, 0x%02x\n", $m);
-        for my $pr (@pairs) {
-            my ($a, $b) = @$pr;
-            $c .= <<___;
-    vshr.u64 q9, q$a, $n
-    veor    q9, q9, q$b
-    vand    q9, q9, q8
-    veor    q$b, q$b, q9
-    vshl.u64 q9, q9, $n
-    veor    q$a, q$a, q9
-___
+        while (my @two = splice @pairs, 0, 2) {
+            my @t = ([9, 10], [11, 12]);
+            for my $k (0, 1) {
+                my ($a, $b) = @{ $two[$k] };
+                $c .= "    vshr.u64 q$t[$k][0], q$a, $n\n    vshl.u64 q$t[$k][1], q$b, $n\n";
+            }
+            for my $k (0, 1) {
+                my ($a, $b) = @{ $two[$k] };
+                $c .= "    vbit    q$b, q$t[$k][0], q8\n    vbif    q$a, q$t[$k][1], q8\n";
+            }
         }
     }
     return $c;
 }
 
-# Counter blocks into q0-q7 from the frame's counter block and r6.
+# Counter blocks into q0-q7: their last words (rev(r6 + b)) stored into
+# the frame's eight copies of the caller's counter block, then the eight
+# blocks loaded (no NEON arithmetic: on Swift-class cores the NEON ALU pipe
+# is the bottleneck, the load pipe is not).
 sub counters {
     my ($ctr_off) = @_;
-    my $c = "    vldr    d16, [sp, $ctr_off]\n    vldr    d17, [sp, " . ($ctr_off + 8) . "]\n";
+    my $c = '';
     for my $b (0 .. 7) {
-        my $hi = 'd' . (2 * $b + 1);
         $c .= $b ? "    add     r7, r6, $b\n" : "    mov     r7, r6\n";
-        $c .= "    rev     r7, r7\n    vmov    q$b, q8\n    vmov.32 ${hi}[1], r7\n";
+        $c .= "    rev     r7, r7\n    str     r7, [sp, " . ($ctr_off + 16 * $b + 12) . "]\n";
     }
-    $c .= "    add     r6, r6, 8\n";
+    $c .= "    add     r6, r6, 8\n    add     r10, sp, $ctr_off\n";
+    $c .= "    vld1.8  {d" . (4 * $_) . "-d" . (4 * $_ + 3) . "}, [r10]!\n" for 0 .. 3;
     return $c;
 }
 
-my $round1 = full_round(1);
-my $round2 = full_round(2);
-my $round3 = full_round(3);
-my $round0 = full_round(0);
-my $last = round_code(sbox_prog('p', 'sb', "s_"), ark_prog('sb', 'o'));
-my $first_ark = round_code(ark_prog('p', 'o'));
+# The planes stay where a round's allocation leaves them: rounds 1, 2 and
+# 3 of the loop start from the registers the previous one ended in, round
+# 0 (the loop's last) ends in q0-q7, where the loop starts. The last round
+# starts from round 1's registers (the exit for AES-128 and AES-256); the
+# other exits move the planes there first.
+my @id = (0 .. 7);
+my ($round1, $p1) = full_round(1, \@id);
+my ($round2, $p2) = full_round(2, $p1);
+my ($round3, $p3) = full_round(3, $p2);
+my ($round0) = full_round(0, $p3, \@id);
+my ($last) = round_code($p1, \@id, sbox_prog('p', 'sb', "s_"), ark_prog('sb', 'o'));
+my ($first_ark) = round_code(\@id, \@id, ark_prog('p', 'o'));
+my %fix = (2 => perm_moves($p2, $p1), 3 => perm_moves($p3, $p1), 0 => perm_moves(\@id, $p1));
 my $ctr_off = 16 * $max_slots;
-my $frame = $ctr_off + 16;
+my $frame = $ctr_off + 128;
 
 my $wipe = "    vmov.i8 q8, 0\n";
-for my $s (0 .. $max_slots) {
+for my $s (0 .. $max_slots + 7) {
     $wipe .= "    vstr    d16, [sp, " . (16 * $s) . "]\n    vstr    d17, [sp, " . (16 * $s + 8) . "]\n";
 }
 
@@ -476,15 +582,26 @@ my $code = <<___;
 .arch armv7-a
 .fpu neon
 
+.rodata
+.align 4
+# VTBL indices of MixColumns' byte permutations (byte 4c + r of a plane is
+# row r of column c): (c, r) <- (c + 2, r + 2), halves swapped; then
+# (c, r) <- (c + j, r + 1) for j = 0 or 2 (halves kept or swapped), 1, 3.
+.Lbsaes_perm:
+.byte 2, 3, 0, 1, 6, 7, 4, 5, 2, 3, 0, 1, 6, 7, 4, 5
+.byte 1, 2, 3, 0, 5, 6, 7, 4, 1, 2, 3, 0, 5, 6, 7, 4
+.byte 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12, 1, 2, 3, 0
+.byte 13, 14, 15, 12, 1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8
+
 .text
-.function gcmi_aes_armv4_bsaes_neon_ctr32 args=5 frame=$frame public=r0,r1,r2,r3,r4,r5,r8,r10,r12
+.function gcmi_aes_armv4_bsaes_neon_ctr32 args=5 frame=$frame public=r0,r1,r2,r3,r4,r5,r8,r10,r11,r12
     cmp     r3, 0
     beq     .Lctr_done
+    adrl    r11, .Lbsaes_perm
     ldr     r5, [r0, $ROUNDS]      # public: Nr follows from the key length
     vld1.8  {d16-d17}, [r4]
-    vstr    d16, [sp, $ctr_off]
-    vstr    d17, [sp, @{[$ctr_off + 8]}]
-    ldr     r6, [r4, 12]
+    add     r10, sp, $ctr_off
+@{[join '', map { "    vst1.8  {d16-d17}, [r10]!\n" } 0 .. 7]}    ldr     r6, [r4, 12]
     rev     r6, r6
 
 .Lctr_pass:
@@ -499,14 +616,18 @@ $round1
     beq     .Lctr_last
 $round2
     subs    r8, r8, 1
-    beq     .Lctr_last
+    beq     .Lctr_fix2
 $round3
     subs    r8, r8, 1
-    beq     .Lctr_last
+    beq     .Lctr_fix3
 $round0
     subs    r8, r8, 1
     bne     .Lctr_rounds
-.Lctr_last:
+$fix{0}    b       .Lctr_last
+.Lctr_fix2:
+$fix{2}    b       .Lctr_last
+.Lctr_fix3:
+$fix{3}.Lctr_last:
 $last
     tst     r5, 2
     beq     .Lctr_unpack
