@@ -156,6 +156,8 @@ $code .= "    .long 0, 0, 0, " . 2 * $_ . ", 0, 0, 0, " . 2 * $_ . "\n" for 0 ..
 $code .= <<___;
 .Lpoly:                         # x^-1 mod P, reflected; high qword 0xC2 << 56
     .quad 0x0000000000000001, 0xc200000000000000
+.Lsiv_top:                      # bit 7 of byte 15 (AES-GCM-SIV's counter block 0)
+    .quad 0, 0x8000000000000000
 ___
 
 my ($out, $in, $blocks) = qw(rsi rdx rcx);
@@ -489,6 +491,76 @@ my $ctr_gcm = perlasm::fused_driver_x86_64::ctr_function(
     tail => tail('sivctr_tail'));
 $siv .= perlasm::siv_copy::ctr32le($ctr_gcm, 'ctr_in_gcm_order',
                                    'gcmi_aes_gcm_x86_64_vaes_avx2_siv_ctr32le');
+
+# siv_tag_ctr32le(s, tag, out, in, blocks, last): AES-GCM-SIV's tag and
+# counter mode in one call (fused.h): T = AES(K_enc, tag) over the block
+# the caller put at tag (S ^ nonce, top bit cleared), written back; then
+# counter mode from T with the top bit set over `blocks` whole blocks, as
+# siv_ctr32le, and the 16 bytes at `last` (when not NULL) in place with
+# counter block `blocks`. The tag's rounds are one xmm chain; the last
+# block's run beside the first batch's (nothing orders them), and the
+# counter base is made from the tag in registers: no store and reload
+# between the tag and the key stream. rdi, r8, r9 (s, tag, last) move to
+# r10, rax (then r8 is rk[Nr]'s address, as in siv_ctr32le), r11.
+sub xmm_rounds {                 # xmm$x through rounds 1 .. Nr at [r10]; eax = Nr
+    my ($x, $tag) = @_;
+    my $r = sub { "    vaesenc    xmm$x, xmm$x, [r10 + " . 16 * $_[0] . "]\n" };
+    my $t = "    vpxor      xmm$x, xmm$x, [r10]\n";
+    $t .= $r->($_) for 1 .. 9;
+    $t .= "    cmp        eax, 10\n    je         .L${tag}_last\n";
+    $t .= $r->(10) . $r->(11);
+    $t .= "    cmp        eax, 12\n    je         .L${tag}_last\n";
+    $t .= $r->(12) . $r->(13);
+    $t .= ".L${tag}_last:\n    vaesenclast xmm$x, xmm$x, [$rklast]\n";
+    return $t;
+}
+my $tagctr_gcm = <<___;
+.function tagctr_in_gcm_order args=6 frame=32 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax   # (const struct aes_schedule *s, uint8_t tag[16], uint8_t *out, const uint8_t *in, size_t blocks, uint8_t *last)
+    mov        r10, rdi                     # the schedule, where the pieces read it
+    mov        r11, r9                      # last, or NULL
+    mov        rax, rsi                     # tag
+    mov        rsi, rdx                     # out
+    mov        rdx, rcx                     # in
+    mov        rcx, r8                      # blocks
+    vmovdqu    xmm0, [rax]                  # S ^ nonce, top bit cleared
+    mov        r9d, [r10 + $ROUNDS]         # public: the round count follows from the key length
+    mov        edi, r9d
+    shl        edi, 4
+    lea        $rklast, [r10 + rdi]         # address of rk[Nr]
+    xchg       rax, r9                      # eax = Nr; r9 = tag
+@{[ xmm_rounds(0, 'sivtc_tag') ]}    vmovdqu    [r9], xmm0                   # T
+    vpor       xmm0, xmm0, [.Lsiv_top]      # counter block 0
+    test       r11, r11
+    jz         .Lsivtc_base
+    vmovd      xmm1, ecx
+    vpshufb    xmm2, xmm0, [.Lctr_swap]
+    vpshufb    xmm1, xmm1, [.Lctr_swap]
+    vpaddd     xmm2, xmm2, xmm1
+    vpshufb    xmm2, xmm2, [.Lctr_swap]     # counter block `blocks` (mod 2^32)
+@{[ xmm_rounds(2, 'sivtc_one') ]}    vpxor      xmm2, xmm2, [r11]
+    vmovdqu    [r11], xmm2                  # the last block, in place
+.Lsivtc_base:
+    vinserti128 ymm8, ymm0, xmm0, 1
+    vpshufb    ymm8, ymm8, [.Lctr_swap]
+    vpaddd     ymm8, ymm8, [.Linc_lane1]    # (ctr, ctr + 1), counters swapped
+    vmovdqu    [rsp], ymm8
+.Lsivtc_loop:
+    cmp        $blocks, 16
+    jb         .Lsivtc_tail
+@{[ counters(8) . rounds(8, 'sivtc_loop') . $last16 ]}
+    add        $in, 256
+    add        $out, 256
+    sub        $blocks, 16
+    jmp        .Lsivtc_loop
+.Lsivtc_tail:                              # 0..15 left
+    test       $blocks, $blocks
+    jz         .Lsivtc_done
+@{[ tail('sivtc_tail') ]}
+.Lsivtc_done:
+$exit_wipe.endfunction
+___
+$siv .= perlasm::siv_copy::ctr32le($tagctr_gcm, 'tagctr_in_gcm_order',
+                                   'gcmi_aes_gcm_x86_64_vaes_avx2_siv_tag_ctr32le');
 $code .= $siv;
 
 perlasm::driver::finish('x86_64', $code);

@@ -23,7 +23,9 @@
  *
  * AES-GCM-SIV (fused.h's siv_* hooks): siv_open (seal's text in RFC 8452's
  * byte order, asm/perlasm/siv_copy.pm) and siv_ctr32le (counter mode
- * alone from the same pieces); POLYVAL is the vpclmul_avx2 backend's
+ * alone from the same pieces, and siv_tag_ctr32le: a seal's tag, then
+ * counter mode from it in registers over the whole blocks and the padded
+ * last block, in one call); POLYVAL is the vpclmul_avx2 backend's
  * (asm/x86_64/ghash-vpclmul-avx2-x86_64.pl): siv_polyval its
  * polyval_update, and siv_polyval_runs, which hashes a whole message's
  * runs in one call.
@@ -59,6 +61,7 @@ GCM_HIDDEN fused_crypt_fn VAES_AVX2_KERNEL(seal);
 GCM_HIDDEN fused_crypt_fn VAES_AVX2_KERNEL(open);
 GCM_HIDDEN fused_crypt_fn VAES_AVX2_KERNEL(siv_open);
 GCM_HIDDEN aes_ctr32_fn VAES_AVX2_KERNEL(siv_ctr32le);
+GCM_HIDDEN fused_siv_tag_ctr_fn VAES_AVX2_KERNEL(siv_tag_ctr32le);
 GCM_HIDDEN fused_lagged_fn VAES_AVX2_KERNEL(seal_lagged);
 /* asm/x86_64/ghash-vpclmul-avx2-x86_64.pl: POLYVAL, the pair's own, and
  * over a whole message's runs in one call. */
@@ -102,6 +105,7 @@ const struct fused_impl gcmi_fused_vaes_avx2 = {
     .lag_blocks = 16,
     .siv_open = VAES_AVX2_KERNEL(siv_open),
     .siv_ctr32le = VAES_AVX2_KERNEL(siv_ctr32le),
+    .siv_tag_ctr32le = VAES_AVX2_KERNEL(siv_tag_ctr32le),
     /* AES-GCM-SIV's per-message work: fused.h's aesni kernels. */
     .siv_keys = FUSED_SIV_AESNI(keys),
     .siv_seal_short = FUSED_SIV_AESNI(seal_short),

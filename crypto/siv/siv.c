@@ -31,7 +31,9 @@
  * message on such a key that is not short hashes its POLYVAL input
  * straight from the caller's buffers as four runs of whole blocks
  * (seal_fused, open_fused below), in one call of the kernel's
- * siv_polyval_runs where it has one. The backends' key
+ * siv_polyval_runs where it has one; such a seal then makes its tag and
+ * all of its key stream (the padded last block too) in one call of the
+ * kernel's siv_tag_ctr32le where it has one. The backends' key
  * layouts are reached only through crypto/siv/siv_keys.h.
  *
  * The steps are those of a message in pieces (struct siv_message,
@@ -554,6 +556,19 @@ static void seal_fused(const struct gcm_siv_key_st *k, const uint8_t nonce[12],
   derive_message_keys(k, nonce, &keys, blocks);
   message_runs(&r, pad, aad, aad_len, in, len);
   hash_runs(k, &keys, blocks, &r, s);
+  if (k->fused->siv_tag_ctr32le != NULL) {
+    /* The tag and all of counter mode in one call, the last block's
+     * padded copy (in pad + 16) with them. */
+    block_store(tag, siv_block_clear_top(block_xor(
+                         block_load(s), siv_block_nonce(nonce))));
+    secure_wipe_block(s);
+    k->fused->siv_tag_ctr32le(siv_enc(&keys), tag, out, in, dw,
+                              dr > 0 ? pad + 16 : NULL);
+    if (dr > 0) memcpy(out + 16 * dw, pad + 16, dr);
+    gcmi_secure_wipe(pad, sizeof(pad));
+    siv_message_keys_wipe(&keys);
+    return;
+  }
   short_tag(k, &keys, s, nonce, tag);
   block_store(cb, siv_block_set_top(block_load(tag)));
   if (dr > 0) {
