@@ -131,6 +131,7 @@ void gcmi_aes_gcm_x86_64_vaes_avx2_seal_lagged_msabi(void);
 void gcmi_aes_gcm_x86_64_vaes_avx2_siv_open_msabi(void);
 void gcmi_aes_gcm_x86_64_vaes_avx2_siv_ctr32le_msabi(void);
 void gcmi_aes_gcm_x86_64_vaes_avx2_siv_tag_ctr32le_msabi(void);
+void gcmi_aes_gcm_x86_64_vaes_avx2_siv_keys_hash_msabi(void);
 void gcmi_aes_gcm_x86_64_aesni_avx_seal_msabi(void);
 void gcmi_aes_gcm_x86_64_aesni_avx_open_msabi(void);
 void gcmi_aes_gcm_x86_64_aesni_avx_seal_lagged_msabi(void);
@@ -538,6 +539,7 @@ struct FusedKernels {
   const void *siv_hash_init = nullptr;
   const void *siv_polyval_runs = nullptr;
   const void *siv_tag_ctr32le = nullptr;
+  const void *siv_keys_hash = nullptr;
 };
 
 template <typename F>
@@ -582,7 +584,8 @@ std::vector<FusedKernels> FusedKernelList() {
                Fn(gcmi_fused_vaes_avx2.siv_ctr32le),
                Fn(gcmi_fused_vaes_avx2.siv_polyval), nullptr,
                Fn(gcmi_fused_vaes_avx2.siv_polyval_runs),
-               Fn(gcmi_fused_vaes_avx2.siv_tag_ctr32le)});
+               Fn(gcmi_fused_vaes_avx2.siv_tag_ctr32le),
+               Fn(gcmi_fused_vaes_avx2.siv_keys_hash)});
 #if defined(LIBGCM_ABI_TEST_MSABI)
   k.push_back(
       {"vaes_avx2_msabi", Abi::kWin64,
@@ -595,7 +598,8 @@ std::vector<FusedKernels> FusedKernelList() {
        Fn(&gcmi_aes_gcm_x86_64_vaes_avx2_siv_ctr32le_msabi),
        Fn(&gcmi_ghash_x86_64_vpclmul_avx2_polyval_msabi), nullptr,
        Fn(&gcmi_ghash_x86_64_vpclmul_avx2_polyval_runs_msabi),
-       Fn(&gcmi_aes_gcm_x86_64_vaes_avx2_siv_tag_ctr32le_msabi)});
+       Fn(&gcmi_aes_gcm_x86_64_vaes_avx2_siv_tag_ctr32le_msabi),
+       Fn(&gcmi_aes_gcm_x86_64_vaes_avx2_siv_keys_hash_msabi)});
 #endif
   k.push_back({"aesni_avx", kNativeAbi,
                reinterpret_cast<const void *>(gcmi_fused_aesni_avx.seal),
@@ -749,6 +753,28 @@ TEST_P(FusedAbiTest, PreservesRegistersAndMatchesDirectCall) {
           EXPECT_EQ(0, memcmp(ref_tag, got_tag, 16)) << w;
           EXPECT_EQ(0, memcmp(ref_last, got_last, 16)) << w;
         }
+      }
+    }
+    if (k.siv_keys_hash != nullptr) {
+      // Both message keys, for each power count (five arguments).
+      uint8_t nonce[12];
+      for (size_t i = 0; i < 12; i++) nonce[i] = static_cast<uint8_t>(7 * i + 1);
+      for (size_t max : {1, 5, 9, 17}) {
+        AesKeyRoom ref_enc, got_enc;
+        GhashKeyRoom ref_hash, got_hash;
+        memset(ref_enc.get(), 0, sizeof(ref_enc));
+        memset(got_enc.get(), 0, sizeof(got_enc));
+        memset(ref_hash.get(), 0, sizeof(ref_hash));
+        memset(got_hash.get(), 0, sizeof(got_hash));
+        d.siv_keys_hash(s.get(), nonce, ref_hash.get(), ref_enc.get(), max);
+        uint64_t args[6] = {Arg(s.get()), Arg(nonce), Arg(got_hash.get()),
+                            Arg(got_enc.get()), max, 0};
+        const std::string w = std::string(k.name) + " siv_keys_hash key_len=" +
+                              std::to_string(key_len) + " max=" +
+                              std::to_string(max);
+        CheckedCall(k.abi, k.siv_keys_hash, args, w);
+        EXPECT_EQ(0, memcmp(ref_enc.get(), got_enc.get(), sizeof(ref_enc))) << w;
+        EXPECT_EQ(0, memcmp(ref_hash.get(), got_hash.get(), sizeof(ref_hash))) << w;
       }
     }
     if (k.siv_hash_init != nullptr) {

@@ -30,6 +30,10 @@
 //                   open with the right tag and a wrong one.
 //   siv_polyval_runs against polyval_update on each of its four runs,
 //                   lengths around the groups and tails, and at random.
+//   siv_keys_hash   against the derivation from encrypt_block,
+//                   set_encrypt_key of K_enc and the GHASH backend's
+//                   init_for on the POLYVAL key's GHASH key, byte for byte,
+//                   for every power count;
 //   siv_tag_ctr32le against encrypt_block for the tag and the AES
 //                   backend's ctr32le from it, run lengths 0 .. 257 with and
 //                   without the last block, counters wrapping, in place
@@ -560,6 +564,38 @@ TEST_P(SivFusedHook, PolyvalRunsMatchesPolyvalOnEachRun) {
     f->siv_polyval_runs(got.data(), part.get(), &r);
     ASSERT_EQ(want, got) << f->name << " runs " << c[0] << " " << c[1] << " "
                          << c[2] << " " << c[3];
+  }
+}
+
+TEST_P(SivFusedHook, KeysHashMatchesTheDerivationAndInitFor) {
+  const fused_impl *f = GetParam();
+  if (f->siv_keys_hash == nullptr) {
+    GTEST_SKIP() << f->name << " has no siv_keys_hash";
+  }
+  ASSERT_NE(nullptr, f->ghash->init_for) << f->name;
+  std::mt19937_64 rng(12);
+  for (size_t key_len : {16, 32}) {
+    Sched kgk;
+    f->aes->set_encrypt_key(kgk.get(), RandomBytes(rng, key_len).data(), key_len);
+    for (size_t max : {1, 2, 4, 5, 8, 9, 15, 16, 17, 87, 1000}) {
+      const Bytes nonce = RandomBytes(rng, 12);
+      Bytes auth, enc;
+      DeriveRef(f->aes, kgk.get(), key_len, nonce.data(), &auth, &enc);
+      Sched want_enc, got_enc;
+      GKey want_hash, got_hash;
+      std::memset(&want_enc, 0x5a, sizeof(want_enc));
+      std::memset(&got_enc, 0x5a, sizeof(got_enc));
+      std::memset(&want_hash, 0x5a, sizeof(want_hash));
+      std::memset(&got_hash, 0x5a, sizeof(got_hash));
+      f->aes->set_encrypt_key(want_enc.get(), enc.data(), key_len);
+      f->ghash->init_for(want_hash.get(), GhashKeyFor(auth).data(), max);
+      f->siv_keys_hash(kgk.get(), nonce.data(), got_hash.get(), got_enc.get(), max);
+      const std::string what = std::string(f->name) + " key " +
+                               std::to_string(key_len) + " max " +
+                               std::to_string(max);
+      ASSERT_EQ(0, std::memcmp(&want_enc, &got_enc, sizeof(want_enc))) << what << " K_enc";
+      ASSERT_EQ(0, std::memcmp(&want_hash, &got_hash, sizeof(want_hash))) << what << " hash key";
+    }
   }
 }
 

@@ -135,6 +135,7 @@ use perlasm::driver;
 use perlasm::fused_driver_x86_64 qw(spread);    # seal, seal_lagged, open; the stitching
 use perlasm::layout;                             # $ROUNDS (the AES-GCM-SIV functions)
 use perlasm::siv_copy;                           # the AES-GCM-SIV functions' byte order
+use perlasm::vpclmul_avx2_powers;                # siv_keys_hash's powers of K_auth
 
 my $code = <<___;
 .rodata
@@ -158,7 +159,17 @@ $code .= <<___;
     .quad 0x0000000000000001, 0xc200000000000000
 .Lsiv_top:                      # bit 7 of byte 15 (AES-GCM-SIV's counter block 0)
     .quad 0, 0x8000000000000000
+.Lsiv_rot_word3:                # RotWord(word 3) in every column (K_enc's expansion)
+    .byte 13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15, 12
+.Lsiv_bcast_word3:              # word 3 in every column
+    .byte 12, 13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15
+.Lsiv_rcon:                     # Rcon[i] in each column, i = 1 .. 10
 ___
+$code .= "    .long $_, $_, $_, $_\n" for 0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36;
+$code .= <<___;
+.Lsiv_add:                      # i in the first dword, i = 0 .. 5 (the derivation blocks)
+___
+$code .= "    .long $_, 0, 0, 0\n" for 0 .. 5;
 
 my ($out, $in, $blocks) = qw(rsi rdx rcx);
 my ($aes, $gkey, $rklast) = qw(r10 r11 r8);
@@ -561,6 +572,88 @@ $exit_wipe.endfunction
 ___
 $siv .= perlasm::siv_copy::ctr32le($tagctr_gcm, 'tagctr_in_gcm_order',
                                    'gcmi_aes_gcm_x86_64_vaes_avx2_siv_tag_ctr32le');
+
+# siv_keys_hash(kgk, nonce, hash, enc, max_blocks): AES-GCM-SIV's message
+# keys (fused.h) in one call, K_auth never leaving registers. The
+# derivation B_i = AES(KGK, LE32(i) || N), i = 0 .. 5, six xmm chains
+# side by side; K_auth = B_0[0..7] || B_1[0..7], K_enc the low halves of
+# the rest (RFC 8452, section 4). K_auth is the vpclmul_avx2 key's H'
+# itself (the POLYVAL block order is that kernel's reflected order, and
+# crypto/siv/polyval.c's transform of the key, which the kernel's init
+# undoes, is skipped), so its powers H'^1 .. H'^n go straight to `hash`
+# as init_for(max_blocks) lays them out (perlasm/vpclmul_avx2_powers.pm).
+# K_enc is stored as round keys 0 (and 1) of `enc` first, then expanded
+# there after the powers' text as aes-ni-x86_64.pl expands a key
+# (SubWord(RotWord) by VPSHUFB and VAESENCLAST, the linear part as a
+# prefix XOR; AES-256 alternating two registers), with Nr: the two chains
+# are independent and the core runs them side by side. Every register
+# is cleared before returning.
+sub vsub_word {
+    my ($dst, $src, $mask, $key) = @_;
+    return "    vpshufb    $dst, $src, $mask\n    vaesenclast $dst, $dst, $key\n";
+}
+sub vprefix_xor {                # x = (w0, w0^w1, w0^w1^w2, w0^..^w3)
+    my ($x, $t) = @_;
+    return "    vpslldq    $t, $x, 4\n    vpxor      $x, $x, $t\n" .
+           "    vpslldq    $t, $t, 4\n    vpxor      $x, $x, $t\n" .
+           "    vpslldq    $t, $t, 4\n    vpxor      $x, $x, $t\n";
+}
+my $derive = <<___;
+    mov        eax, [rdi + $ROUNDS]         # public: the round count follows from the key length
+    vmovq      xmm0, [rsi]
+    vpinsrd    xmm0, xmm0, dword [rsi + 8], 2   # N || 0^32
+    vpslldq    xmm0, xmm0, 4                # LE32(0) || N
+    vmovdqu    xmm6, [rdi]
+___
+$derive .= "    vpaddd     xmm$_, xmm0, [.Lsiv_add + " . 16 * $_ . "]   # LE32($_) || N\n" for 1 .. 5;
+$derive .= "    vpxor      xmm$_, xmm$_, xmm6\n" for 0 .. 5;
+for my $r (1 .. 13) {
+    $derive .= "    cmp        eax, 10\n    je         .Lsivkh_derive_last\n" if $r == 10;
+    $derive .= "    vmovdqu    xmm6, [rdi + " . 16 * $r . "]\n";
+    $derive .= "    vaesenc    xmm$_, xmm$_, xmm6\n" for 0 .. 5;
+}
+$derive .= ".Lsivkh_derive_last:\n    mov        r9d, eax\n    shl        r9d, 4\n    vmovdqu    xmm6, [rdi + r9]\n";
+$derive .= "    vaesenclast xmm$_, xmm$_, xmm6\n" for 0 .. 5;
+$derive .= <<___;
+    vpunpcklqdq xmm0, xmm0, xmm1            # K_auth = B_0[0..7] || B_1[0..7]: H'
+    vpunpcklqdq xmm2, xmm2, xmm3            # K_enc = B_2[0..7] || B_3[0..7]
+    vpunpcklqdq xmm4, xmm4, xmm5            #   || B_4[0..7] || B_5[0..7] (AES-256)
+    vmovdqu    [rcx], xmm2                  # rk[0]
+    vmovdqu    [rcx + 16], xmm4             # rk[1] (AES-256; AES-128 overwrites it)
+    mov        [rcx + $ROUNDS], eax
+___
+my $k128 = '';
+for my $i (1 .. 10) {
+    my $rcon = "[.Lsiv_rcon + " . 16 * ($i - 1) . "]";
+    $k128 .= vsub_word('xmm3', 'xmm2', 'xmm9', $rcon) . vprefix_xor('xmm2', 'xmm5');
+    $k128 .= "    vpxor      xmm2, xmm2, xmm3\n    vmovdqu    [rcx + " . 16 * $i . "], xmm2\n";
+}
+my $k256 = '';
+for my $i (2 .. 14) {
+    if ($i % 2 == 0) {
+        $k256 .= vsub_word('xmm3', 'xmm4', 'xmm9', "[.Lsiv_rcon + " . 16 * ($i / 2 - 1) . "]");
+        $k256 .= vprefix_xor('xmm2', 'xmm5') . "    vpxor      xmm2, xmm2, xmm3\n";
+        $k256 .= "    vmovdqu    [rcx + " . 16 * $i . "], xmm2\n";
+    } else {
+        $k256 .= vsub_word('xmm3', 'xmm2', 'xmm10', 'xmm6') . vprefix_xor('xmm4', 'xmm1');
+        $k256 .= "    vpxor      xmm4, xmm4, xmm3\n    vmovdqu    [rcx + " . 16 * $i . "], xmm4\n";
+    }
+}
+$siv .= <<___;
+
+.function gcmi_aes_gcm_x86_64_vaes_avx2_siv_keys_hash args=5 public=rdi,rsi,rdx,rcx,r8,r9,rax   # (const struct aes_schedule *kgk, const uint8_t nonce[12], struct ghash_key *hash, struct aes_schedule *enc, size_t max_blocks)
+$derive    vmovdqa    xmm9, [.Lsiv_rot_word3]
+    vmovdqa    xmm10, [.Lsiv_bcast_word3]
+    cmp        eax, 10
+    jne        .Lsivkh_256
+$k128    jmp        .Lsivkh_done
+.Lsivkh_256:
+    vpxor      xmm6, xmm6, xmm6
+$k256.Lsivkh_done:
+@{[ perlasm::vpclmul_avx2_powers::powers('rdx', 'r8', '.Lsivkh_powers_done', '[.Lpoly]') ]}.Lsivkh_powers_done:
+@{[ join '', map { "    vpxor      xmm$_, xmm$_, xmm$_\n" } 0 .. 15 ]}    vzeroupper
+.endfunction
+___
 $code .= $siv;
 
 perlasm::driver::finish('x86_64', $code);

@@ -154,6 +154,13 @@ _Static_assert(offsetof(struct siv_polyval_runs, blocks) ==
 typedef void siv_polyval_runs_fn(uint8_t S[16], const struct ghash_key *key,
                                  const struct siv_polyval_runs *runs);
 
+/* The siv_keys_hash hook's type (below). */
+typedef void fused_siv_keys_hash_fn(const struct aes_schedule *kgk,
+                                    const uint8_t nonce[12],
+                                    struct ghash_key *hash,
+                                    struct aes_schedule *enc,
+                                    size_t max_blocks);
+
 /* The siv_tag_ctr32le hook's type (below). */
 typedef void fused_siv_tag_ctr_fn(const struct aes_schedule *enc,
                                   uint8_t tag[16], uint8_t *out,
@@ -326,6 +333,15 @@ struct fused_impl {
    * first word): the message's padded last block. Leaves no K_enc round
    * key, T or key stream in registers or on its stack. */
   fused_siv_tag_ctr_fn *siv_tag_ctr32le;
+  /* Optional (NULL: siv_keys, then the GHASH key through siv_hash_init or
+   * the GHASH backend's init_for): both of a message's keys in one call,
+   * K_auth never leaving the kernel. kgk and nonce as for siv_keys;
+   * writes K_enc's schedule to enc as siv_keys does, and to `hash` the
+   * GHASH key for POLYVAL under K_auth that the pair's GHASH backend's
+   * init_for(max_blocks) makes (max_blocks >= 1), within its key_bytes:
+   * a key every one of the kernel's and the backend's POLYVAL functions
+   * takes for calls of up to max_blocks blocks. */
+  fused_siv_keys_hash_fn *siv_keys_hash;
 };
 
 /* The most siv_seal_max may say: the room AES-GCM-SIV lays a message out

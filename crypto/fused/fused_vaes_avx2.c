@@ -33,7 +33,11 @@
  * Its AES-GCM-SIV per-message hooks (siv_keys, siv_seal_short,
  * siv_open_short) are the xmm kernel every aesni descriptor shares
  * (fused.h, asm/x86_64/aes-gcm-siv-aesni-x86_64.pl), for messages of up
- * to 240 bytes: from 16 blocks this kernel's siv_ctr32le is faster.
+ * to 240 bytes: from 16 blocks this kernel's siv_ctr32le is faster. Its
+ * siv_keys_hash makes both keys of every other message in one call (the
+ * derivation, K_enc's expansion and the vpclmul_avx2 powers of K_auth,
+ * which is that key's H' as it is), where siv_keys, the key transform of
+ * crypto/siv/polyval.c and the backend's init_for took three.
  *
  * Constant time: AES rounds, carry-less multiplies, XORs and constant
  * shuffles only; branches and addresses depend on the block count and the
@@ -62,6 +66,7 @@ GCM_HIDDEN fused_crypt_fn VAES_AVX2_KERNEL(open);
 GCM_HIDDEN fused_crypt_fn VAES_AVX2_KERNEL(siv_open);
 GCM_HIDDEN aes_ctr32_fn VAES_AVX2_KERNEL(siv_ctr32le);
 GCM_HIDDEN fused_siv_tag_ctr_fn VAES_AVX2_KERNEL(siv_tag_ctr32le);
+GCM_HIDDEN fused_siv_keys_hash_fn VAES_AVX2_KERNEL(siv_keys_hash);
 GCM_HIDDEN fused_lagged_fn VAES_AVX2_KERNEL(seal_lagged);
 /* asm/x86_64/ghash-vpclmul-avx2-x86_64.pl: POLYVAL, the pair's own, and
  * over a whole message's runs in one call. */
@@ -106,6 +111,7 @@ const struct fused_impl gcmi_fused_vaes_avx2 = {
     .siv_open = VAES_AVX2_KERNEL(siv_open),
     .siv_ctr32le = VAES_AVX2_KERNEL(siv_ctr32le),
     .siv_tag_ctr32le = VAES_AVX2_KERNEL(siv_tag_ctr32le),
+    .siv_keys_hash = VAES_AVX2_KERNEL(siv_keys_hash),
     /* AES-GCM-SIV's per-message work: fused.h's aesni kernels. */
     .siv_keys = FUSED_SIV_AESNI(keys),
     .siv_seal_short = FUSED_SIV_AESNI(seal_short),

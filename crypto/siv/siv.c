@@ -41,7 +41,8 @@
  * single buffer; a short message (SIV_SHORT_MAX) takes the short path
  * below, one hash call and one counter-mode call over a padded copy. A
  * fused kernel with fused.h's per-message hooks does more in one call:
- * siv_keys both keys of any message (derive_message_keys), and
+ * siv_keys both keys of any message (derive_message_keys), or
+ * siv_keys_hash both with the GHASH key's powers, and
  * siv_seal_short / siv_open_short the whole of a message laid out as the
  * short path lays it out, up to its siv_seal_max / siv_open_max bytes
  * (seals past SIV_SHORT_MAX too, up to FUSED_SIV_SEAL_MAX).
@@ -125,6 +126,12 @@ static void derive_message_keys(const struct gcm_siv_key_st *k,
   const size_t n = 2 + k->key_len / 8; /* 4 blocks, or 6 for AES-256 */
   const gcm_block first = siv_block_derivation(nonce);
 
+  if (k->fused != NULL && k->fused->siv_keys_hash != NULL) {
+    /* Both keys, the GHASH key's powers too, in one kernel call. */
+    siv_derive_keys_hash(k->fused->siv_keys_hash, k->aes, k->ghash,
+                         gcm_siv_key_kgk(k), nonce, mk, polyval_blocks);
+    return;
+  }
   if (k->fused != NULL && k->fused->siv_keys != NULL) {
     /* Both keys in one kernel call: K_enc straight into its schedule. */
     siv_derive_keys(k->fused->siv_keys, k->aes, gcm_siv_key_kgk(k), nonce,
