@@ -102,11 +102,25 @@ ___
 # 16-byte reduction constant (1, 0xC2 << 56). Uses ymm0-ymm15.
 sub powers {
     my ($key, $max, $done, $poly) = @_;
+    return powers_head($key, $poly) . powers_tail($key, $max, $done);
+}
+
+# powers_head(key, poly): H'^1 .. H'^4 (straight-line code, no branch;
+# uses ymm0-ymm7, ymm13-ymm15). powers_tail(key, max, done): the rest.
+sub powers_head {
+    my ($key, $poly) = @_;
     return <<___;
     vbroadcasti128 ymm15, $poly
 @{[ square('ymm1', 'ymm0', 'ymm2', 'ymm3') ]}    vinserti128 ymm5, ymm0, xmm1, 1        # (H', H'^2)
     vinserti128 ymm6, ymm1, xmm1, 1        # (H'^2, H'^2)
-@{[ half_lanes('ymm13', 'ymm5') ]}@{[ half_lanes('ymm14', 'ymm6') ]}@{[ kmul('ymm7', 'ymm5', 'ymm6', 'ymm13', 'ymm14', 'ymm2', 'ymm3', 'ymm4') ]}@{[ store_pair($key, 'ymm5', 1) ]}@{[ store_pair($key, 'ymm7', 3) ]}    cmp        $max, 4
+@{[ half_lanes('ymm13', 'ymm5') ]}@{[ half_lanes('ymm14', 'ymm6') ]}@{[ kmul('ymm7', 'ymm5', 'ymm6', 'ymm13', 'ymm14', 'ymm2', 'ymm3', 'ymm4') ]}@{[ store_pair($key, 'ymm5', 1) ]}@{[ store_pair($key, 'ymm7', 3) ]}
+___
+}
+
+sub powers_tail {
+    my ($key, $max, $done) = @_;
+    return <<___;
+    cmp        $max, 4
     jbe        $done
     vperm2i128 ymm9, ymm5, ymm7, 0x20      # (H', H'^3)
     vpermq     ymm6, ymm7, 0xee             # (H'^4, H'^4)

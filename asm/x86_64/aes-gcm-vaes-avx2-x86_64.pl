@@ -582,12 +582,15 @@ $siv .= perlasm::siv_copy::ctr32le($tagctr_gcm, 'tagctr_in_gcm_order',
 # crypto/siv/polyval.c's transform of the key, which the kernel's init
 # undoes, is skipped), so its powers H'^1 .. H'^n go straight to `hash`
 # as init_for(max_blocks) lays them out (perlasm/vpclmul_avx2_powers.pm).
-# K_enc is stored as round keys 0 (and 1) of `enc` first, then expanded
-# there after the powers' text as aes-ni-x86_64.pl expands a key
-# (SubWord(RotWord) by VPSHUFB and VAESENCLAST, the linear part as a
-# prefix XOR; AES-256 alternating two registers), with Nr: the two chains
-# are independent and the core runs them side by side. Every register
-# is cleared before returning.
+# K_enc is stored as round keys 0 (and 1) of `enc`, with Nr, and
+# expanded there as aes-ni-x86_64.pl expands a key (SubWord(RotWord) by
+# VPSHUFB and VAESENCLAST, the linear part as a prefix XOR; AES-256
+# alternating two registers), the first two rounds of powers (H'^1 ..
+# H'^4) merged into its text line by line, the other powers after it.
+# The two chains are independent; merged, both advance from the start
+# (gcm-ab, 1350 bytes: 1-3% faster than the powers after the expansion,
+# which was 4-7% faster than the powers before it). Every register is
+# cleared before returning.
 sub vsub_word {
     my ($dst, $src, $mask, $key) = @_;
     return "    vpshufb    $dst, $src, $mask\n    vaesenclast $dst, $dst, $key\n";
@@ -622,35 +625,52 @@ $derive .= <<___;
     vmovdqu    [rcx + 16], xmm4             # rk[1] (AES-256; AES-128 overwrites it)
     mov        [rcx + $ROUNDS], eax
 ___
+# K_enc in xmm8 (and xmm9), the masks and the zero key of AES-256's odd
+# steps from memory (.Lsiv_add's first entry is zero): registers the
+# first two rounds of powers leave alone, so the two are merged line by
+# line (merge()), both chains advancing from the start.
 my $k128 = '';
 for my $i (1 .. 10) {
     my $rcon = "[.Lsiv_rcon + " . 16 * ($i - 1) . "]";
-    $k128 .= vsub_word('xmm3', 'xmm2', 'xmm9', $rcon) . vprefix_xor('xmm2', 'xmm5');
-    $k128 .= "    vpxor      xmm2, xmm2, xmm3\n    vmovdqu    [rcx + " . 16 * $i . "], xmm2\n";
+    $k128 .= vsub_word('xmm10', 'xmm8', '[.Lsiv_rot_word3]', $rcon) . vprefix_xor('xmm8', 'xmm11');
+    $k128 .= "    vpxor      xmm8, xmm8, xmm10\n    vmovdqu    [rcx + " . 16 * $i . "], xmm8\n";
 }
 my $k256 = '';
 for my $i (2 .. 14) {
     if ($i % 2 == 0) {
-        $k256 .= vsub_word('xmm3', 'xmm4', 'xmm9', "[.Lsiv_rcon + " . 16 * ($i / 2 - 1) . "]");
-        $k256 .= vprefix_xor('xmm2', 'xmm5') . "    vpxor      xmm2, xmm2, xmm3\n";
-        $k256 .= "    vmovdqu    [rcx + " . 16 * $i . "], xmm2\n";
+        $k256 .= vsub_word('xmm10', 'xmm9', '[.Lsiv_rot_word3]', "[.Lsiv_rcon + " . 16 * ($i / 2 - 1) . "]");
+        $k256 .= vprefix_xor('xmm8', 'xmm11') . "    vpxor      xmm8, xmm8, xmm10\n";
+        $k256 .= "    vmovdqu    [rcx + " . 16 * $i . "], xmm8\n";
     } else {
-        $k256 .= vsub_word('xmm3', 'xmm2', 'xmm10', 'xmm6') . vprefix_xor('xmm4', 'xmm1');
-        $k256 .= "    vpxor      xmm4, xmm4, xmm3\n    vmovdqu    [rcx + " . 16 * $i . "], xmm4\n";
+        $k256 .= vsub_word('xmm10', 'xmm8', '[.Lsiv_bcast_word3]', '[.Lsiv_add]') . vprefix_xor('xmm9', 'xmm12');
+        $k256 .= "    vpxor      xmm9, xmm9, xmm10\n    vmovdqu    [rcx + " . 16 * $i . "], xmm9\n";
     }
 }
+# merge(a, b): the lines of b spread evenly between those of a.
+sub merge {
+    my ($a, $b) = @_;
+    my @a = grep { /\S/ } split /\n/, $a;
+    my @b = grep { /\S/ } split /\n/, $b;
+    my ($s, $j) = ('', 0);
+    for my $i (0 .. $#a) {
+        $s .= "$a[$i]\n";
+        my $want = int(($i + 1) * @b / @a);
+        $s .= $b[$j++] . "\n" while $j < $want;
+    }
+    return $s;
+}
+my $head = perlasm::vpclmul_avx2_powers::powers_head('rdx', '[.Lpoly]');
 $siv .= <<___;
 
 .function gcmi_aes_gcm_x86_64_vaes_avx2_siv_keys_hash args=5 public=rdi,rsi,rdx,rcx,r8,r9,rax   # (const struct aes_schedule *kgk, const uint8_t nonce[12], struct ghash_key *hash, struct aes_schedule *enc, size_t max_blocks)
-$derive    vmovdqa    xmm9, [.Lsiv_rot_word3]
-    vmovdqa    xmm10, [.Lsiv_bcast_word3]
+$derive    vmovdqa    xmm8, xmm2
+    vmovdqa    xmm9, xmm4
     cmp        eax, 10
     jne        .Lsivkh_256
-$k128    jmp        .Lsivkh_done
+@{[ merge($k128, $head) ]}    jmp        .Lsivkh_done
 .Lsivkh_256:
-    vpxor      xmm6, xmm6, xmm6
-$k256.Lsivkh_done:
-@{[ perlasm::vpclmul_avx2_powers::powers('rdx', 'r8', '.Lsivkh_powers_done', '[.Lpoly]') ]}.Lsivkh_powers_done:
+@{[ merge($k256, $head) ]}.Lsivkh_done:
+@{[ perlasm::vpclmul_avx2_powers::powers_tail('rdx', 'r8', '.Lsivkh_powers_done') ]}.Lsivkh_powers_done:
 @{[ join '', map { "    vpxor      xmm$_, xmm$_, xmm$_\n" } 0 .. 15 ]}    vzeroupper
 .endfunction
 ___
