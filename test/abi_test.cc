@@ -121,6 +121,7 @@ void gcmi_aes_gcm_x86_64_vaes_avx512_open_msabi(void);
 void gcmi_aes_gcm_x86_64_vaes_avx512_seal_lagged_msabi(void);
 void gcmi_aes_gcm_x86_64_vaes_avx512_siv_open_msabi(void);
 void gcmi_aes_gcm_x86_64_vaes_avx512_siv_ctr32le_msabi(void);
+void gcmi_aes_gcm_x86_64_vaes_avx512_siv_tag_ctr32le_msabi(void);
 void gcmi_aes_gcm_x86_64_vaes_avx512_siv_polyval_msabi(void);
 void gcmi_aes_gcm_x86_64_vaes_avx512_siv_hash_init_msabi(void);
 void gcmi_aes_gcm_x86_64_vaes_avx512_siv_polyval_runs_msabi(void);
@@ -129,6 +130,8 @@ void gcmi_aes_gcm_x86_64_vaes_avx2_open_msabi(void);
 void gcmi_aes_gcm_x86_64_vaes_avx2_seal_lagged_msabi(void);
 void gcmi_aes_gcm_x86_64_vaes_avx2_siv_open_msabi(void);
 void gcmi_aes_gcm_x86_64_vaes_avx2_siv_ctr32le_msabi(void);
+void gcmi_aes_gcm_x86_64_vaes_avx2_siv_tag_ctr32le_msabi(void);
+void gcmi_aes_gcm_x86_64_vaes_avx2_siv_keys_hash_msabi(void);
 void gcmi_aes_gcm_x86_64_aesni_avx_seal_msabi(void);
 void gcmi_aes_gcm_x86_64_aesni_avx_open_msabi(void);
 void gcmi_aes_gcm_x86_64_aesni_avx_seal_lagged_msabi(void);
@@ -535,6 +538,8 @@ struct FusedKernels {
   const void *siv_polyval = nullptr;
   const void *siv_hash_init = nullptr;
   const void *siv_polyval_runs = nullptr;
+  const void *siv_tag_ctr32le = nullptr;
+  const void *siv_keys_hash = nullptr;
 };
 
 template <typename F>
@@ -553,7 +558,8 @@ std::vector<FusedKernels> FusedKernelList() {
                Fn(gcmi_fused_vaes_avx512.siv_ctr32le),
                Fn(gcmi_fused_vaes_avx512.siv_polyval),
                Fn(gcmi_fused_vaes_avx512.siv_hash_init),
-               Fn(gcmi_fused_vaes_avx512.siv_polyval_runs)});
+               Fn(gcmi_fused_vaes_avx512.siv_polyval_runs),
+               Fn(gcmi_fused_vaes_avx512.siv_tag_ctr32le)});
 #if defined(LIBGCM_ABI_TEST_MSABI)
   k.push_back(
       {"vaes_avx512_msabi", Abi::kWin64,
@@ -566,7 +572,8 @@ std::vector<FusedKernels> FusedKernelList() {
        Fn(&gcmi_aes_gcm_x86_64_vaes_avx512_siv_ctr32le_msabi),
        Fn(&gcmi_aes_gcm_x86_64_vaes_avx512_siv_polyval_msabi),
        Fn(&gcmi_aes_gcm_x86_64_vaes_avx512_siv_hash_init_msabi),
-       Fn(&gcmi_aes_gcm_x86_64_vaes_avx512_siv_polyval_runs_msabi)});
+       Fn(&gcmi_aes_gcm_x86_64_vaes_avx512_siv_polyval_runs_msabi),
+       Fn(&gcmi_aes_gcm_x86_64_vaes_avx512_siv_tag_ctr32le_msabi)});
 #endif
   k.push_back({"vaes_avx2", kNativeAbi,
                reinterpret_cast<const void *>(gcmi_fused_vaes_avx2.seal),
@@ -576,7 +583,9 @@ std::vector<FusedKernels> FusedKernelList() {
                Fn(gcmi_fused_vaes_avx2.siv_open),
                Fn(gcmi_fused_vaes_avx2.siv_ctr32le),
                Fn(gcmi_fused_vaes_avx2.siv_polyval), nullptr,
-               Fn(gcmi_fused_vaes_avx2.siv_polyval_runs)});
+               Fn(gcmi_fused_vaes_avx2.siv_polyval_runs),
+               Fn(gcmi_fused_vaes_avx2.siv_tag_ctr32le),
+               Fn(gcmi_fused_vaes_avx2.siv_keys_hash)});
 #if defined(LIBGCM_ABI_TEST_MSABI)
   k.push_back(
       {"vaes_avx2_msabi", Abi::kWin64,
@@ -588,7 +597,9 @@ std::vector<FusedKernels> FusedKernelList() {
        Fn(&gcmi_aes_gcm_x86_64_vaes_avx2_siv_open_msabi),
        Fn(&gcmi_aes_gcm_x86_64_vaes_avx2_siv_ctr32le_msabi),
        Fn(&gcmi_ghash_x86_64_vpclmul_avx2_polyval_msabi), nullptr,
-       Fn(&gcmi_ghash_x86_64_vpclmul_avx2_polyval_runs_msabi)});
+       Fn(&gcmi_ghash_x86_64_vpclmul_avx2_polyval_runs_msabi),
+       Fn(&gcmi_aes_gcm_x86_64_vaes_avx2_siv_tag_ctr32le_msabi),
+       Fn(&gcmi_aes_gcm_x86_64_vaes_avx2_siv_keys_hash_msabi)});
 #endif
   k.push_back({"aesni_avx", kNativeAbi,
                reinterpret_cast<const void *>(gcmi_fused_aesni_avx.seal),
@@ -720,6 +731,50 @@ TEST_P(FusedAbiTest, PreservesRegistersAndMatchesDirectCall) {
         uint64_t args[6] = {Arg(got_s), Arg(g.get()), Arg(&r), 0, 0, 0};
         CheckedCall(k.abi, k.siv_polyval_runs, args, what + " siv_polyval_runs");
         EXPECT_EQ(0, memcmp(ref_s, got_s, 16)) << what << " siv_polyval_runs";
+      }
+      if (k.siv_tag_ctr32le != nullptr) {
+        // The tag, n blocks (then none) and the padded last block: six
+        // arguments, the last two on the stack under Win64.
+        for (size_t blocks : {n, size_t{0}}) {
+          std::vector<uint8_t> ref(16 * blocks + 1), got(16 * blocks + 1);
+          uint8_t ref_tag[16], got_tag[16], ref_last[16], got_last[16];
+          memcpy(ref_tag, xi0, 16);
+          memcpy(got_tag, xi0, 16);
+          memcpy(ref_last, p, 16);
+          memcpy(got_last, p, 16);
+          d.siv_tag_ctr32le(s.get(), ref_tag, ref.data() + 1, p, blocks,
+                            ref_last);
+          uint64_t args[6] = {Arg(s.get()), Arg(got_tag), Arg(got.data() + 1),
+                              Arg(p), blocks, Arg(got_last)};
+          const std::string w = what + " siv_tag_ctr32le blocks=" +
+                                std::to_string(blocks);
+          CheckedCall(k.abi, k.siv_tag_ctr32le, args, w);
+          EXPECT_EQ(ref, got) << w;
+          EXPECT_EQ(0, memcmp(ref_tag, got_tag, 16)) << w;
+          EXPECT_EQ(0, memcmp(ref_last, got_last, 16)) << w;
+        }
+      }
+    }
+    if (k.siv_keys_hash != nullptr) {
+      // Both message keys, for each power count (five arguments).
+      uint8_t nonce[12];
+      for (size_t i = 0; i < 12; i++) nonce[i] = static_cast<uint8_t>(7 * i + 1);
+      for (size_t max : {1, 5, 9, 17}) {
+        AesKeyRoom ref_enc, got_enc;
+        GhashKeyRoom ref_hash, got_hash;
+        memset(ref_enc.get(), 0, sizeof(ref_enc));
+        memset(got_enc.get(), 0, sizeof(got_enc));
+        memset(ref_hash.get(), 0, sizeof(ref_hash));
+        memset(got_hash.get(), 0, sizeof(got_hash));
+        d.siv_keys_hash(s.get(), nonce, ref_hash.get(), ref_enc.get(), max);
+        uint64_t args[6] = {Arg(s.get()), Arg(nonce), Arg(got_hash.get()),
+                            Arg(got_enc.get()), max, 0};
+        const std::string w = std::string(k.name) + " siv_keys_hash key_len=" +
+                              std::to_string(key_len) + " max=" +
+                              std::to_string(max);
+        CheckedCall(k.abi, k.siv_keys_hash, args, w);
+        EXPECT_EQ(0, memcmp(ref_enc.get(), got_enc.get(), sizeof(ref_enc))) << w;
+        EXPECT_EQ(0, memcmp(ref_hash.get(), got_hash.get(), sizeof(ref_hash))) << w;
       }
     }
     if (k.siv_hash_init != nullptr) {

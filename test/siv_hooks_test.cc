@@ -30,6 +30,14 @@
 //                   open with the right tag and a wrong one.
 //   siv_polyval_runs against polyval_update on each of its four runs,
 //                   lengths around the groups and tails, and at random.
+//   siv_keys_hash   against the derivation from encrypt_block,
+//                   set_encrypt_key of K_enc and the GHASH backend's
+//                   init_for on the POLYVAL key's GHASH key, byte for byte,
+//                   for every power count;
+//   siv_tag_ctr32le against encrypt_block for the tag and the AES
+//                   backend's ctr32le from it, run lengths 0 .. 257 with and
+//                   without the last block, counters wrapping, in place
+//                   and at odd alignments, nothing written past.
 // The backends without a hook are covered by the mode's fallbacks, which
 // test/siv_test.cc and the vector files run on every pair.
 #include <gtest/gtest.h>
@@ -556,6 +564,102 @@ TEST_P(SivFusedHook, PolyvalRunsMatchesPolyvalOnEachRun) {
     f->siv_polyval_runs(got.data(), part.get(), &r);
     ASSERT_EQ(want, got) << f->name << " runs " << c[0] << " " << c[1] << " "
                          << c[2] << " " << c[3];
+  }
+}
+
+TEST_P(SivFusedHook, KeysHashMatchesTheDerivationAndInitFor) {
+  const fused_impl *f = GetParam();
+  if (f->siv_keys_hash == nullptr) {
+    GTEST_SKIP() << f->name << " has no siv_keys_hash";
+  }
+  ASSERT_NE(nullptr, f->ghash->init_for) << f->name;
+  std::mt19937_64 rng(12);
+  for (size_t key_len : {16, 32}) {
+    Sched kgk;
+    f->aes->set_encrypt_key(kgk.get(), RandomBytes(rng, key_len).data(), key_len);
+    for (size_t max : {1, 2, 4, 5, 8, 9, 15, 16, 17, 87, 1000}) {
+      const Bytes nonce = RandomBytes(rng, 12);
+      Bytes auth, enc;
+      DeriveRef(f->aes, kgk.get(), key_len, nonce.data(), &auth, &enc);
+      Sched want_enc, got_enc;
+      GKey want_hash, got_hash;
+      std::memset(&want_enc, 0x5a, sizeof(want_enc));
+      std::memset(&got_enc, 0x5a, sizeof(got_enc));
+      std::memset(&want_hash, 0x5a, sizeof(want_hash));
+      std::memset(&got_hash, 0x5a, sizeof(got_hash));
+      f->aes->set_encrypt_key(want_enc.get(), enc.data(), key_len);
+      f->ghash->init_for(want_hash.get(), GhashKeyFor(auth).data(), max);
+      f->siv_keys_hash(kgk.get(), nonce.data(), got_hash.get(), got_enc.get(), max);
+      const std::string what = std::string(f->name) + " key " +
+                               std::to_string(key_len) + " max " +
+                               std::to_string(max);
+      ASSERT_EQ(0, std::memcmp(&want_enc, &got_enc, sizeof(want_enc))) << what << " K_enc";
+      ASSERT_EQ(0, std::memcmp(&want_hash, &got_hash, sizeof(want_hash))) << what << " hash key";
+    }
+  }
+}
+
+TEST_P(SivFusedHook, TagCtrMatchesEncryptBlockAndCtr32le) {
+  const fused_impl *f = GetParam();
+  if (f->siv_tag_ctr32le == nullptr) {
+    GTEST_SKIP() << f->name << " has no siv_tag_ctr32le";
+  }
+  std::mt19937_64 rng(11);
+  std::vector<size_t> lengths = RunLengths();
+  lengths.insert(lengths.begin(), 0);
+  for (size_t key_len : {16, 32}) {
+    Sched s;
+    f->aes->set_encrypt_key(s.get(), RandomBytes(rng, key_len).data(), key_len);
+    for (size_t blocks : lengths) {
+      for (int variant = 0; variant < 4; variant++) {
+        const bool inplace = variant & 1, with_last = variant & 2;
+        const size_t n = 16 * blocks, align = inplace ? 0 : 5;
+        Bytes block = RandomBytes(rng, 16);
+        block[15] &= 0x7f;
+        // The counter wraps inside the run (or at the last block) at a
+        // different place each time.
+        const uint32_t start = 0u - static_cast<uint32_t>(blocks % 21);
+        store_le32(block.data(), start);
+        Bytes want_tag(16), cb(16);
+        f->aes->encrypt_block(s.get(), want_tag.data(), block.data());
+        cb = want_tag;
+        cb[15] |= 0x80;
+        const Bytes in = RandomBytes(rng, n), last_in = RandomBytes(rng, 16);
+        Bytes want(n + 16);
+        if (blocks > 0) {
+          f->aes->ctr32le(s.get(), want.data(), in.data(), blocks, cb.data());
+        }
+        Bytes cb_last = cb;
+        store_le32(cb_last.data(), load_le32(cb.data()) + static_cast<uint32_t>(blocks));
+        f->aes->ctr32le(s.get(), want.data() + n, last_in.data(), 1, cb_last.data());
+        const std::string what = std::string(f->name) + " key " +
+                                 std::to_string(key_len) + " blocks " +
+                                 std::to_string(blocks) +
+                                 (inplace ? " in place" : "") +
+                                 (with_last ? " with last" : "");
+        Bytes ibuf(n + 32, 0x11), obuf(n + 32, 0x22), last(48, 0x33);
+        std::memcpy(ibuf.data() + align, in.data(), n);
+        std::memcpy(last.data() + 16, last_in.data(), 16);
+        uint8_t *dst = inplace ? ibuf.data() + align : obuf.data() + align;
+        Bytes tag = block;
+        f->siv_tag_ctr32le(s.get(), tag.data(), dst, ibuf.data() + align, blocks,
+                           with_last ? last.data() + 16 : nullptr);
+        ASSERT_EQ(want_tag, tag) << what << " tag";
+        ASSERT_EQ(0, std::memcmp(dst, want.data(), n)) << what;
+        const uint8_t fill = inplace ? 0x11 : 0x22;
+        for (size_t j = align + n; j < n + 32; j++) {
+          ASSERT_EQ(fill, (inplace ? ibuf : obuf)[j]) << what << " wrote past";
+        }
+        for (size_t j = 0; j < 48; j++) {
+          if (j >= 16 && j < 32) {
+            ASSERT_EQ(with_last ? want[n + j - 16] : last_in[j - 16], last[j])
+                << what << " last block";
+          } else {
+            ASSERT_EQ(0x33, last[j]) << what << " wrote around the last block";
+          }
+        }
+      }
+    }
   }
 }
 

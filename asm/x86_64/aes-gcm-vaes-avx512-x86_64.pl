@@ -159,6 +159,8 @@ $code .= <<___;
     .long 4, 0, 0, 0
 .Lbswap_mask:                   # reverses the 16 bytes of a lane
     .byte 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
+.Lsiv_top:                      # bit 7 of byte 15 (AES-GCM-SIV's counter block 0)
+    .quad 0, 0x8000000000000000
 ___
 
 my ($out, $in, $blocks) = qw(rsi rdx rcx);
@@ -538,6 +540,71 @@ my $ctr_gcm = perlasm::fused_driver_x86_64::ctr_function(
           . tail_crypt(4, 'sivctr_wide', 0));
 $siv .= perlasm::siv_copy::polyval_form($ctr_gcm, 'ctr_in_gcm_order',
                                         'gcmi_aes_gcm_x86_64_vaes_avx512_siv_ctr32le',
+                                        $BYTE_SWAPS, 'vmovdqa64');
+
+# siv_tag_ctr32le(s, tag, out, in, blocks, last): AES-GCM-SIV's tag and
+# counter mode in one call (fused.h), as the vaes_avx2 kernel's: T =
+# AES(K_enc, tag) in one xmm chain, written back; the padded last block
+# (`last`, when not NULL) with counter block `blocks`; then the counter
+# register made from T in registers and siv_ctr32le's batches and masked
+# tail. The tag and last-block code is written in AES-GCM-SIV's order
+# already (no shuffle by the mask there for polyval_form to drop).
+sub xmm_rounds {                 # xmm$x through rounds 1 .. Nr at [r10]; eax = Nr, rdi = 16 * Nr
+    my ($x, $tag) = @_;
+    my $r = sub { "    vaesenc    xmm$x, xmm$x, [r10 + " . 16 * $_[0] . "]\n" };
+    my $t = "    vpxor      xmm$x, xmm$x, [r10]\n";
+    $t .= $r->($_) for 1 .. 9;
+    $t .= "    cmp        eax, 10\n    je         .L${tag}_last\n";
+    $t .= $r->(10) . $r->(11);
+    $t .= "    cmp        eax, 12\n    je         .L${tag}_last\n";
+    $t .= $r->(12) . $r->(13);
+    $t .= ".L${tag}_last:\n    vaesenclast xmm$x, xmm$x, [r10 + rdi]\n";
+    return $t;
+}
+my $tagctr_gcm = <<___;
+.function tagctr_in_gcm_order args=6 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax,k1,k2,k3,k4   # (const struct aes_schedule *s, uint8_t tag[16], uint8_t *out, const uint8_t *in, size_t blocks, uint8_t *last)
+    mov        r10, rdi                     # the schedule, where the pieces read it
+    mov        r11, r9                      # last, or NULL
+    mov        rax, rsi                     # tag
+    mov        rsi, rdx                     # out
+    mov        rdx, rcx                     # in
+    mov        rcx, r8                      # blocks
+    vmovdqu    xmm0, [rax]                  # S ^ nonce, top bit cleared
+    mov        r9d, [r10 + $ROUNDS]         # public: the round count follows from the key length
+    mov        edi, r9d
+    shl        edi, 4                       # 16 * Nr
+    xchg       rax, r9                      # eax = Nr; r9 = tag
+@{[ xmm_rounds(0, 'sivtc_tag') ]}    vmovdqu    [r9], xmm0                   # T
+    vpor       xmm0, xmm0, [.Lsiv_top]      # counter block 0
+    test       r11, r11
+    jz         .Lsivtc_base
+    vmovd      xmm1, ecx
+    vpaddd     xmm2, xmm0, xmm1             # counter block `blocks` (mod 2^32)
+@{[ xmm_rounds(2, 'sivtc_one') ]}    vpxor      xmm2, xmm2, [r11]
+    vmovdqu    [r11], xmm2                  # the last block, in place
+.Lsivtc_base:
+    vshufi32x4 $CTR, zmm0, zmm0, 0
+    vpaddd     $CTR, $CTR, [.Lctr_lanes]    # counter blocks 0 .. 3
+$entry_inc$entry_keys.Lsivtc_loop:
+    cmp        $blocks, 16
+    jb         .Lsivtc_tail
+@{[ iteration('sivtc_loop', 0) ]}
+    add        $in, 256
+    add        $out, 256
+    sub        $blocks, 16
+    jmp        .Lsivtc_loop
+.Lsivtc_tail:                              # 0..15 left
+    test       $blocks, $blocks
+    jz         .Lsivtc_done
+$lane_masks    cmp        $blocks, 8
+    ja         .Lsivtc_wide
+@{[ tail_crypt(2, 'sivtc_narrow', 0) ]}    jmp        .Lsivtc_done
+.Lsivtc_wide:
+@{[ tail_crypt(4, 'sivtc_wide', 0) ]}.Lsivtc_done:
+$exit_wipe.endfunction
+___
+$siv .= perlasm::siv_copy::polyval_form($tagctr_gcm, 'tagctr_in_gcm_order',
+                                        'gcmi_aes_gcm_x86_64_vaes_avx512_siv_tag_ctr32le',
                                         $BYTE_SWAPS, 'vmovdqa64');
 
 # siv_polyval and siv_polyval_runs: POLYVAL alone, written in POLYVAL's

@@ -104,6 +104,7 @@ use FindBin;
 use lib "$FindBin::Bin/..";
 use perlasm::driver;
 use perlasm::ghash_clmul_common;                # h_prime
+use perlasm::vpclmul_avx2_powers;               # init_for's powers
 use perlasm::siv_runs qw(runs_entry first_run skip_empty_runs);      # walking struct siv_polyval_runs
 
 my $code = <<___;
@@ -234,56 +235,14 @@ ___
 # init_for (AES-GCM-SIV, which makes a key per message; max_blocks in rdx,
 # at least 1, public): only the powers that calls of at most max_blocks
 # blocks read, H'^1 .. H'^n for n = 4, 8 or 16 (a run of n blocks starts
-# at entry 16 - n), and in four rounds of multiplies rather than init's
-# fifteen in a row: H'^2 = H'*H'; (H'^3, H'^4) = (H', H'^2)*H'^2 in the two
-# lanes of a ymm; (H'^5, H'^6) and (H'^7, H'^8) = (H'^1..H'^4)*H'^4;
-# H'^9 .. H'^16 = (H'^1..H'^8)*H'^8. Each product is schoolbook (four
-# VPCLMULQDQ) and reduced lane by lane; each power goes to its entry, as
-# init stores them (no half sums: the key is the 256 bytes of powers). The
-# arithmetic is init's: the same field, the same H', the same reduction.
-sub mul_lanes {
-    my ($dst, $a, $b, $t, $u, $v) = @_;    # ymm names; dst = a*b per lane
-    (my $dx, my $tx, my $ux, my $vx) = map { (my $x = $_) =~ s/^ymm/xmm/; $x } $dst, $t, $u, $v;
-    return <<___;
-    vpclmulqdq $t, $a, $b, 0x00               # lo
-    vpclmulqdq $u, $a, $b, 0x01
-    vpclmulqdq $v, $a, $b, 0x10
-    vpxor      $u, $u, $v                     # mid
-    vpclmulqdq $dst, $a, $b, 0x11             # hi
-    vpclmulqdq $v, $t, ymm15, 0x10            # phase 1: lo.q0 * 0xC2<<56
-    vpshufd    $t, $t, 0x4e
-    vpxor      $u, $u, $t
-    vpxor      $u, $u, $v
-    vpclmulqdq $v, $u, ymm15, 0x10            # phase 2: mid.q0 * 0xC2<<56
-    vpshufd    $u, $u, 0x4e
-    vpxor      $dst, $dst, $u
-    vpxor      $dst, $dst, $v
-___
-}
-# store_pair(reg, a): reg holds (H'^a, H'^(a+1)); each to its entry (16 - a
-# and 15 - a).
-sub store_pair {
-    my ($r, $a) = @_;
-    (my $x = $r) =~ s/^ymm/xmm/;
-    my ($e0, $e1) = (16 * (16 - $a), 16 * (15 - $a));
-    return <<___;
-    vmovdqu    [rdi + $e0], $x
-    vextracti128 [rdi + $e1], $r, 1
-___
-}
+# at entry 16 - n), in four rounds of multiplies rather than init's
+# fifteen in a row (perlasm/vpclmul_avx2_powers.pm explains them; 36
+# VPCLMULQDQ for sixteen powers). The arithmetic is init's: the same
+# field, the same H', the same reduction.
 $code .= <<___;
 
 .function gcmi_ghash_x86_64_vpclmul_avx2_init_for args=3 public=rdi,rsi,rdx   # (struct ghash_key *key, const uint8_t H[16], size_t max_blocks)
-@{[ perlasm::ghash_clmul_common::h_prime('rsi', 1) ]}    vbroadcasti128 ymm15, [.Lpoly]
-@{[ mul_lanes('ymm1', 'ymm0', 'ymm0', 'ymm2', 'ymm3', 'ymm4') ]}    vinserti128 ymm5, ymm0, xmm1, 1        # (H', H'^2)
-    vinserti128 ymm6, ymm1, xmm1, 1        # (H'^2, H'^2)
-@{[ mul_lanes('ymm7', 'ymm5', 'ymm6', 'ymm2', 'ymm3', 'ymm4') ]}@{[ store_pair('ymm5', 1) ]}@{[ store_pair('ymm7', 3) ]}    cmp        rdx, 4
-    jbe        .Linit_for_done
-    vpermq     ymm6, ymm7, 0xee             # (H'^4, H'^4)
-@{[ mul_lanes('ymm8', 'ymm5', 'ymm6', 'ymm2', 'ymm3', 'ymm4') ]}@{[ mul_lanes('ymm9', 'ymm7', 'ymm6', 'ymm10', 'ymm11', 'ymm12') ]}@{[ store_pair('ymm8', 5) ]}@{[ store_pair('ymm9', 7) ]}    cmp        rdx, 8
-    jbe        .Linit_for_done
-    vpermq     ymm6, ymm9, 0xee             # (H'^8, H'^8)
-@{[ mul_lanes('ymm0', 'ymm5', 'ymm6', 'ymm2', 'ymm3', 'ymm4') ]}@{[ mul_lanes('ymm1', 'ymm7', 'ymm6', 'ymm10', 'ymm11', 'ymm12') ]}@{[ store_pair('ymm0', 9) ]}@{[ store_pair('ymm1', 11) ]}@{[ mul_lanes('ymm0', 'ymm8', 'ymm6', 'ymm2', 'ymm3', 'ymm4') ]}@{[ mul_lanes('ymm1', 'ymm9', 'ymm6', 'ymm10', 'ymm11', 'ymm12') ]}@{[ store_pair('ymm0', 13) ]}@{[ store_pair('ymm1', 15) ]}.Linit_for_done:
+@{[ perlasm::ghash_clmul_common::h_prime('rsi', 1) ]}@{[ perlasm::vpclmul_avx2_powers::powers('rdi', 'rdx', '.Linit_for_done', '[.Lpoly]') ]}.Linit_for_done:
 @{[ clear(0 .. 15) ]}
 .endfunction
 ___

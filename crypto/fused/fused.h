@@ -154,6 +154,19 @@ _Static_assert(offsetof(struct siv_polyval_runs, blocks) ==
 typedef void siv_polyval_runs_fn(uint8_t S[16], const struct ghash_key *key,
                                  const struct siv_polyval_runs *runs);
 
+/* The siv_keys_hash hook's type (below). */
+typedef void fused_siv_keys_hash_fn(const struct aes_schedule *kgk,
+                                    const uint8_t nonce[12],
+                                    struct ghash_key *hash,
+                                    struct aes_schedule *enc,
+                                    size_t max_blocks);
+
+/* The siv_tag_ctr32le hook's type (below). */
+typedef void fused_siv_tag_ctr_fn(const struct aes_schedule *enc,
+                                  uint8_t tag[16], uint8_t *out,
+                                  const uint8_t *in, size_t blocks,
+                                  uint8_t *last);
+
 struct fused_impl {
   /* Short, stable name users type: "vaes_avx512", "aesni_avx", "c", ... */
   const char *name;
@@ -308,6 +321,27 @@ struct fused_impl {
    * in one call, on the same keys as siv_polyval (a kernel with it has
    * siv_polyval). */
   siv_polyval_runs_fn *siv_polyval_runs;
+  /* Optional (NULL: the AES backend's encrypt_block for the tag, then
+   * counter mode through siv_ctr32le or the backend's ctr32le): an
+   * AES-GCM-SIV seal's tag and counter mode in one call, on the pair's
+   * AES schedule of K_enc. `tag` holds S ^ (N || 0^32) with bit 7 of
+   * byte 15 cleared; the hook writes T = AES(K_enc, that) over it, then
+   * encrypts `blocks` whole blocks (blocks >= 0) as siv_ctr32le does
+   * from counter block T with that bit set (out = in ^ key stream; in ==
+   * out allowed), and, when `last` is not NULL, the 16 bytes at `last`
+   * in place with the counter block after those (`blocks` added to its
+   * first word): the message's padded last block. Leaves no K_enc round
+   * key, T or key stream in registers or on its stack. */
+  fused_siv_tag_ctr_fn *siv_tag_ctr32le;
+  /* Optional (NULL: siv_keys, then the GHASH key through siv_hash_init or
+   * the GHASH backend's init_for): both of a message's keys in one call,
+   * K_auth never leaving the kernel. kgk and nonce as for siv_keys;
+   * writes K_enc's schedule to enc as siv_keys does, and to `hash` the
+   * GHASH key for POLYVAL under K_auth that the pair's GHASH backend's
+   * init_for(max_blocks) makes (max_blocks >= 1), within its key_bytes:
+   * a key every one of the kernel's and the backend's POLYVAL functions
+   * takes for calls of up to max_blocks blocks. */
+  fused_siv_keys_hash_fn *siv_keys_hash;
 };
 
 /* The most siv_seal_max may say: the room AES-GCM-SIV lays a message out

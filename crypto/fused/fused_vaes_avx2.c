@@ -23,7 +23,9 @@
  *
  * AES-GCM-SIV (fused.h's siv_* hooks): siv_open (seal's text in RFC 8452's
  * byte order, asm/perlasm/siv_copy.pm) and siv_ctr32le (counter mode
- * alone from the same pieces); POLYVAL is the vpclmul_avx2 backend's
+ * alone from the same pieces, and siv_tag_ctr32le: a seal's tag, then
+ * counter mode from it in registers over the whole blocks and the padded
+ * last block, in one call); POLYVAL is the vpclmul_avx2 backend's
  * (asm/x86_64/ghash-vpclmul-avx2-x86_64.pl): siv_polyval its
  * polyval_update, and siv_polyval_runs, which hashes a whole message's
  * runs in one call.
@@ -32,7 +34,11 @@
  * siv_open_short) are the xmm kernel every aesni descriptor shares
  * (fused.h, asm/x86_64/aes-gcm-siv-aesni-x86_64.pl), for messages of up
  * to FUSED_SIV_VAES_SHORT_MAX (240) bytes: from 16 blocks this kernel's
- * siv_ctr32le is faster.
+ * siv_ctr32le is faster. Its siv_keys_hash makes both keys of every other
+ * message in one call (the derivation, K_enc's expansion and the
+ * vpclmul_avx2 powers of K_auth, which is that key's H' as it is), where
+ * siv_keys, the key transform of crypto/siv/polyval.c and the backend's
+ * init_for took three.
  *
  * Constant time: AES rounds, carry-less multiplies, XORs and constant
  * shuffles only; branches and addresses depend on the block count and the
@@ -60,6 +66,8 @@ GCM_HIDDEN fused_crypt_fn VAES_AVX2_KERNEL(seal);
 GCM_HIDDEN fused_crypt_fn VAES_AVX2_KERNEL(open);
 GCM_HIDDEN fused_crypt_fn VAES_AVX2_KERNEL(siv_open);
 GCM_HIDDEN aes_ctr32_fn VAES_AVX2_KERNEL(siv_ctr32le);
+GCM_HIDDEN fused_siv_tag_ctr_fn VAES_AVX2_KERNEL(siv_tag_ctr32le);
+GCM_HIDDEN fused_siv_keys_hash_fn VAES_AVX2_KERNEL(siv_keys_hash);
 GCM_HIDDEN fused_lagged_fn VAES_AVX2_KERNEL(seal_lagged);
 /* asm/x86_64/ghash-vpclmul-avx2-x86_64.pl: POLYVAL, the pair's own, and
  * over a whole message's runs in one call. */
@@ -103,6 +111,8 @@ const struct fused_impl gcmi_fused_vaes_avx2 = {
     .lag_blocks = 16,
     .siv_open = VAES_AVX2_KERNEL(siv_open),
     .siv_ctr32le = VAES_AVX2_KERNEL(siv_ctr32le),
+    .siv_tag_ctr32le = VAES_AVX2_KERNEL(siv_tag_ctr32le),
+    .siv_keys_hash = VAES_AVX2_KERNEL(siv_keys_hash),
     /* AES-GCM-SIV's per-message work: fused.h's aesni kernels. */
     FUSED_SIV_AESNI_HOOKS(FUSED_SIV_VAES_SHORT_MAX, FUSED_SIV_VAES_SHORT_MAX),
     .siv_polyval = VAES_AVX2_POLYVAL(polyval),

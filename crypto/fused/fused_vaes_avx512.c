@@ -32,7 +32,10 @@
  * siv_ctr32le and siv_polyval (counter mode and POLYVAL alone, sixteen
  * blocks per iteration; POLYVAL also over the runs of a whole message in
  * one call, siv_polyval_runs) and siv_hash_init (H'^1 .. H'^16 in four rounds
- * of multiplies, written where the others read them).
+ * of multiplies, written where the others read them); and
+ * siv_tag_ctr32le, a seal's tag and all of its counter mode (the padded
+ * last block too) in one call, the counter made from the tag in
+ * registers.
  *
  * Its AES-GCM-SIV per-message hooks (siv_keys, siv_seal_short,
  * siv_open_short) are the xmm kernel every aesni descriptor shares
@@ -73,6 +76,7 @@ GCM_HIDDEN fused_crypt_fn VAES_AVX512_KERNEL(seal);
 GCM_HIDDEN fused_crypt_fn VAES_AVX512_KERNEL(open);
 GCM_HIDDEN fused_crypt_fn VAES_AVX512_KERNEL(siv_open);
 GCM_HIDDEN aes_ctr32_fn VAES_AVX512_KERNEL(siv_ctr32le);
+GCM_HIDDEN fused_siv_tag_ctr_fn VAES_AVX512_KERNEL(siv_tag_ctr32le);
 GCM_HIDDEN ghash_update_fn VAES_AVX512_KERNEL(siv_polyval);
 GCM_HIDDEN ghash_init_for_fn VAES_AVX512_KERNEL(siv_hash_init);
 GCM_HIDDEN siv_polyval_runs_fn VAES_AVX512_KERNEL(siv_polyval_runs);
@@ -118,6 +122,7 @@ const struct fused_impl gcmi_fused_vaes_avx512 = {
     .preferred = vaes_avx512_preferred,
     .siv_open = VAES_AVX512_KERNEL(siv_open),
     .siv_ctr32le = VAES_AVX512_KERNEL(siv_ctr32le),
+    .siv_tag_ctr32le = VAES_AVX512_KERNEL(siv_tag_ctr32le),
     .siv_polyval = VAES_AVX512_KERNEL(siv_polyval),
     .siv_hash_init = VAES_AVX512_KERNEL(siv_hash_init),
     /* AES-GCM-SIV's per-message work: fused.h's aesni kernels. */

@@ -31,7 +31,9 @@
  * message on such a key that is not short hashes its POLYVAL input
  * straight from the caller's buffers as four runs of whole blocks
  * (seal_fused, open_fused below), in one call of the kernel's
- * siv_polyval_runs where it has one. The backends' key
+ * siv_polyval_runs where it has one; such a seal then makes its tag and
+ * all of its key stream (the padded last block too) in one call of the
+ * kernel's siv_tag_ctr32le where it has one. The backends' key
  * layouts are reached only through crypto/siv/siv_keys.h.
  *
  * The steps are those of a message in pieces (struct siv_message,
@@ -39,7 +41,8 @@
  * single buffer; a short message (SIV_SHORT_MAX) takes the short path
  * below, one hash call and one counter-mode call over a padded copy. A
  * fused kernel with fused.h's per-message hooks does more in one call:
- * siv_keys both keys of any message (derive_message_keys), and
+ * siv_keys both keys of any message (derive_message_keys), or
+ * siv_keys_hash both with the GHASH key's powers, and
  * siv_seal_short / siv_open_short the whole of a message laid out as the
  * short path lays it out, up to its siv_seal_max / siv_open_max bytes
  * (seals past SIV_SHORT_MAX too, up to FUSED_SIV_SEAL_MAX).
@@ -123,6 +126,12 @@ static void derive_message_keys(const struct gcm_siv_key_st *k,
   const size_t n = 2 + k->key_len / 8; /* 4 blocks, or 6 for AES-256 */
   const gcm_block first = siv_block_derivation(nonce);
 
+  if (k->fused != NULL && k->fused->siv_keys_hash != NULL) {
+    /* Both keys, the GHASH key's powers too, in one kernel call. */
+    siv_derive_keys_hash(k->fused->siv_keys_hash, k->aes, k->ghash,
+                         gcm_siv_key_kgk(k), nonce, mk, polyval_blocks);
+    return;
+  }
   if (k->fused != NULL && k->fused->siv_keys != NULL) {
     /* Both keys in one kernel call: K_enc straight into its schedule. */
     siv_derive_keys(k->fused->siv_keys, k->aes, gcm_siv_key_kgk(k), nonce,
@@ -554,6 +563,19 @@ static void seal_fused(const struct gcm_siv_key_st *k, const uint8_t nonce[12],
   derive_message_keys(k, nonce, &keys, blocks);
   message_runs(&r, pad, aad, aad_len, in, len);
   hash_runs(k, &keys, blocks, &r, s);
+  if (k->fused->siv_tag_ctr32le != NULL) {
+    /* The tag and all of counter mode in one call, the last block's
+     * padded copy (in pad + 16) with them. */
+    block_store(tag, siv_block_clear_top(block_xor(
+                         block_load(s), siv_block_nonce(nonce))));
+    secure_wipe_block(s);
+    k->fused->siv_tag_ctr32le(siv_enc(&keys), tag, out, in, dw,
+                              dr > 0 ? pad + 16 : NULL);
+    if (dr > 0) memcpy(out + 16 * dw, pad + 16, dr);
+    gcmi_secure_wipe(pad, sizeof(pad));
+    siv_message_keys_wipe(&keys);
+    return;
+  }
   short_tag(k, &keys, s, nonce, tag);
   block_store(cb, siv_block_set_top(block_load(tag)));
   if (dr > 0) {

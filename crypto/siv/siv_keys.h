@@ -79,6 +79,22 @@ static inline void siv_derive_keys(fused_siv_keys_fn *fn,
   mk->enc_bytes = aes->key_bytes;
 }
 
+/* Both message keys with a fused kernel's siv_keys_hash (fused.h): K_enc
+ * expanded into mk->enc as `aes` lays it out, and the GHASH key of the
+ * POLYVAL key into mk->hash as `ghash`'s init_for(max_blocks) makes it. */
+static inline void siv_derive_keys_hash(fused_siv_keys_hash_fn *fn,
+                                        const struct aes_impl *aes,
+                                        const struct ghash_impl *ghash,
+                                        const struct aes_schedule *kgk,
+                                        const uint8_t nonce[12],
+                                        struct siv_message_keys *mk,
+                                        uint64_t max_blocks) {
+  const size_t max = max_blocks < SIZE_MAX ? (size_t)max_blocks : SIZE_MAX;
+  fn(kgk, nonce, ghash_key_in(&mk->hash), aes_schedule_in(&mk->enc), max);
+  mk->enc_bytes = aes->key_bytes;
+  mk->hash_bytes = ghash->key_bytes;
+}
+
 /* Precomputes the GHASH backend's key for GHASH key `h` (16 bytes, GCM
  * order), which crypto/siv/polyval.c derives from the POLYVAL key, for
  * calls of at most max_blocks blocks (the message's whole POLYVAL input:
