@@ -135,6 +135,7 @@ use perlasm::driver;
 use perlasm::fused_driver_x86_64 qw(spread);    # seal, seal_lagged, open; the stitching
 use perlasm::layout;                             # $ROUNDS (the AES-GCM-SIV functions)
 use perlasm::siv_copy;                           # the AES-GCM-SIV functions' byte order
+use perlasm::siv_tag_vex qw(tag_entry xmm_rounds);   # siv_tag_ctr32le's opening
 use perlasm::vpclmul_avx2_powers;                # siv_keys_hash's powers of K_auth
 
 my $code = <<___;
@@ -511,35 +512,14 @@ $siv .= perlasm::siv_copy::ctr32le($ctr_gcm, 'ctr_in_gcm_order',
 # counter block `blocks`. The tag's rounds are one xmm chain; the last
 # block's run beside the first batch's (nothing orders them), and the
 # counter base is made from the tag in registers: no store and reload
-# between the tag and the key stream. rdi, r8, r9 (s, tag, last) move to
-# r10, rax (then r8 is rk[Nr]'s address, as in siv_ctr32le), r11.
-sub xmm_rounds {                 # xmm$x through rounds 1 .. Nr at [r10]; eax = Nr
-    my ($x, $tag) = @_;
-    my $r = sub { "    vaesenc    xmm$x, xmm$x, [r10 + " . 16 * $_[0] . "]\n" };
-    my $t = "    vpxor      xmm$x, xmm$x, [r10]\n";
-    $t .= $r->($_) for 1 .. 9;
-    $t .= "    cmp        eax, 10\n    je         .L${tag}_last\n";
-    $t .= $r->(10) . $r->(11);
-    $t .= "    cmp        eax, 12\n    je         .L${tag}_last\n";
-    $t .= $r->(12) . $r->(13);
-    $t .= ".L${tag}_last:\n    vaesenclast xmm$x, xmm$x, [$rklast]\n";
-    return $t;
-}
+# between the tag and the key stream. The opening and the one-block
+# chains are perlasm/siv_tag_vex.pm's; r8 then takes rk[Nr]'s address,
+# as in siv_ctr32le.
 my $tagctr_gcm = <<___;
 .function tagctr_in_gcm_order args=6 frame=32 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax   # (const struct aes_schedule *s, uint8_t tag[16], uint8_t *out, const uint8_t *in, size_t blocks, uint8_t *last)
-    mov        r10, rdi                     # the schedule, where the pieces read it
-    mov        r11, r9                      # last, or NULL
-    mov        rax, rsi                     # tag
-    mov        rsi, rdx                     # out
-    mov        rdx, rcx                     # in
-    mov        rcx, r8                      # blocks
-    vmovdqu    xmm0, [rax]                  # S ^ nonce, top bit cleared
-    mov        r9d, [r10 + $ROUNDS]         # public: the round count follows from the key length
-    mov        edi, r9d
-    shl        edi, 4
-    lea        $rklast, [r10 + rdi]         # address of rk[Nr]
+@{[ tag_entry() ]}    lea        $rklast, [r10 + rdi]         # address of rk[Nr]
     xchg       rax, r9                      # eax = Nr; r9 = tag
-@{[ xmm_rounds(0, 'sivtc_tag') ]}    vmovdqu    [r9], xmm0                   # T
+@{[ xmm_rounds(0, 'sivtc_tag', "[$rklast]") ]}    vmovdqu    [r9], xmm0                   # T
     vpor       xmm0, xmm0, [.Lsiv_top]      # counter block 0
     test       r11, r11
     jz         .Lsivtc_base
@@ -548,7 +528,7 @@ my $tagctr_gcm = <<___;
     vpshufb    xmm1, xmm1, [.Lctr_swap]
     vpaddd     xmm2, xmm2, xmm1
     vpshufb    xmm2, xmm2, [.Lctr_swap]     # counter block `blocks` (mod 2^32)
-@{[ xmm_rounds(2, 'sivtc_one') ]}    vpxor      xmm2, xmm2, [r11]
+@{[ xmm_rounds(2, 'sivtc_one', "[$rklast]") ]}    vpxor      xmm2, xmm2, [r11]
     vmovdqu    [r11], xmm2                  # the last block, in place
 .Lsivtc_base:
     vinserti128 ymm8, ymm0, xmm0, 1

@@ -145,6 +145,7 @@ use perlasm::siv_runs qw(runs_entry first_run skip_empty_runs);      # walking s
 use perlasm::fused_driver_x86_64 qw(spread);    # seal, seal_lagged, open; the stitching
 use perlasm::layout;                             # $ROUNDS (the AES-GCM-SIV functions)
 use perlasm::siv_copy;                           # the AES-GCM-SIV functions' byte order
+use perlasm::siv_tag_vex qw(tag_entry xmm_rounds);   # siv_tag_ctr32le's opening
 
 my $code = <<___;
 .rodata
@@ -548,39 +549,18 @@ $siv .= perlasm::siv_copy::polyval_form($ctr_gcm, 'ctr_in_gcm_order',
 # (`last`, when not NULL) with counter block `blocks`; then the counter
 # register made from T in registers and siv_ctr32le's batches and masked
 # tail. The tag and last-block code is written in AES-GCM-SIV's order
-# already (no shuffle by the mask there for polyval_form to drop).
-sub xmm_rounds {                 # xmm$x through rounds 1 .. Nr at [r10]; eax = Nr, rdi = 16 * Nr
-    my ($x, $tag) = @_;
-    my $r = sub { "    vaesenc    xmm$x, xmm$x, [r10 + " . 16 * $_[0] . "]\n" };
-    my $t = "    vpxor      xmm$x, xmm$x, [r10]\n";
-    $t .= $r->($_) for 1 .. 9;
-    $t .= "    cmp        eax, 10\n    je         .L${tag}_last\n";
-    $t .= $r->(10) . $r->(11);
-    $t .= "    cmp        eax, 12\n    je         .L${tag}_last\n";
-    $t .= $r->(12) . $r->(13);
-    $t .= ".L${tag}_last:\n    vaesenclast xmm$x, xmm$x, [r10 + rdi]\n";
-    return $t;
-}
+# already (no shuffle by the mask there for polyval_form to drop). The
+# opening and the one-block chains are perlasm/siv_tag_vex.pm's.
 my $tagctr_gcm = <<___;
 .function tagctr_in_gcm_order args=6 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax,k1,k2,k3,k4   # (const struct aes_schedule *s, uint8_t tag[16], uint8_t *out, const uint8_t *in, size_t blocks, uint8_t *last)
-    mov        r10, rdi                     # the schedule, where the pieces read it
-    mov        r11, r9                      # last, or NULL
-    mov        rax, rsi                     # tag
-    mov        rsi, rdx                     # out
-    mov        rdx, rcx                     # in
-    mov        rcx, r8                      # blocks
-    vmovdqu    xmm0, [rax]                  # S ^ nonce, top bit cleared
-    mov        r9d, [r10 + $ROUNDS]         # public: the round count follows from the key length
-    mov        edi, r9d
-    shl        edi, 4                       # 16 * Nr
-    xchg       rax, r9                      # eax = Nr; r9 = tag
-@{[ xmm_rounds(0, 'sivtc_tag') ]}    vmovdqu    [r9], xmm0                   # T
+@{[ tag_entry() ]}    xchg       rax, r9                      # eax = Nr; r9 = tag
+@{[ xmm_rounds(0, 'sivtc_tag', '[r10 + rdi]') ]}    vmovdqu    [r9], xmm0                   # T
     vpor       xmm0, xmm0, [.Lsiv_top]      # counter block 0
     test       r11, r11
     jz         .Lsivtc_base
     vmovd      xmm1, ecx
     vpaddd     xmm2, xmm0, xmm1             # counter block `blocks` (mod 2^32)
-@{[ xmm_rounds(2, 'sivtc_one') ]}    vpxor      xmm2, xmm2, [r11]
+@{[ xmm_rounds(2, 'sivtc_one', '[r10 + rdi]') ]}    vpxor      xmm2, xmm2, [r11]
     vmovdqu    [r11], xmm2                  # the last block, in place
 .Lsivtc_base:
     vshufi32x4 $CTR, zmm0, zmm0, 0
