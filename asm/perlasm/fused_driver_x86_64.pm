@@ -72,7 +72,7 @@ use warnings;
 use perlasm::layout;    # $K_AES_KEY, $K_GHASH_KEY, $ROUNDS, $LAG_*
 use Exporter qw(import);
 
-our @EXPORT_OK = qw(spread);    # for the kernels' rounds
+our @EXPORT_OK = qw(spread interleave);    # for the kernels' rounds
 
 my ($OUT, $IN, $BLOCKS) = qw(rsi rdx rcx);
 my @ARGS = qw(rdi rsi rdx rcx r8 r9 r10 r11 rax);   # arguments, key pointers, Nr
@@ -97,6 +97,26 @@ sub spread {
     for my $x (@a) {
         $s .= "$x\n";
         for (1 .. $per) { $s .= shift(@h) . "\n" if @h; }
+    }
+    return $s;
+}
+
+# interleave(a, b): the instruction lines of a and b (no labels, no
+# branches) merged, b's spread evenly between a's, each text in its own
+# order. Two independent chains written one after the other wait on each
+# other in the core's queues; merged, both advance from the start. (The
+# AES-GCM-SIV per-message kernels: K_enc's expansion beside the powers of
+# K_auth.)
+sub interleave {
+    my ($a, $b) = @_;
+    my @a = grep { /\S/ } split /\n/, $a;
+    my @b = grep { /\S/ } split /\n/, $b;
+    return $a unless @b;
+    my ($s, $j) = ('', 0);
+    for my $i (0 .. $#a) {
+        $s .= "$a[$i]\n";
+        my $want = int(($i + 1) * @b / @a);
+        $s .= $b[$j++] . "\n" while $j < $want;
     }
     return $s;
 }

@@ -127,6 +127,7 @@ use lib "$FindBin::Bin/..";
 use perlasm::driver;
 use perlasm::layout;    # $ROUNDS
 use perlasm::aesni_common;
+use perlasm::fused_driver_x86_64 qw(interleave);    # K_enc's expansion beside other work
 
 my $code = perlasm::aesni_common::rodata(1);
 $code .= <<___;
@@ -187,23 +188,8 @@ ___
     return $s;
 }
 
-# interleave(a, b): the instruction lines of a and b (no labels, no
-# branches) merged, b's spread evenly between a's, each text in its own
-# order. Two independent chains written one after the other wait on each
-# other in the core's queues; merged, both advance from the start.
-sub interleave {
-    my ($a, $b) = @_;
-    my @a = grep { /\S/ } split /\n/, $a;
-    my @b = grep { /\S/ } split /\n/, $b;
-    return $a unless @b;
-    my ($s, $j) = ('', 0);
-    for my $i (0 .. $#a) {
-        $s .= "$a[$i]\n";
-        my $want = int(($i + 1) * @b / @a);
-        $s .= $b[$j++] . "\n" while $j < $want;
-    }
-    return $s;
-}
+# interleave(a, b): perlasm/fused_driver_x86_64.pm's (b's lines spread
+# evenly between a's).
 
 # expand(base, tag[, side]): K_enc (xmm2, and xmm4 for AES-256) expanded
 # into round keys 0..Nr at [base] (eax = Nr), with the straight-line code

@@ -132,7 +132,7 @@ use warnings;
 use FindBin;
 use lib "$FindBin::Bin/..";
 use perlasm::driver;
-use perlasm::fused_driver_x86_64 qw(spread);    # seal, seal_lagged, open; the stitching
+use perlasm::fused_driver_x86_64 qw(spread interleave);    # seal, seal_lagged, open; the stitching
 use perlasm::layout;                             # $ROUNDS (the AES-GCM-SIV functions)
 use perlasm::siv_copy;                           # the AES-GCM-SIV functions' byte order
 use perlasm::siv_tag_vex qw(tag_entry xmm_rounds);   # siv_tag_ctr32le's opening
@@ -608,7 +608,8 @@ ___
 # K_enc in xmm8 (and xmm9), the masks and the zero key of AES-256's odd
 # steps from memory (.Lsiv_add's first entry is zero): registers the
 # first two rounds of powers leave alone, so the two are merged line by
-# line (merge()), both chains advancing from the start.
+# line (interleave(), perlasm/fused_driver_x86_64.pm), both chains
+# advancing from the start.
 my $k128 = '';
 for my $i (1 .. 10) {
     my $rcon = "[.Lsiv_rcon + " . 16 * ($i - 1) . "]";
@@ -626,19 +627,6 @@ for my $i (2 .. 14) {
         $k256 .= "    vpxor      xmm9, xmm9, xmm10\n    vmovdqu    [rcx + " . 16 * $i . "], xmm9\n";
     }
 }
-# merge(a, b): the lines of b spread evenly between those of a.
-sub merge {
-    my ($a, $b) = @_;
-    my @a = grep { /\S/ } split /\n/, $a;
-    my @b = grep { /\S/ } split /\n/, $b;
-    my ($s, $j) = ('', 0);
-    for my $i (0 .. $#a) {
-        $s .= "$a[$i]\n";
-        my $want = int(($i + 1) * @b / @a);
-        $s .= $b[$j++] . "\n" while $j < $want;
-    }
-    return $s;
-}
 my $head = perlasm::vpclmul_avx2_powers::powers_head('rdx', '[.Lpoly]');
 $siv .= <<___;
 
@@ -647,9 +635,9 @@ $derive    vmovdqa    xmm8, xmm2
     vmovdqa    xmm9, xmm4
     cmp        eax, 10
     jne        .Lsivkh_256
-@{[ merge($k128, $head) ]}    jmp        .Lsivkh_done
+@{[ interleave($k128, $head) ]}    jmp        .Lsivkh_done
 .Lsivkh_256:
-@{[ merge($k256, $head) ]}.Lsivkh_done:
+@{[ interleave($k256, $head) ]}.Lsivkh_done:
 @{[ perlasm::vpclmul_avx2_powers::powers_tail('rdx', 'r8', '.Lsivkh_powers_done') ]}.Lsivkh_powers_done:
 @{[ join '', map { "    vpxor      xmm$_, xmm$_, xmm$_\n" } 0 .. 15 ]}    vzeroupper
 .endfunction
