@@ -87,7 +87,7 @@ done
 
 # libFuzzer exists only in clang. CC/CXX are honoured when they name clang
 # (a CI environment may set them to gcc for the other builds).
-is_clang() { "$1" --version 2>/dev/null | grep -q clang; }
+is_clang() { local v; v=$("$1" --version 2>/dev/null) || return 1; grep -q clang <<<"$v"; }
 cc=${LIBGCM_FUZZ_CC:-${CC:-clang}}
 cxx=${LIBGCM_FUZZ_CXX:-${CXX:-clang++}}
 if [ -z "${LIBGCM_FUZZ_CC:-}" ] && ! is_clang "$cc"; then cc=clang; fi

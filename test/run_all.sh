@@ -241,7 +241,8 @@ if command -v aarch64-linux-gnu-g++ >/dev/null && command -v qemu-aarch64 >/dev/
   aarch64-linux-gnu-gcc -O2 -Wall -Wextra -Werror -mbranch-protection=standard \
     -nostartfiles -I"$top/include" "$top/test/bti/bti_start.S" \
     "$top/test/bti/bti_check.c" "$bti/libgcm.a" -lpthread -o "$bti/bti_check"
-  aarch64-linux-gnu-readelf -n "$bti/bti_check" | grep -q 'AArch64 feature: BTI'
+  notes=$(aarch64-linux-gnu-readelf -n "$bti/bti_check")
+  grep -q 'AArch64 feature: BTI' <<<"$notes"
   echo "-- BTI-enforced run under qemu-aarch64 -cpu max"
   "${a64[@]}" -cpu max "$bti/bti_check"
   rc=0

@@ -64,13 +64,16 @@ PROGRAM
 # shellcheck disable=SC2046
 cc -Wall -Wextra -Werror -o "$work/installed" "$work/installed.c" $(pkg-config --cflags --libs libgcm)
 "$work/installed"
-ldd "$work/installed" | grep -qE 'libgcm\.so\.1 => (/usr)?/lib/' ||
-  { echo "the program did not link the installed libgcm.so.1" >&2; exit 1; }
+# Output is captured before grep reads it: with pipefail, `ldd | grep -q`
+# fails whenever grep exits at its match before ldd has written its last line.
+libs=$(ldd "$work/installed")
+grep -qE 'libgcm\.so\.1 => (/usr)?/lib/' <<<"$libs" ||
+  { echo "the program did not link the installed libgcm.so.1:" >&2; printf '%s\n' "$libs" >&2; exit 1; }
 
 echo "-- openssl list -providers with the installed provider"
 out=$(openssl list -providers -provider libgcm -provider default)
 printf '%s\n' "$out"
-printf '%s\n' "$out" | grep -q 'libgcm' ||
+grep -q 'libgcm' <<<"$out" ||
   { echo "openssl did not load the installed libgcm provider" >&2; exit 1; }
 gcm-speed --version
 echo "-- Debian packages passed"
