@@ -21,7 +21,8 @@
 #   - SubBytes is Boyar and Peralta's 113-gate circuit (81 XOR, 32 AND;
 #     the four XNORs of the affine constant 0x63 are folded into round
 #     keys 1..Nr at key set-up), evaluated on whole planes with VEOR and
-#     VAND;
+#     VAND (sbox_check() runs the gate list on all 256 inputs against the
+#     S-box when the .pl runs);
 #   - ShiftRows is never executed ("fixslicing"): after round j the stored
 #     state is SR^-j of the true one and MixColumns of round j uses "next
 #     row, j columns further": per plane
@@ -70,6 +71,12 @@
 # no instruction reads a result made less than three NEON instructions
 # earlier where the dependencies allow (the in-order NEON pipeline of the
 # Cortex-A9 waits otherwise); the spills keep their order through r10.
+# Why the spills stay: the best gate orders a beam search found keep 25
+# values live at once; making ten of the bottom AND layer's top-layer
+# inputs a second time (one VEOR each from eight kept ones) brings that
+# to 17, still not 16, and the ten VEORs and the orders that keep few
+# values live cost more on the Swift and A57 models than the spills do
+# (the figures are in docs/armv4.md).
 # All of it runs when the .pl is translated; the result is fixed code.
 #
 # Counter mode (ctr32): eight counter blocks per pass; the 32-bit
@@ -161,6 +168,47 @@ tc18=tc13^tc14 out0=z12^tc18 tc20=z15^tc16 tc21=tc2^z11 out7=tc3^tc16
 out1=tc10^tc18 out3=tc14^out4 out6=out4^tc16 tc26=tc17^tc20
 out5=tc26^z17 out2=tc21^tc17
 ___
+
+# Checks, when the .pl runs, that the gate list computes the AES S-box
+# without its affine constant 0x63 (which round keys 1..Nr carry): all 256
+# inputs through the gates, against the S-box computed here from its
+# definition (the inverse in GF(2^8) modulo x^8 + x^4 + x^3 + x + 1, 0
+# for 0, then the affine map without the constant). A wrong gate stops the
+# build.
+sub sbox_check {
+    my ($text) = @_;
+    my @g = map { [ /^(\w+)=(\w+)([\^&])(\w+)$/ ] } split ' ', $text;
+    my $gmul = sub {
+        my ($a, $b) = @_;
+        my $r = 0;
+        for (0 .. 7) {
+            $r ^= $a if $b & 1;
+            $b >>= 1;
+            $a = (($a << 1) ^ ($a & 0x80 ? 0x1b : 0)) & 0xff;
+        }
+        return $r;
+    };
+    for my $x (0 .. 255) {
+        my ($inv) = $x ? grep { $gmul->($x, $_) == 1 } 1 .. 255 : (0);
+        my $want = 0;
+        for my $i (0 .. 7) {
+            my $bit = 0;
+            $bit ^= ($inv >> (($i + $_) % 8)) & 1 for 0, 4, 5, 6, 7;
+            $want |= $bit << $i;
+        }
+        my %v = map { ("u$_" => ($x >> (7 - $_)) & 1) } 0 .. 7;   # u0 the MSB
+        for (@g) {
+            my ($d, $a, $op, $b) = @$_;
+            die "sbox: $a or $b used before it is defined\n" unless defined $v{$a} && defined $v{$b};
+            $v{$d} = $op eq '^' ? $v{$a} ^ $v{$b} : $v{$a} & $v{$b};
+        }
+        my $got = 0;
+        $got |= $v{"out$_"} << $_ for 0 .. 7;
+        die sprintf("sbox: %02x gives %02x, not S(%02x) ^ 0x63 = %02x\n", $x, $got, $x, $want)
+            if $got != $want;
+    }
+}
+sbox_check($SBOX);
 
 # Single-assignment programs: [op, dst, src...] with op one of xor, and,
 # rrc0..rrc3 (rot_cols(rot_rows1(x), j) for j mod 4 = 0..3), rr2
