@@ -33,7 +33,11 @@
  * (seal_fused, open_fused below), in one call of the kernel's
  * siv_polyval_runs where it has one; such a seal then makes its tag and
  * all of its key stream (the padded last block too) in one call of the
- * kernel's siv_tag_ctr32le where it has one. The backends' key
+ * kernel's siv_tag_ctr32le where it has one, and such an open of at
+ * least SIV_WIDE_MIN_BLOCKS whole blocks runs everything after the
+ * POLYVAL of the AAD's whole blocks (its padded last block, the whole
+ * blocks, the partial last block, the length block, the tag) in one call
+ * of the kernel's siv_open_end where it has one. The backends' key
  * layouts are reached only through crypto/siv/siv_keys.h.
  *
  * The steps are those of a message in pieces (struct siv_message,
@@ -590,6 +594,49 @@ static void seal_fused(const struct gcm_siv_key_st *k, const uint8_t nonce[12],
   siv_message_keys_wipe(&keys);
 }
 
+/* Open with the fused kernel's siv_open_end (fused.h), on keys made for
+ * the message: S over the AAD's whole blocks, then one call for the rest:
+ * the AAD's padded last block hashed, the whole blocks decrypted and
+ * hashed, the partial last block decrypted from its padded copy in
+ * struct siv_open_end, masked and hashed, the length block, and the tag. */
+static void open_end(const struct gcm_siv_key_st *k,
+                     const struct siv_message_keys *mk,
+                     const uint8_t nonce[12], const uint8_t *in, size_t len,
+                     const uint8_t *aad, size_t aad_len,
+                     const uint8_t tag[16], uint8_t *out,
+                     uint8_t expected[16]) {
+  _Alignas(16) struct siv_open_end e;
+  _Alignas(16) uint8_t cb[16];
+  const size_t dw = len / 16, dr = len % 16;
+  const size_t aw = aad_len / 16, ar = aad_len % 16;
+  const struct fused_keys fk = {k->aes, siv_enc(mk), k->ghash, siv_hash(mk),
+                                NULL};
+
+  block_store(e.s, block_make(0, 0));
+  if (aw > 0) {
+    const struct siv_polyval_runs r = {{aad, NULL, NULL, NULL},
+                                       {aw, 0, 0, 0}};
+    hash_runs_from(k, mk, siv_polyval_blocks(aad_len, len), &r, e.s);
+  }
+  e.aad_partial = ar > 0;
+  if (ar > 0) siv_put_padded(e.aad, aad + 16 * aw, ar);
+  block_store(e.nonce, siv_block_nonce(nonce));
+  block_store(cb, siv_block_set_top(block_load(tag)));
+  e.partial = dr > 0;
+  if (dr > 0) {
+    block_store(e.ctr, siv_block_set_le32(block_load(cb),
+                                          siv_block_le32(block_load(cb)) +
+                                              (uint32_t)dw));
+    block_store(e.mask, block_prefix_mask(dr));
+    siv_put_padded(e.last, in + 16 * dw, dr);
+  }
+  block_store(e.lengths, siv_block_lengths(aad_len, len));
+  k->fused->siv_open_end(&fk, out, in, dw, cb, &e);
+  if (dr > 0) memcpy(out + 16 * dw, e.last, dr);
+  block_store(expected, block_load(e.s));
+  gcmi_secure_wipe(&e, sizeof(e));
+}
+
 /* Open: S over the AAD's runs, the whole blocks decrypted and hashed by
  * siv_open from there (or counter mode, then a run), and the padded last
  * block with the length block as the last run. */
@@ -605,6 +652,11 @@ static void open_fused(const struct gcm_siv_key_st *k, const uint8_t nonce[12],
   uint8_t *tail = pad + 16;
 
   derive_message_keys(k, nonce, &keys, blocks);
+  if (dw >= SIV_WIDE_MIN_BLOCKS && k->fused->siv_open_end != NULL) {
+    open_end(k, &keys, nonce, in, len, aad, aad_len, tag, out, expected);
+    siv_message_keys_wipe(&keys);
+    return;
+  }
   block_store(cb, siv_block_set_top(block_load(tag)));
   /* The runs, the last block's copy in `tail` still ciphertext. */
   message_runs(&r, pad, aad, aad_len, in, len);
