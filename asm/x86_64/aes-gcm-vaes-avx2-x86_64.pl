@@ -398,13 +398,26 @@ ___
     return $s;
 }
 
-# tail(tag, hooks): encrypt the last 1..15 blocks with four or eight
-# registers, with optional round hooks (seal hashes its pending batch there).
+# tail(tag, hooks, two): encrypt the last 1..15 blocks with four or eight
+# registers, with optional round hooks (seal hashes its pending batch there);
+# with `two`, up to four blocks with two registers (AES-GCM-SIV's counter
+# mode, whose tail nothing is stitched into: the two registers' rounds
+# are half the four's, and a 1350-byte message's tail is four blocks).
 sub tail {
-    my ($tag, $hooks) = @_;
+    my ($tag, $hooks, $two) = @_;
+    my $narrow2 = !$two ? '' : <<___;
+    cmp        $blocks, 4
+    ja         .L${tag}_four
+@{[ counters(2) ]}
+@{[ rounds(2, "${tag}_two", $hooks) ]}
+@{[ tail_store(2, "${tag}_two") ]}
+    jmp        .L${tag}_end
+.L${tag}_four:
+___
     return <<___;
     cmp        $blocks, 8
     ja         .L${tag}_wide
+$narrow2
 @{[ counters(4) ]}
 @{[ rounds(4, "${tag}_narrow", $hooks) ]}
 @{[ tail_store(4, "${tag}_narrow") ]}
@@ -573,7 +586,7 @@ my $ctr_gcm = perlasm::fused_driver_x86_64::ctr_function(
     { batch => 16, frame => 32, exit => $exit_wipe },
     entry => $entry_ctr,
     iteration => counters(8) . rounds(8, 'sivctr_loop') . $last16,
-    tail => tail('sivctr_tail'));
+    tail => tail('sivctr_tail', undef, 1));
 $siv .= perlasm::siv_copy::ctr32le($ctr_gcm, 'ctr_in_gcm_order',
                                    'gcmi_aes_gcm_x86_64_vaes_avx2_siv_ctr32le');
 
@@ -619,7 +632,7 @@ my $tagctr_gcm = <<___;
 .Lsivtc_tail:                              # 0..15 left
     test       $blocks, $blocks
     jz         .Lsivtc_done
-@{[ tail('sivtc_tail') ]}
+@{[ tail('sivtc_tail', undef, 1) ]}
 .Lsivtc_done:
 $exit_wipe.endfunction
 ___
