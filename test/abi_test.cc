@@ -762,9 +762,10 @@ TEST_P(FusedAbiTest, PreservesRegistersAndMatchesDirectCall) {
         // arguments, the last two on the stack under Win64.
         for (size_t blocks : {n, size_t{0}}) {
           std::vector<uint8_t> ref(16 * blocks + 1), got(16 * blocks + 1);
-          uint8_t ref_tag[16], got_tag[16], ref_last[16], got_last[16];
+          uint8_t ref_tag[32], got_tag[32], ref_last[16], got_last[16];
           memcpy(ref_tag, xi0, 16);
-          memcpy(got_tag, xi0, 16);
+          memcpy(ref_tag + 16, p, 16);
+          memcpy(got_tag, ref_tag, 32);
           memcpy(ref_last, p, 16);
           memcpy(got_last, p, 16);
           d.siv_tag_ctr32le(s.get(), ref_tag, ref.data() + 1, p, blocks,
@@ -775,7 +776,7 @@ TEST_P(FusedAbiTest, PreservesRegistersAndMatchesDirectCall) {
                                 std::to_string(blocks);
           CheckedCall(k.abi, k.siv_tag_ctr32le, args, w);
           EXPECT_EQ(ref, got) << w;
-          EXPECT_EQ(0, memcmp(ref_tag, got_tag, 16)) << w;
+          EXPECT_EQ(0, memcmp(ref_tag, got_tag, 32)) << w;
           EXPECT_EQ(0, memcmp(ref_last, got_last, 16)) << w;
         }
       }

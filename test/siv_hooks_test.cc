@@ -40,7 +40,8 @@
 //                   and polyval_update of it and the length block, then
 //                   encrypt_block for the tag; with and without either
 //                   partial block, in place and not, nothing else written.
-//   siv_tag_ctr32le against encrypt_block for the tag and the AES
+//   siv_tag_ctr32le against encrypt_block for the tag (of S ^ the nonce
+//                   block, top bit cleared) and the AES
 //                   backend's ctr32le from it, run lengths 0 .. 257 with and
 //                   without the last block, counters wrapping, in place
 //                   and at odd alignments, nothing written past.
@@ -647,10 +648,14 @@ TEST_P(SivFusedHook, TagCtrMatchesEncryptBlockAndCtr32le) {
         if (n > 0) std::memcpy(ibuf.data() + align, in.data(), n);
         std::memcpy(last.data() + 16, last_in.data(), 16);
         uint8_t *dst = inplace ? ibuf.data() + align : obuf.data() + align;
-        Bytes tag = block;
+        // The hook's input: S, then N || 0^32, whose XOR is `block`.
+        Bytes tag = RandomBytes(rng, 32);
+        std::memset(tag.data() + 28, 0, 4);
+        for (size_t j = 0; j < 16; j++) tag[j] = block[j] ^ tag[16 + j];
+        if (rng() & 1) tag[15] ^= 0x80;  // the hook clears that bit
         f->siv_tag_ctr32le(s.get(), tag.data(), dst, ibuf.data() + align, blocks,
                            with_last ? last.data() + 16 : nullptr);
-        ASSERT_EQ(want_tag, tag) << what << " tag";
+        ASSERT_EQ(want_tag, Bytes(tag.begin(), tag.begin() + 16)) << what << " tag";
         ASSERT_EQ(0, std::memcmp(dst, want.data(), n)) << what;
         const uint8_t fill = inplace ? 0x11 : 0x22;
         for (size_t j = align + n; j < n + 32; j++) {

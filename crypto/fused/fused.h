@@ -163,7 +163,7 @@ typedef void fused_siv_keys_hash_fn(const struct aes_schedule *kgk,
 
 /* The siv_tag_ctr32le hook's type (below). */
 typedef void fused_siv_tag_ctr_fn(const struct aes_schedule *enc,
-                                  uint8_t tag[16], uint8_t *out,
+                                  uint8_t tag[32], uint8_t *out,
                                   const uint8_t *in, size_t blocks,
                                   uint8_t *last);
 
@@ -360,8 +360,10 @@ struct fused_impl {
   /* Optional (NULL: the AES backend's encrypt_block for the tag, then
    * counter mode through siv_ctr32le or the backend's ctr32le): an
    * AES-GCM-SIV seal's tag and counter mode in one call, on the pair's
-   * AES schedule of K_enc. `tag` holds S ^ (N || 0^32) with bit 7 of
-   * byte 15 cleared; the hook writes T = AES(K_enc, that) over it, then
+   * AES schedule of K_enc. `tag` holds 32 bytes: S (RFC 8452 order),
+   * then N || 0^32; the hook writes T = AES(K_enc, S ^ (N || 0^32) with
+   * bit 7 of byte 15 cleared) over the first 16 (S straight from the
+   * POLYVAL call, with no step of the caller's between the two), then
    * encrypts `blocks` whole blocks (blocks >= 0) as siv_ctr32le does
    * from counter block T with that bit set (out = in ^ key stream; in ==
    * out allowed), and, when `last` is not NULL, the 16 bytes at `last`

@@ -560,21 +560,22 @@ static void seal_fused(const struct gcm_siv_key_st *k, const uint8_t nonce[12],
                        size_t aad_len, uint8_t *out, uint8_t tag[16]) {
   struct siv_message_keys keys;
   struct siv_polyval_runs r;
-  _Alignas(16) uint8_t pad[48], s[16], cb[16];
+  /* s: S, then N || 0^32 (siv_tag_ctr32le reads both). */
+  _Alignas(16) uint8_t pad[48], s[32], cb[16];
   const uint64_t blocks = siv_polyval_blocks(aad_len, len);
   const size_t dw = len / 16, dr = len % 16;
 
   derive_message_keys(k, nonce, &keys, blocks);
   message_runs(&r, pad, aad, aad_len, in, len);
+  block_store(s + 16, siv_block_nonce(nonce));
   hash_runs(k, &keys, blocks, &r, s);
   if (k->fused->siv_tag_ctr32le != NULL) {
-    /* The tag and all of counter mode in one call, the last block's
-     * padded copy (in pad + 16) with them. */
-    block_store(tag, siv_block_clear_top(block_xor(
-                         block_load(s), siv_block_nonce(nonce))));
-    secure_wipe_block(s);
-    k->fused->siv_tag_ctr32le(siv_enc(&keys), tag, out, in, dw,
+    /* The tag from S and all of counter mode in one call, the last
+     * block's padded copy (in pad + 16) with them. */
+    k->fused->siv_tag_ctr32le(siv_enc(&keys), s, out, in, dw,
                               dr > 0 ? pad + 16 : NULL);
+    block_store(tag, block_load(s));
+    secure_wipe_block(s);
     if (dr > 0) memcpy(out + 16 * dw, pad + 16, dr);
     gcmi_secure_wipe(pad, sizeof(pad));
     siv_message_keys_wipe(&keys);
