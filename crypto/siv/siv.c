@@ -577,7 +577,7 @@ static void seal_fused(const struct gcm_siv_key_st *k, const uint8_t nonce[12],
     block_store(tag, block_load(s));
     secure_wipe_block(s);
     if (dr > 0) memcpy(out + 16 * dw, pad + 16, dr);
-    gcmi_secure_wipe(pad, sizeof(pad));
+    secure_wipe_inline(pad, sizeof(pad));
     siv_message_keys_wipe(&keys);
     return;
   }
@@ -591,7 +591,7 @@ static void seal_fused(const struct gcm_siv_key_st *k, const uint8_t nonce[12],
     memcpy(out + 16 * dw, pad + 16, dr);
   }
   if (dw > 0) ctr_le(k, &keys, cb, 0, out, in, dw);
-  gcmi_secure_wipe(pad, sizeof(pad));
+  secure_wipe_inline(pad, sizeof(pad));
   siv_message_keys_wipe(&keys);
 }
 
@@ -685,7 +685,7 @@ static void open_fused(const struct gcm_siv_key_st *k, const uint8_t nonce[12],
     hash_runs_from(k, &keys, blocks, &r, s);
   }
   short_tag(k, &keys, s, nonce, expected);
-  gcmi_secure_wipe(pad, sizeof(pad));
+  secure_wipe_inline(pad, sizeof(pad));
   siv_message_keys_wipe(&keys);
 }
 
