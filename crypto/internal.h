@@ -177,6 +177,19 @@ static inline int ct_memeq(const void *a, const void *b, size_t n) {
 /* Overwrites n bytes at p with zeros in a way the compiler cannot elide. */
 GCM_HIDDEN void gcmi_secure_wipe(void *p, size_t n);
 
+/* gcmi_secure_wipe inlined: memset, then an empty assembly statement that
+ * claims to read the memory, so the stores are not dead. For the few
+ * hundred bytes of per-message keys AES-GCM-SIV wipes on every call, one
+ * call fewer each. */
+static inline void secure_wipe_inline(void *p, size_t n) {
+#if defined(__GNUC__) || defined(__clang__)
+  memset(p, 0, n);
+  __asm__ __volatile__("" : : "r"(p) : "memory");
+#else
+  gcmi_secure_wipe(p, n);
+#endif
+}
+
 /* gcmi_secure_wipe of one 16-byte block, inlined: the hot paths wipe a tag or
  * a block of key stream on every call. */
 static inline void secure_wipe_block(void *p) {

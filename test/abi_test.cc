@@ -132,6 +132,7 @@ void gcmi_aes_gcm_x86_64_vaes_avx2_siv_open_msabi(void);
 void gcmi_aes_gcm_x86_64_vaes_avx2_siv_ctr32le_msabi(void);
 void gcmi_aes_gcm_x86_64_vaes_avx2_siv_tag_ctr32le_msabi(void);
 void gcmi_aes_gcm_x86_64_vaes_avx2_siv_keys_hash_msabi(void);
+void gcmi_aes_gcm_x86_64_vaes_avx2_siv_open_end_msabi(void);
 void gcmi_aes_gcm_x86_64_aesni_avx_seal_msabi(void);
 void gcmi_aes_gcm_x86_64_aesni_avx_open_msabi(void);
 void gcmi_aes_gcm_x86_64_aesni_avx_seal_lagged_msabi(void);
@@ -540,6 +541,7 @@ struct FusedKernels {
   const void *siv_polyval_runs = nullptr;
   const void *siv_tag_ctr32le = nullptr;
   const void *siv_keys_hash = nullptr;
+  const void *siv_open_end = nullptr;
 };
 
 template <typename F>
@@ -585,7 +587,8 @@ std::vector<FusedKernels> FusedKernelList() {
                Fn(gcmi_fused_vaes_avx2.siv_polyval), nullptr,
                Fn(gcmi_fused_vaes_avx2.siv_polyval_runs),
                Fn(gcmi_fused_vaes_avx2.siv_tag_ctr32le),
-               Fn(gcmi_fused_vaes_avx2.siv_keys_hash)});
+               Fn(gcmi_fused_vaes_avx2.siv_keys_hash),
+               Fn(gcmi_fused_vaes_avx2.siv_open_end)});
 #if defined(LIBGCM_ABI_TEST_MSABI)
   k.push_back(
       {"vaes_avx2_msabi", Abi::kWin64,
@@ -599,7 +602,8 @@ std::vector<FusedKernels> FusedKernelList() {
        Fn(&gcmi_ghash_x86_64_vpclmul_avx2_polyval_msabi), nullptr,
        Fn(&gcmi_ghash_x86_64_vpclmul_avx2_polyval_runs_msabi),
        Fn(&gcmi_aes_gcm_x86_64_vaes_avx2_siv_tag_ctr32le_msabi),
-       Fn(&gcmi_aes_gcm_x86_64_vaes_avx2_siv_keys_hash_msabi)});
+       Fn(&gcmi_aes_gcm_x86_64_vaes_avx2_siv_keys_hash_msabi),
+       Fn(&gcmi_aes_gcm_x86_64_vaes_avx2_siv_open_end_msabi)});
 #endif
   k.push_back({"aesni_avx", kNativeAbi,
                reinterpret_cast<const void *>(gcmi_fused_aesni_avx.seal),
@@ -732,14 +736,36 @@ TEST_P(FusedAbiTest, PreservesRegistersAndMatchesDirectCall) {
         CheckedCall(k.abi, k.siv_polyval_runs, args, what + " siv_polyval_runs");
         EXPECT_EQ(0, memcmp(ref_s, got_s, 16)) << what << " siv_polyval_runs";
       }
+      if (k.siv_open_end != nullptr) {
+        // siv_open and the message's end: both partial blocks, then
+        // neither (its sixth argument a struct siv_open_end).
+        for (uint64_t partial : {uint64_t{1}, uint64_t{0}}) {
+          siv_open_end ref_e;
+          for (size_t j = 0; j < sizeof(ref_e); j++) {
+            reinterpret_cast<uint8_t *>(&ref_e)[j] = static_cast<uint8_t>(5 * j + 3);
+          }
+          ref_e.partial = ref_e.aad_partial = partial;
+          siv_open_end got_e = ref_e;
+          std::vector<uint8_t> ref(16 * n + 1), got(16 * n + 1);
+          d.siv_open_end(&keys, ref.data() + 1, p, n, ctr, &ref_e);
+          uint64_t args[6] = {Arg(&keys), Arg(got.data() + 1), Arg(p), n,
+                              Arg(ctr), Arg(&got_e)};
+          const std::string w = what + " siv_open_end partial=" +
+                                std::to_string(partial);
+          CheckedCall(k.abi, k.siv_open_end, args, w);
+          EXPECT_EQ(ref, got) << w;
+          EXPECT_EQ(0, memcmp(&ref_e, &got_e, sizeof(ref_e))) << w;
+        }
+      }
       if (k.siv_tag_ctr32le != nullptr) {
         // The tag, n blocks (then none) and the padded last block: six
         // arguments, the last two on the stack under Win64.
         for (size_t blocks : {n, size_t{0}}) {
           std::vector<uint8_t> ref(16 * blocks + 1), got(16 * blocks + 1);
-          uint8_t ref_tag[16], got_tag[16], ref_last[16], got_last[16];
+          uint8_t ref_tag[32], got_tag[32], ref_last[16], got_last[16];
           memcpy(ref_tag, xi0, 16);
-          memcpy(got_tag, xi0, 16);
+          memcpy(ref_tag + 16, p, 16);
+          memcpy(got_tag, ref_tag, 32);
           memcpy(ref_last, p, 16);
           memcpy(got_last, p, 16);
           d.siv_tag_ctr32le(s.get(), ref_tag, ref.data() + 1, p, blocks,
@@ -750,7 +776,7 @@ TEST_P(FusedAbiTest, PreservesRegistersAndMatchesDirectCall) {
                                 std::to_string(blocks);
           CheckedCall(k.abi, k.siv_tag_ctr32le, args, w);
           EXPECT_EQ(ref, got) << w;
-          EXPECT_EQ(0, memcmp(ref_tag, got_tag, 16)) << w;
+          EXPECT_EQ(0, memcmp(ref_tag, got_tag, 32)) << w;
           EXPECT_EQ(0, memcmp(ref_last, got_last, 16)) << w;
         }
       }

@@ -34,7 +34,14 @@
 //                   set_encrypt_key of K_enc and the GHASH backend's
 //                   init_for on the POLYVAL key's GHASH key, byte for byte,
 //                   for every power count;
-//   siv_tag_ctr32le against encrypt_block for the tag and the AES
+//   siv_open_end    against polyval_update of the AAD's partial block,
+//                   ctr32le and polyval_update of the output (as for
+//                   siv_open), ctr32le of the partial last block, masked,
+//                   and polyval_update of it and the length block, then
+//                   encrypt_block for the tag; with and without either
+//                   partial block, in place and not, nothing else written.
+//   siv_tag_ctr32le against encrypt_block for the tag (of S ^ the nonce
+//                   block, top bit cleared) and the AES
 //                   backend's ctr32le from it, run lengths 0 .. 257 with and
 //                   without the last block, counters wrapping, in place
 //                   and at odd alignments, nothing written past.
@@ -641,10 +648,14 @@ TEST_P(SivFusedHook, TagCtrMatchesEncryptBlockAndCtr32le) {
         if (n > 0) std::memcpy(ibuf.data() + align, in.data(), n);
         std::memcpy(last.data() + 16, last_in.data(), 16);
         uint8_t *dst = inplace ? ibuf.data() + align : obuf.data() + align;
-        Bytes tag = block;
+        // The hook's input: S, then N || 0^32, whose XOR is `block`.
+        Bytes tag = RandomBytes(rng, 32);
+        std::memset(tag.data() + 28, 0, 4);
+        for (size_t j = 0; j < 16; j++) tag[j] = block[j] ^ tag[16 + j];
+        if (rng() & 1) tag[15] ^= 0x80;  // the hook clears that bit
         f->siv_tag_ctr32le(s.get(), tag.data(), dst, ibuf.data() + align, blocks,
                            with_last ? last.data() + 16 : nullptr);
-        ASSERT_EQ(want_tag, tag) << what << " tag";
+        ASSERT_EQ(want_tag, Bytes(tag.begin(), tag.begin() + 16)) << what << " tag";
         ASSERT_EQ(0, std::memcmp(dst, want.data(), n)) << what;
         const uint8_t fill = inplace ? 0x11 : 0x22;
         for (size_t j = align + n; j < n + 32; j++) {
@@ -657,6 +668,82 @@ TEST_P(SivFusedHook, TagCtrMatchesEncryptBlockAndCtr32le) {
           } else {
             ASSERT_EQ(0x33, last[j]) << what << " wrote around the last block";
           }
+        }
+      }
+    }
+  }
+}
+
+TEST_P(SivFusedHook, OpenEndMatchesOpenPolyvalAndEncryptBlock) {
+  const fused_impl *f = GetParam();
+  if (f->siv_open_end == nullptr) {
+    GTEST_SKIP() << f->name << " has no siv_open_end";
+  }
+  std::mt19937_64 rng(12);
+  for (size_t key_len : {16, 32}) {
+    Sched s;
+    GKey g;
+    f->aes->set_encrypt_key(s.get(), RandomBytes(rng, key_len).data(), key_len);
+    f->ghash->init(g.get(), GhashKeyFor(RandomBytes(rng, 16)).data());
+    const fused_keys keys = {f->aes, s.get(), f->ghash, g.get(), nullptr};
+    for (size_t blocks : RunLengths()) {
+      for (int variant = 0; variant < 8; variant++) {
+        const bool inplace = variant & 1, partial = variant & 2,
+                   aad_partial = variant & 4;
+        const size_t n = 16 * blocks, align = inplace ? 0 : 3;
+        const size_t dr = 1 + blocks % 15;  // the partial block's bytes
+        Bytes ctr = RandomBytes(rng, 16);
+        store_le32(ctr.data(), 0u - static_cast<uint32_t>(blocks % 23));
+        siv_open_end e;
+        const Bytes s0 = RandomBytes(rng, 16), in = RandomBytes(rng, n);
+        std::memcpy(e.s, s0.data(), 16);
+        std::memcpy(e.nonce, RandomBytes(rng, 16).data(), 16);
+        std::memset(e.nonce + 12, 0, 4);
+        Bytes cb_last = ctr;
+        store_le32(cb_last.data(), load_le32(ctr.data()) + static_cast<uint32_t>(blocks));
+        std::memcpy(e.ctr, cb_last.data(), 16);
+        for (size_t j = 0; j < 16; j++) e.mask[j] = j < dr ? 0xff : 0;
+        std::memcpy(e.last, RandomBytes(rng, 16).data(), 16);
+        std::memset(e.last + dr, 0, 16 - dr);
+        std::memcpy(e.lengths, RandomBytes(rng, 16).data(), 16);
+        std::memcpy(e.aad, RandomBytes(rng, 16).data(), 16);
+        e.partial = partial;
+        e.aad_partial = aad_partial;
+        const siv_open_end e0 = e;
+        // The reference: the pair's hooks, step by step.
+        Bytes want_s = s0, want(n), want_last(16);
+        if (aad_partial) f->ghash->polyval_update(want_s.data(), g.get(), e.aad, 1);
+        f->aes->ctr32le(s.get(), want.data(), in.data(), blocks, ctr.data());
+        f->ghash->polyval_update(want_s.data(), g.get(), want.data(), blocks);
+        if (partial) {
+          f->aes->ctr32le(s.get(), want_last.data(), e.last, 1, cb_last.data());
+          for (size_t j = dr; j < 16; j++) want_last[j] = 0;
+          f->ghash->polyval_update(want_s.data(), g.get(), want_last.data(), 1);
+        }
+        f->ghash->polyval_update(want_s.data(), g.get(), e.lengths, 1);
+        uint8_t block[16], want_tag[16];
+        for (size_t j = 0; j < 16; j++) block[j] = want_s[j] ^ e.nonce[j];
+        block[15] &= 0x7f;
+        f->aes->encrypt_block(s.get(), want_tag, block);
+        const std::string what = std::string(f->name) + " key " +
+                                 std::to_string(key_len) + " blocks " +
+                                 std::to_string(blocks) +
+                                 (inplace ? " in place" : "") +
+                                 (partial ? " partial" : "") +
+                                 (aad_partial ? " aad partial" : "");
+        Bytes ibuf(n + 32, 0x11), obuf(n + 32, 0x22);
+        std::memcpy(ibuf.data() + align, in.data(), n);
+        uint8_t *dst = inplace ? ibuf.data() + align : obuf.data() + align;
+        f->siv_open_end(&keys, dst, ibuf.data() + align, blocks, ctr.data(), &e);
+        ASSERT_EQ(0, std::memcmp(dst, want.data(), n)) << what;
+        ASSERT_EQ(0, std::memcmp(e.s, want_tag, 16)) << what << " tag";
+        ASSERT_EQ(0, std::memcmp(e.last, partial ? want_last.data() : e0.last, 16))
+            << what << " last block";
+        ASSERT_EQ(0, std::memcmp(&e.nonce, &e0.nonce, 48)) << what << " changed its input";
+        ASSERT_EQ(0, std::memcmp(&e.lengths, &e0.lengths, 32)) << what << " changed its input";
+        const uint8_t fill = inplace ? 0x11 : 0x22;
+        for (size_t j = align + n; j < n + 32; j++) {
+          ASSERT_EQ(fill, (inplace ? ibuf : obuf)[j]) << what << " wrote past";
         }
       }
     }

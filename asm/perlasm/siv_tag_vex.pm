@@ -4,8 +4,10 @@
 # asm/x86_64/aes-gcm-vaes-avx512-x86_64.pl) write it:
 #   tag_entry(): the arguments (s, tag, out, in, blocks, last) moved to
 #     r10 (the schedule), rax (tag), rsi, rdx, rcx (out, in, blocks) and
-#     r11 (last, or NULL); xmm0 the block at tag (S ^ nonce, top bit
-#     cleared); r9d and edi Nr, then edi 16 * Nr;
+#     r11 (last, or NULL); xmm0 the block the tag is made from: S at
+#     tag ^ (N || 0^32) at tag + 16, bit 7 of byte 15 cleared (the
+#     kernel's rodata has the mask .Lsiv_low127); r9d and edi Nr, then
+#     edi 16 * Nr;
 #   xmm_rounds(x, tag, rklast): xmm<x> through AES's rounds with the
 #     schedule at r10, eax holding Nr and `rklast` the operand of rk[Nr]:
 #     one chain of VEX AESENC, for the tag and for the message's padded
@@ -30,7 +32,9 @@ sub tag_entry {
     mov        rsi, rdx                     # out
     mov        rdx, rcx                     # in
     mov        rcx, r8                      # blocks
-    vmovdqu    xmm0, [rax]                  # S ^ nonce, top bit cleared
+    vmovdqu    xmm0, [rax]                  # S
+    vpxor      xmm0, xmm0, [rax + 16]       # ^ (N || 0^32)
+    vpand      xmm0, xmm0, [.Lsiv_low127]   # bit 7 of byte 15 cleared
     mov        r9d, [r10 + $ROUNDS]         # public: the round count follows from the key length
     mov        edi, r9d
     shl        edi, 4                       # 16 * Nr

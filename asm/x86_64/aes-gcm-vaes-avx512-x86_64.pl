@@ -162,6 +162,8 @@ $code .= <<___;
     .byte 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
 .Lsiv_top:                      # bit 7 of byte 15 (AES-GCM-SIV's counter block 0)
     .quad 0, 0x8000000000000000
+.Lsiv_low127:                   # all but that bit (AES-GCM-SIV's tag input)
+    .quad 0xffffffffffffffff, 0x7fffffffffffffff
 ___
 
 my ($out, $in, $blocks) = qw(rsi rdx rcx);

@@ -163,9 +163,45 @@ typedef void fused_siv_keys_hash_fn(const struct aes_schedule *kgk,
 
 /* The siv_tag_ctr32le hook's type (below). */
 typedef void fused_siv_tag_ctr_fn(const struct aes_schedule *enc,
-                                  uint8_t tag[16], uint8_t *out,
+                                  uint8_t tag[32], uint8_t *out,
                                   const uint8_t *in, size_t blocks,
                                   uint8_t *last);
+
+/* The end of an AES-GCM-SIV open for the siv_open_end hook (below): what
+ * follows the message's whole blocks, 16-byte blocks at fixed offsets
+ * (RFC 8452 order), then a flag. */
+struct siv_open_end {
+  uint8_t s[16];       /* in: S over the AAD; out: the tag the message calls for */
+  uint8_t nonce[16];   /* N || 0^32 */
+  uint8_t ctr[16];     /* the counter block of the partial last block */
+  uint8_t mask[16];    /* 0xff over the partial block's bytes, zero after */
+  uint8_t last[16];    /* its ciphertext, zero-padded; out: its plaintext,
+                        * the padding zero */
+  uint8_t lengths[16]; /* the length block */
+  uint8_t aad[16];     /* the AAD's partial last block, zero-padded */
+  uint64_t partial;    /* 1 when the message ends in a partial block, else
+                        * 0 (ctr, mask and last are then not read) */
+  uint64_t aad_partial; /* 1 when the AAD does (S then covers only its
+                         * whole blocks), else 0 (aad is not read) */
+};
+
+/* Where a 64-bit kernel finds the flags (the blocks are at 16 * i). */
+#define SIV_OPEN_END_PARTIAL_OFFSET 112
+#define SIV_OPEN_END_AAD_PARTIAL_OFFSET 120
+#if !defined(__cplusplus)
+_Static_assert(offsetof(struct siv_open_end, aad) == 96 &&
+                   offsetof(struct siv_open_end, partial) ==
+                       SIV_OPEN_END_PARTIAL_OFFSET &&
+                   offsetof(struct siv_open_end, aad_partial) ==
+                       SIV_OPEN_END_AAD_PARTIAL_OFFSET,
+               "fused kernels read struct siv_open_end here");
+#endif
+
+/* The siv_open_end hook's type (below). */
+typedef void fused_siv_open_end_fn(const struct fused_keys *k, uint8_t *out,
+                                   const uint8_t *in, size_t blocks,
+                                   const uint8_t ctr[16],
+                                   struct siv_open_end *end);
 
 struct fused_impl {
   /* Short, stable name users type: "vaes_avx512", "aesni_avx", "c", ... */
@@ -324,8 +360,10 @@ struct fused_impl {
   /* Optional (NULL: the AES backend's encrypt_block for the tag, then
    * counter mode through siv_ctr32le or the backend's ctr32le): an
    * AES-GCM-SIV seal's tag and counter mode in one call, on the pair's
-   * AES schedule of K_enc. `tag` holds S ^ (N || 0^32) with bit 7 of
-   * byte 15 cleared; the hook writes T = AES(K_enc, that) over it, then
+   * AES schedule of K_enc. `tag` holds 32 bytes: S (RFC 8452 order),
+   * then N || 0^32; the hook writes T = AES(K_enc, S ^ (N || 0^32) with
+   * bit 7 of byte 15 cleared) over the first 16 (S straight from the
+   * POLYVAL call, with no step of the caller's between the two), then
    * encrypts `blocks` whole blocks (blocks >= 0) as siv_ctr32le does
    * from counter block T with that bit set (out = in ^ key stream; in ==
    * out allowed), and, when `last` is not NULL, the 16 bytes at `last`
@@ -342,6 +380,20 @@ struct fused_impl {
    * a key every one of the kernel's and the backend's POLYVAL functions
    * takes for calls of up to max_blocks blocks. */
   fused_siv_keys_hash_fn *siv_keys_hash;
+  /* Optional (NULL: siv_open, then the partial last block through the AES
+   * backend's ctr32le, its POLYVAL and the length block's, and the tag
+   * through encrypt_block): the whole of an AES-GCM-SIV open after the
+   * POLYVAL of the AAD's whole blocks, in one call. First, when
+   * end->aad_partial is 1, hashes end->aad into S (from end->s); then
+   * decrypts and hashes `blocks` whole blocks (blocks >= 1) exactly as
+   * siv_open does, continuing S;
+   * then, when end->partial is 1, decrypts end->last in place with the
+   * key stream of end->ctr, ANDs it with end->mask and hashes it; hashes
+   * end->lengths; and writes T = AES(K_enc, (S ^ end->nonce) with bit 7
+   * of byte 15 cleared) to end->s. The GHASH key must hold the powers
+   * siv_open reads for `blocks` blocks and at least two. Leaves no key
+   * stream, S, T or key in registers or on its stack. */
+  fused_siv_open_end_fn *siv_open_end;
 };
 
 /* The most siv_seal_max may say: the room AES-GCM-SIV lays a message out

@@ -25,7 +25,10 @@
  * byte order, asm/perlasm/siv_copy.pm) and siv_ctr32le (counter mode
  * alone from the same pieces, and siv_tag_ctr32le: a seal's tag, then
  * counter mode from it in registers over the whole blocks and the padded
- * last block, in one call); POLYVAL is the vpclmul_avx2 backend's
+ * last block, in one call; and siv_open_end: siv_open with the rest of
+ * an open around it, the AAD's padded last block hashed at entry, the
+ * partial last block's key stream, its hash and the length block's,
+ * and the tag at exit); POLYVAL is the vpclmul_avx2 backend's
  * (asm/x86_64/ghash-vpclmul-avx2-x86_64.pl): siv_polyval its
  * polyval_update, and siv_polyval_runs, which hashes a whole message's
  * runs in one call.
@@ -65,6 +68,7 @@
 GCM_HIDDEN fused_crypt_fn VAES_AVX2_KERNEL(seal);
 GCM_HIDDEN fused_crypt_fn VAES_AVX2_KERNEL(open);
 GCM_HIDDEN fused_crypt_fn VAES_AVX2_KERNEL(siv_open);
+GCM_HIDDEN fused_siv_open_end_fn VAES_AVX2_KERNEL(siv_open_end);
 GCM_HIDDEN aes_ctr32_fn VAES_AVX2_KERNEL(siv_ctr32le);
 GCM_HIDDEN fused_siv_tag_ctr_fn VAES_AVX2_KERNEL(siv_tag_ctr32le);
 GCM_HIDDEN fused_siv_keys_hash_fn VAES_AVX2_KERNEL(siv_keys_hash);
@@ -110,6 +114,7 @@ const struct fused_impl gcmi_fused_vaes_avx2 = {
     .seal_lagged = VAES_AVX2_KERNEL(seal_lagged),
     .lag_blocks = 16,
     .siv_open = VAES_AVX2_KERNEL(siv_open),
+    .siv_open_end = VAES_AVX2_KERNEL(siv_open_end),
     .siv_ctr32le = VAES_AVX2_KERNEL(siv_ctr32le),
     .siv_tag_ctr32le = VAES_AVX2_KERNEL(siv_tag_ctr32le),
     .siv_keys_hash = VAES_AVX2_KERNEL(siv_keys_hash),

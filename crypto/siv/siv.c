@@ -33,7 +33,11 @@
  * (seal_fused, open_fused below), in one call of the kernel's
  * siv_polyval_runs where it has one; such a seal then makes its tag and
  * all of its key stream (the padded last block too) in one call of the
- * kernel's siv_tag_ctr32le where it has one. The backends' key
+ * kernel's siv_tag_ctr32le where it has one, and such an open of at
+ * least SIV_WIDE_MIN_BLOCKS whole blocks runs everything after the
+ * POLYVAL of the AAD's whole blocks (its padded last block, the whole
+ * blocks, the partial last block, the length block, the tag) in one call
+ * of the kernel's siv_open_end where it has one. The backends' key
  * layouts are reached only through crypto/siv/siv_keys.h.
  *
  * The steps are those of a message in pieces (struct siv_message,
@@ -556,23 +560,24 @@ static void seal_fused(const struct gcm_siv_key_st *k, const uint8_t nonce[12],
                        size_t aad_len, uint8_t *out, uint8_t tag[16]) {
   struct siv_message_keys keys;
   struct siv_polyval_runs r;
-  _Alignas(16) uint8_t pad[48], s[16], cb[16];
+  /* s: S, then N || 0^32 (siv_tag_ctr32le reads both). */
+  _Alignas(16) uint8_t pad[48], s[32], cb[16];
   const uint64_t blocks = siv_polyval_blocks(aad_len, len);
   const size_t dw = len / 16, dr = len % 16;
 
   derive_message_keys(k, nonce, &keys, blocks);
   message_runs(&r, pad, aad, aad_len, in, len);
+  block_store(s + 16, siv_block_nonce(nonce));
   hash_runs(k, &keys, blocks, &r, s);
   if (k->fused->siv_tag_ctr32le != NULL) {
-    /* The tag and all of counter mode in one call, the last block's
-     * padded copy (in pad + 16) with them. */
-    block_store(tag, siv_block_clear_top(block_xor(
-                         block_load(s), siv_block_nonce(nonce))));
-    secure_wipe_block(s);
-    k->fused->siv_tag_ctr32le(siv_enc(&keys), tag, out, in, dw,
+    /* The tag from S and all of counter mode in one call, the last
+     * block's padded copy (in pad + 16) with them. */
+    k->fused->siv_tag_ctr32le(siv_enc(&keys), s, out, in, dw,
                               dr > 0 ? pad + 16 : NULL);
+    block_store(tag, block_load(s));
+    secure_wipe_block(s);
     if (dr > 0) memcpy(out + 16 * dw, pad + 16, dr);
-    gcmi_secure_wipe(pad, sizeof(pad));
+    secure_wipe_inline(pad, sizeof(pad));
     siv_message_keys_wipe(&keys);
     return;
   }
@@ -586,8 +591,51 @@ static void seal_fused(const struct gcm_siv_key_st *k, const uint8_t nonce[12],
     memcpy(out + 16 * dw, pad + 16, dr);
   }
   if (dw > 0) ctr_le(k, &keys, cb, 0, out, in, dw);
-  gcmi_secure_wipe(pad, sizeof(pad));
+  secure_wipe_inline(pad, sizeof(pad));
   siv_message_keys_wipe(&keys);
+}
+
+/* Open with the fused kernel's siv_open_end (fused.h), on keys made for
+ * the message: S over the AAD's whole blocks, then one call for the rest:
+ * the AAD's padded last block hashed, the whole blocks decrypted and
+ * hashed, the partial last block decrypted from its padded copy in
+ * struct siv_open_end, masked and hashed, the length block, and the tag. */
+static void open_end(const struct gcm_siv_key_st *k,
+                     const struct siv_message_keys *mk,
+                     const uint8_t nonce[12], const uint8_t *in, size_t len,
+                     const uint8_t *aad, size_t aad_len,
+                     const uint8_t tag[16], uint8_t *out,
+                     uint8_t expected[16]) {
+  _Alignas(16) struct siv_open_end e;
+  _Alignas(16) uint8_t cb[16];
+  const size_t dw = len / 16, dr = len % 16;
+  const size_t aw = aad_len / 16, ar = aad_len % 16;
+  const struct fused_keys fk = {k->aes, siv_enc(mk), k->ghash, siv_hash(mk),
+                                NULL};
+
+  block_store(e.s, block_make(0, 0));
+  if (aw > 0) {
+    const struct siv_polyval_runs r = {{aad, NULL, NULL, NULL},
+                                       {aw, 0, 0, 0}};
+    hash_runs_from(k, mk, siv_polyval_blocks(aad_len, len), &r, e.s);
+  }
+  e.aad_partial = ar > 0;
+  if (ar > 0) siv_put_padded(e.aad, aad + 16 * aw, ar);
+  block_store(e.nonce, siv_block_nonce(nonce));
+  block_store(cb, siv_block_set_top(block_load(tag)));
+  e.partial = dr > 0;
+  if (dr > 0) {
+    block_store(e.ctr, siv_block_set_le32(block_load(cb),
+                                          siv_block_le32(block_load(cb)) +
+                                              (uint32_t)dw));
+    block_store(e.mask, block_prefix_mask(dr));
+    siv_put_padded(e.last, in + 16 * dw, dr);
+  }
+  block_store(e.lengths, siv_block_lengths(aad_len, len));
+  k->fused->siv_open_end(&fk, out, in, dw, cb, &e);
+  if (dr > 0) memcpy(out + 16 * dw, e.last, dr);
+  block_store(expected, block_load(e.s));
+  gcmi_secure_wipe(&e, sizeof(e));
 }
 
 /* Open: S over the AAD's runs, the whole blocks decrypted and hashed by
@@ -605,6 +653,11 @@ static void open_fused(const struct gcm_siv_key_st *k, const uint8_t nonce[12],
   uint8_t *tail = pad + 16;
 
   derive_message_keys(k, nonce, &keys, blocks);
+  if (dw >= SIV_WIDE_MIN_BLOCKS && k->fused->siv_open_end != NULL) {
+    open_end(k, &keys, nonce, in, len, aad, aad_len, tag, out, expected);
+    siv_message_keys_wipe(&keys);
+    return;
+  }
   block_store(cb, siv_block_set_top(block_load(tag)));
   /* The runs, the last block's copy in `tail` still ciphertext. */
   message_runs(&r, pad, aad, aad_len, in, len);
@@ -632,7 +685,7 @@ static void open_fused(const struct gcm_siv_key_st *k, const uint8_t nonce[12],
     hash_runs_from(k, &keys, blocks, &r, s);
   }
   short_tag(k, &keys, s, nonce, expected);
-  gcmi_secure_wipe(pad, sizeof(pad));
+  secure_wipe_inline(pad, sizeof(pad));
   siv_message_keys_wipe(&keys);
 }
 

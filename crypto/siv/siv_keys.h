@@ -122,8 +122,8 @@ static inline void siv_init_hash(const struct ghash_impl *ghash,
  * on AES-NI and CLMUL spent a tenth of its time clearing all 3 KiB of
  * both rooms). */
 static inline void siv_message_keys_wipe(struct siv_message_keys *mk) {
-  gcmi_secure_wipe(mk->enc.bytes, mk->enc_bytes);
-  gcmi_secure_wipe(mk->hash.bytes, mk->hash_bytes);
+  secure_wipe_inline(mk->enc.bytes, mk->enc_bytes);
+  secure_wipe_inline(mk->hash.bytes, mk->hash_bytes);
 }
 
 #endif /* LIBGCM_CRYPTO_SIV_SIV_KEYS_H */
