@@ -72,7 +72,7 @@ use warnings;
 use perlasm::layout;    # $K_AES_KEY, $K_GHASH_KEY, $ROUNDS, $LAG_*
 use Exporter qw(import);
 
-our @EXPORT_OK = qw(spread interleave);    # for the kernels' rounds
+our @EXPORT_OK = qw(spread interleave ctr_loop);    # for the kernels' rounds and counter mode
 
 my ($OUT, $IN, $BLOCKS) = qw(rsi rdx rcx);
 my @ARGS = qw(rdi rsi rdx rcx r8 r9 r10 r11 rax);   # arguments, key pointers, Nr
@@ -429,6 +429,28 @@ sub memory_kernel {
         tail      => $p{tail}->('open_tail'));
 }
 
+# ctr_loop(k, tag, iteration, tail): the loop of counter mode over whole
+# batches: `iteration` for each k->{batch} blocks (in, out and the count
+# stepped past them), then `tail` for the 1 .. batch-1 blocks left, if
+# any; labels .L<tag>_loop, _tail and _done (the last ends the text).
+# ctr_function's loop and the AES-GCM-SIV kernels' siv_tag_ctr32le, whose
+# entries differ.
+sub ctr_loop {
+    my ($k, $tag, $iteration, $tail) = @_;
+    return <<___;
+.L${tag}_loop:
+    cmp        $BLOCKS, $k->{batch}
+    jb         .L${tag}_tail
+$iteration
+@{[ step($k) ]}    jmp        .L${tag}_loop
+.L${tag}_tail:                              # 0..@{[ $k->{batch} - 1 ]} left
+    test       $BLOCKS, $BLOCKS
+    jz         .L${tag}_done
+$tail
+.L${tag}_done:
+___
+}
+
 # ctr_function(k, entry, iteration, tail, [public]): the x86_64 counter
 # mode alone (aes.h's ctr32 contract on the aesni schedule) that an
 # AES-GCM-SIV kernel is made from (perlasm/siv_copy.pm turns it into
@@ -440,27 +462,13 @@ sub ctr_function {
     my ($k, %c) = @_;
     my $frame = defined $k->{frame} ? " frame=$k->{frame}" : '';
     my $public = join ',', qw(rdi rsi rdx rcx r8 r10 rax), @{ $c{public} // [] };
-    my $bytes = 16 * $k->{batch};
     return <<___;
 .function ctr_in_gcm_order args=5$frame public=$public   # (const struct aes_schedule *s, uint8_t *out, const uint8_t *in, size_t blocks, const uint8_t ctr[16])
     test       $BLOCKS, $BLOCKS
     jz         .Lsivctr_return
     mov        r10, rdi                     # the schedule, where the pieces read it
     mov        eax, [r10 + $ROUNDS]         # public: the round count follows from the key length
-$c{entry}.Lsivctr_loop:
-    cmp        $BLOCKS, $k->{batch}
-    jb         .Lsivctr_tail
-$c{iteration}
-    add        $IN, $bytes
-    add        $OUT, $bytes
-    sub        $BLOCKS, $k->{batch}
-    jmp        .Lsivctr_loop
-.Lsivctr_tail:                              # 0..@{[ $k->{batch} - 1 ]} left
-    test       $BLOCKS, $BLOCKS
-    jz         .Lsivctr_done
-$c{tail}
-.Lsivctr_done:
-$k->{exit}.Lsivctr_return:
+$c{entry}@{[ ctr_loop($k, 'sivctr', $c{iteration}, $c{tail}) ]}$k->{exit}.Lsivctr_return:
 .endfunction
 ___
 }

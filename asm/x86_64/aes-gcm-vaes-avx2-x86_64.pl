@@ -132,7 +132,7 @@ use warnings;
 use FindBin;
 use lib "$FindBin::Bin/..";
 use perlasm::driver;
-use perlasm::fused_driver_x86_64 qw(spread interleave);    # seal, seal_lagged, open; the stitching
+use perlasm::fused_driver_x86_64 qw(spread interleave ctr_loop);    # seal, seal_lagged, open; the stitching; counter mode
 use perlasm::layout;                             # $ROUNDS (the AES-GCM-SIV functions)
 use perlasm::siv_copy;                           # the AES-GCM-SIV functions' byte order
 use perlasm::siv_tag_vex qw(tag_entry xmm_rounds);   # siv_tag_ctr32le's opening
@@ -621,20 +621,8 @@ my $tagctr_gcm = <<___;
     vpshufb    ymm8, ymm8, [.Lctr_swap]
     vpaddd     ymm8, ymm8, [.Linc_lane1]    # (ctr, ctr + 1), counters swapped
     vmovdqu    [rsp], ymm8
-.Lsivtc_loop:
-    cmp        $blocks, 16
-    jb         .Lsivtc_tail
-@{[ counters(8) . rounds(8, 'sivtc_loop') . $last16 ]}
-    add        $in, 256
-    add        $out, 256
-    sub        $blocks, 16
-    jmp        .Lsivtc_loop
-.Lsivtc_tail:                              # 0..15 left
-    test       $blocks, $blocks
-    jz         .Lsivtc_done
-@{[ tail('sivtc_tail', undef, 1) ]}
-.Lsivtc_done:
-$exit_wipe.endfunction
+@{[ ctr_loop({ batch => 16 }, 'sivtc', counters(8) . rounds(8, 'sivtc_loop') . $last16,
+             tail('sivtc_tail', undef, 1)) ]}$exit_wipe.endfunction
 ___
 $siv .= perlasm::siv_copy::ctr32le($tagctr_gcm, 'tagctr_in_gcm_order',
                                    'gcmi_aes_gcm_x86_64_vaes_avx2_siv_tag_ctr32le');

@@ -142,7 +142,7 @@ use lib "$FindBin::Bin/..";
 use perlasm::driver;
 use perlasm::ghash_clmul_common;                # h_prime
 use perlasm::siv_runs qw(runs_entry first_run skip_empty_runs);      # walking struct siv_polyval_runs
-use perlasm::fused_driver_x86_64 qw(spread);    # seal, seal_lagged, open; the stitching
+use perlasm::fused_driver_x86_64 qw(spread ctr_loop);    # seal, seal_lagged, open; the stitching; counter mode
 use perlasm::layout;                             # $ROUNDS (the AES-GCM-SIV functions)
 use perlasm::siv_copy;                           # the AES-GCM-SIV functions' byte order
 use perlasm::siv_tag_vex qw(tag_entry xmm_rounds);   # siv_tag_ctr32le's opening
@@ -558,6 +558,13 @@ $siv .= perlasm::siv_copy::polyval_form($ctr_gcm, 'ctr_in_gcm_order',
 # tail. The tag and last-block code is written in AES-GCM-SIV's order
 # already (no shuffle by the mask there for polyval_form to drop). The
 # opening and the one-block chains are perlasm/siv_tag_vex.pm's.
+my $tagctr_tail = <<___;
+$lane_masks    cmp        $blocks, 8
+    ja         .Lsivtc_wide
+@{[ tail_crypt(2, 'sivtc_narrow', 0) ]}    jmp        .Lsivtc_done
+.Lsivtc_wide:
+@{[ tail_crypt(4, 'sivtc_wide', 0) ]}
+___
 my $tagctr_gcm = <<___;
 .function tagctr_in_gcm_order args=6 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax,k1,k2,k3,k4   # (const struct aes_schedule *s, uint8_t tag[16], uint8_t *out, const uint8_t *in, size_t blocks, uint8_t *last)
 @{[ tag_entry() ]}    xchg       rax, r9                      # eax = Nr; r9 = tag
@@ -572,23 +579,7 @@ my $tagctr_gcm = <<___;
 .Lsivtc_base:
     vshufi32x4 $CTR, zmm0, zmm0, 0
     vpaddd     $CTR, $CTR, [.Lctr_lanes]    # counter blocks 0 .. 3
-$entry_inc$entry_keys.Lsivtc_loop:
-    cmp        $blocks, 16
-    jb         .Lsivtc_tail
-@{[ iteration('sivtc_loop', 0) ]}
-    add        $in, 256
-    add        $out, 256
-    sub        $blocks, 16
-    jmp        .Lsivtc_loop
-.Lsivtc_tail:                              # 0..15 left
-    test       $blocks, $blocks
-    jz         .Lsivtc_done
-$lane_masks    cmp        $blocks, 8
-    ja         .Lsivtc_wide
-@{[ tail_crypt(2, 'sivtc_narrow', 0) ]}    jmp        .Lsivtc_done
-.Lsivtc_wide:
-@{[ tail_crypt(4, 'sivtc_wide', 0) ]}.Lsivtc_done:
-$exit_wipe.endfunction
+$entry_inc$entry_keys@{[ ctr_loop({ batch => 16 }, 'sivtc', iteration('sivtc_loop', 0), $tagctr_tail) ]}$exit_wipe.endfunction
 ___
 $siv .= perlasm::siv_copy::polyval_form($tagctr_gcm, 'tagctr_in_gcm_order',
                                         'gcmi_aes_gcm_x86_64_vaes_avx512_siv_tag_ctr32le',
