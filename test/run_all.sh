@@ -79,7 +79,14 @@ out=${LIBGCM_TEST_BUILD:-$top/build-test}
 jobs=${LIBGCM_JOBS:-2}
 mkdir -p "$out"
 
-stage() { printf '\n==== %s (%s)\n' "$1" "$(date +%T)"; }
+# Each stage's marker gives the time and the CPU time this script's
+# finished child processes have used so far (from /proc: CI time).
+stage() {
+  local cpu
+  cpu=$(awk -v hz="$(getconf CLK_TCK)" \
+    '{ printf "%.0f s user, %.0f s system", $16 / hz, $17 / hz }' "/proc/$$/stat")
+  printf '\n==== %s (%s; CPU so far: %s)\n' "$1" "$(date +%T)" "$cpu"
+}
 
 # One long single-process run (a whole test binary under qemu) beside the
 # stage's other steps, so that both cores work: bg_start NAME CMD... starts
@@ -398,8 +405,8 @@ if command -v x86_64-w64-mingw32-g++-posix >/dev/null &&
     # inside Wine) the win32 libraries are compiled and linked with no
     # emulator, and only its checks that run on this host run. The win32
     # NASM kernels are the asm/x86 ones stage 2 runs (natively or under
-    # qemu-i386) in
-    # their ELF flavour, and the win64 build above runs the Windows code.
+    # qemu-i386) in their ELF flavour, and the win64 build above runs the
+    # Windows code.
     # Only what those checks read is built (CI time: the test programs,
     # which nothing here could run, took minutes to compile).
     WIN_TARGETS="gcm_static gcm_shared ct_disasm_planted" \
