@@ -18,7 +18,7 @@
 # the project's C bitsliced AES (crypto/aes/aes_bitsliced_rounds.h, whose
 # opening comment derives the rounds) with NBLK = 8 blocks, so the rounds
 # here are that algorithm on NEON registers:
-#   - SubBytes is a 138-gate circuit (106 XOR, 32 AND; the affine
+#   - SubBytes is a 137-gate circuit (105 XOR, 32 AND; the affine
 #     constant 0x63 is folded into round keys 1..Nr at key set-up) made
 #     to run in the sixteen q registers (its derivation is at $SBOX
 #     below), evaluated on whole planes with VEOR and VAND (sbox_check()
@@ -134,7 +134,7 @@ use perlasm::driver;
 use perlasm::layout;    # $ROUNDS, $PLANES and the other C structure offsets
 use perlasm::slot_scheduler;
 
-# The S-box circuit (138 gates: 106 XOR, 32 AND), written for the sixteen
+# The S-box circuit (137 gates: 105 XOR, 32 AND), written for the sixteen
 # q registers: no point of it needs more than 16 values at once (the
 # round's inputs included), so a round runs without spilling. u0 is the
 # most significant bit (plane 7), u7 the least (plane 0); out<i> is plane
@@ -144,7 +144,7 @@ use perlasm::slot_scheduler;
 #   - an input x of GF(2^8) is a pair of GF(2^4) elements X, W; each is
 #     held as four planes, X as (y6, u7, y1, y7) and W as (y3, y4, y5, y2),
 #     the planes (a1, a0) and (b1, b0) of its two GF(2^2) halves (the "top":
-#     16 XOR from u0 .. u7, which also make the four linear terms y20, y19,
+#     17 XOR from u0 .. u7, which also make the four linear terms y20, y19,
 #     y21, y18 of the norm below);
 #   - a product of two GF(2^4) elements takes nine ANDs, Karatsuba over
 #     GF(2^2) twice: triple A (a1, a0 and a1 + a0) against the other
@@ -155,17 +155,19 @@ use perlasm::slot_scheduler;
 #     e = (z6 + z7, z6 + z8);
 #   - the norm d = X*W + (linear terms), four planes (t21 .. t24): the
 #     nine ANDs of X*W accumulated into the linear terms triple by triple,
-#     each triple's sums made just before its ANDs (26 XOR, 9 AND);
+#     each triple's sums made just before its ANDs (25 XOR, 9 AND);
 #   - D = d^-1 in GF(2^4) (16 gates), D's a- and b-halves t37, t33 and
 #     t40, t29;
 #   - x^-1 is (D*X, D*W) in this basis: each product is made in place, X's
-#     four registers becoming D*X's (21 XOR and 9 AND each): triple C first,
-#     as it needs X's sums, into two temporaries e1, e0; then A and B, two
-#     planes by two each, written over a1, a0 and b1, b0; then e added.
-#     D's sums are made again for each product, one XOR each, so that X, W
-#     and D take 12 registers and the product the other four;
-#   - the outputs, the S-box's bits (without 0x63), are 11 XORs of the
-#     eight product planes.
+#     four registers becoming D*X's (21 XOR, 9 AND): triple C first, as it
+#     needs X's sums, into two temporaries e1, e0; then A and B, two planes
+#     by two each, written over a1, a0 and b1, b0; then e added. D's sums
+#     are made again for each product, one XOR each, so that X, W and D
+#     take 12 registers and the product the other four. D*W likewise (17
+#     XOR, 9 AND), but its e is left for the output map: nothing needs the
+#     registers after it;
+#   - the outputs, the S-box's bits (without 0x63), are 14 XORs of D*X's
+#     four planes and D*W's six values.
 # At most 16 values are live (in the norm's triple C and in the products:
 # 8 + 4 + 4), where the orders found of Boyar and Peralta's 113-gate
 # circuit (which this one replaces) needed 25. sbox_check() runs the gate
@@ -190,11 +192,10 @@ xz3=xxb&xkb xp4=y1&t40 xp5=y7&t29 xq4=xp4^xz3 xq5=xp5^xz3 xB1=xq4^xe1
 xB0=xq5^xe0 wc1=y5^y3 wk1=t40^t37 wz8=wc1&wk1 wc2=y2^y4 wc3=wc1^wc2
 wk2=t29^t33 wz6=wc2&wk2 wk3=wk2^t37 wk4=wk3^t40 wz7=wc3&wk4 we0=wz8^wz6
 we1=wz6^wz7 wxa=y3^y4 wka=t37^t33 wz0=wxa&wka wp1=y3&t37 wp2=y4&t33
-wq1=wp1^wz0 wq2=wp2^wz0 wA1=wq1^we1 wA0=wq2^we0 wxb=y5^y2 wkb=t40^t29
-wz3=wxb&wkb wp4=y5&t40 wp5=y2&t29 wq4=wp4^wz3 wq5=wp5^wz3 wB1=wq4^we1
-wB0=wq5^we0 l0=xB0^wB1 out0=xA0^l0 out1=xB1^l0 out7=xB1^wA1 out6=xA1^wA1
-out4=out7^xA1 out5=xA0^wB0 l1=xA0^xB0 out3=out4^l1 l2=out5^out7
-out2=l2^wA0
+wq1=wp1^wz0 wq2=wp2^wz0 wxb=y5^y2 wkb=t40^t29 wz3=wxb&wkb wp4=y5&t40
+wp5=y2&t29 wq4=wp4^wz3 wq5=wp5^wz3 l0=wq1^we1 out6=xA1^l0 out7=xB1^l0
+out4=xA1^out7 l1=xA0^wq5 out5=we0^l1 l2=xA0^xB0 out3=out4^l2 l3=wq2^l1
+out2=out7^l3 l4=wq4^l2 out0=we1^l4 l5=xA0^xB1 out1=out0^l5
 ___
 
 # Checks, when the .pl runs, that the gate list computes the AES S-box
