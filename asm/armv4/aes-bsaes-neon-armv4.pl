@@ -18,7 +18,7 @@
 # the project's C bitsliced AES (crypto/aes/aes_bitsliced_rounds.h, whose
 # opening comment derives the rounds) with NBLK = 8 blocks, so the rounds
 # here are that algorithm on NEON registers:
-#   - SubBytes is a 137-gate circuit (105 XOR, 32 AND; the affine
+#   - SubBytes is a 136-gate circuit (104 XOR, 32 AND; the affine
 #     constant 0x63 is folded into round keys 1..Nr at key set-up) made
 #     to run in the sixteen q registers (its derivation is at $SBOX
 #     below), evaluated on whole planes with VEOR and VAND (sbox_check()
@@ -134,7 +134,7 @@ use perlasm::driver;
 use perlasm::layout;    # $ROUNDS, $PLANES and the other C structure offsets
 use perlasm::slot_scheduler;
 
-# The S-box circuit (137 gates: 105 XOR, 32 AND), written for the sixteen
+# The S-box circuit (136 gates: 104 XOR, 32 AND), written for the sixteen
 # q registers: no point of it needs more than 16 values at once (the
 # round's inputs included), so a round runs without spilling. u0 is the
 # most significant bit (plane 7), u7 the least (plane 0); out<i> is plane
@@ -159,13 +159,15 @@ use perlasm::slot_scheduler;
 #   - D = d^-1 in GF(2^4) (16 gates), D's a- and b-halves t37, t33 and
 #     t40, t29;
 #   - x^-1 is (D*X, D*W) in this basis: each product is made in place, X's
-#     four registers becoming D*X's (21 XOR, 9 AND): triple C first, as it
+#     four registers becoming D*X's (20 XOR, 9 AND): triple C first, as it
 #     needs X's sums, into two temporaries e1, e0; then A and B, two planes
 #     by two each, written over a1, a0 and b1, b0; then e added. D's sums
 #     are made again for each product, one XOR each, so that X, W and D
-#     take 12 registers and the product the other four. D*W likewise (17
-#     XOR, 9 AND), but its e is left for the output map: nothing needs the
-#     registers after it;
+#     take 12 registers and the product the other four; of X's sums only
+#     a1 + b1 (y10) is kept from the norm, the one value the inversion
+#     (at most 7 registers in this order) leaves room for. D*W likewise
+#     (17 XOR, 9 AND), but its e is left for the output map: nothing needs
+#     the registers after it;
 #   - the outputs, the S-box's bits (without 0x63), are 14 XORs of D*X's
 #     four planes and D*W's six values.
 # At most 16 values are live (in the norm's triple C and in the products:
@@ -179,23 +181,23 @@ y21=w1^w2 y18=u6^y21 y7=y2^y18 w3=u3^w0 y20=y18^w3 w5=u4^u6 w6=w3^w5
 y6=y2^w6 y19=u5^w6 y15=y6^u7 y12=y3^y4 t2=y15&y12 t3=y3&y6 t4=t3^t2
 d0a=y20^t4 t5=y4&u7 t6=t5^t2 d1a=y19^t6 y16=y1^y7 y13=y5^y2 t7=y16&y13
 t8=y5&y1 t9=t8^t7 d2a=y21^t9 t10=y2&y7 t11=t10^t7 d3a=y18^t11 y10=y1^y6
-y8=y5^y3 t15=y10&y8 d1b=d1a^t15 d3b=d3a^t15 y11=y7^u7 y17=y10^y11
-y9=y2^y4 y14=y8^y9 t12=y11&y9 t13=y17&y14 t14=t13^t12 t21=d0a^t14
-t23=d2a^t14 d1c=d1b^t12 d3c=d3b^t12 t25=t21^d1c t26=t21&t23 t27=d3c^t26
-t28=t25&t27 t29=t28^d1c t30=t23^d3c t31=d1c^t26 t32=t31&t30 t33=t32^d3c
-t34=t23^t33 t35=t27^t33 t36=d3c&t35 t37=t36^t34 t38=t27^t36 t39=t29&t38
-t40=t25^t39 xc1=y1^y6 xk1=t40^t37 xz8=xc1&xk1 xc2=y7^u7 xc3=xc1^xc2
-xk2=t29^t33 xz6=xc2&xk2 xk3=xk2^t37 xk4=xk3^t40 xz7=xc3&xk4 xe0=xz8^xz6
-xe1=xz6^xz7 xxa=y6^u7 xka=t37^t33 xz0=xxa&xka xp1=y6&t37 xp2=u7&t33
-xq1=xp1^xz0 xq2=xp2^xz0 xA1=xq1^xe1 xA0=xq2^xe0 xxb=y1^y7 xkb=t40^t29
-xz3=xxb&xkb xp4=y1&t40 xp5=y7&t29 xq4=xp4^xz3 xq5=xp5^xz3 xB1=xq4^xe1
-xB0=xq5^xe0 wc1=y5^y3 wk1=t40^t37 wz8=wc1&wk1 wc2=y2^y4 wc3=wc1^wc2
-wk2=t29^t33 wz6=wc2&wk2 wk3=wk2^t37 wk4=wk3^t40 wz7=wc3&wk4 we0=wz8^wz6
-we1=wz6^wz7 wxa=y3^y4 wka=t37^t33 wz0=wxa&wka wp1=y3&t37 wp2=y4&t33
-wq1=wp1^wz0 wq2=wp2^wz0 wxb=y5^y2 wkb=t40^t29 wz3=wxb&wkb wp4=y5&t40
-wp5=y2&t29 wq4=wp4^wz3 wq5=wp5^wz3 l0=wq1^we1 out6=xA1^l0 out7=xB1^l0
-out4=xA1^out7 l1=xA0^wq5 out5=we0^l1 l2=xA0^xB0 out3=out4^l2 l3=wq2^l1
-out2=out7^l3 l4=wq4^l2 out0=we1^l4 l5=xA0^xB1 out1=out0^l5
+y8=y5^y3 t15=y10&y8 d1b=d1a^t15 d3b=d3a^t15 y11=y7^u7 y9=y2^y4 y14=y8^y9
+t12=y11&y9 y17=y10^y11 t13=y17&y14 t14=t13^t12 t21=d0a^t14 t23=d2a^t14
+d1c=d1b^t12 d3c=d3b^t12 t25=t21^d1c t26=t21&t23 t27=d3c^t26 t28=t25&t27
+t29=t28^d1c t31=d1c^t26 t30=t23^d3c t32=t31&t30 t33=t32^d3c t34=t23^t33
+t35=t27^t33 t36=d3c&t35 t37=t36^t34 t38=t27^t36 t39=t29&t38 t40=t25^t39
+xk1=t40^t37 xz8=y10&xk1 xc2=y7^u7 xc3=y10^xc2 xk2=t29^t33 xz6=xc2&xk2
+xk3=xk2^t37 xk4=xk3^t40 xz7=xc3&xk4 xe0=xz8^xz6 xe1=xz6^xz7 xxa=y6^u7
+xka=t37^t33 xz0=xxa&xka xp1=y6&t37 xp2=u7&t33 xq1=xp1^xz0 xq2=xp2^xz0
+xA1=xq1^xe1 xA0=xq2^xe0 xxb=y1^y7 xkb=t40^t29 xz3=xxb&xkb xp4=y1&t40
+xp5=y7&t29 xq4=xp4^xz3 xq5=xp5^xz3 xB1=xq4^xe1 xB0=xq5^xe0 wc1=y5^y3
+wk1=t40^t37 wz8=wc1&wk1 wc2=y2^y4 wc3=wc1^wc2 wk2=t29^t33 wz6=wc2&wk2
+wk3=wk2^t37 wk4=wk3^t40 wz7=wc3&wk4 we0=wz8^wz6 we1=wz6^wz7 wxa=y3^y4
+wka=t37^t33 wz0=wxa&wka wp1=y3&t37 wp2=y4&t33 wq1=wp1^wz0 wq2=wp2^wz0
+wxb=y5^y2 wkb=t40^t29 wz3=wxb&wkb wp4=y5&t40 wp5=y2&t29 wq4=wp4^wz3
+wq5=wp5^wz3 l0=wq1^we1 out6=xA1^l0 out7=xB1^l0 out4=xA1^out7 l1=xA0^wq5
+out5=we0^l1 l2=xA0^xB0 out3=out4^l2 l3=wq2^l1 out2=out7^l3 l4=wq4^l2
+out0=we1^l4 l5=xA0^xB1 out1=out0^l5
 ___
 
 # Checks, when the .pl runs, that the gate list computes the AES S-box
