@@ -18,7 +18,7 @@
 # the project's C bitsliced AES (crypto/aes/aes_bitsliced_rounds.h, whose
 # opening comment derives the rounds) with NBLK = 8 blocks, so the rounds
 # here are that algorithm on NEON registers:
-#   - SubBytes is a 136-gate circuit (104 XOR, 32 AND; the affine
+#   - SubBytes is a 135-gate circuit (103 XOR, 32 AND; the affine
 #     constant 0x63 is folded into round keys 1..Nr at key set-up) made
 #     to run in the sixteen q registers (its derivation is at $SBOX
 #     below), evaluated on whole planes with VEOR and VAND (sbox_check()
@@ -45,8 +45,9 @@
 #   - blocks enter and leave the planes by an 8x8 bit transposition in
 #     every byte position (three SWAPMOVE stages of four pairs with a
 #     0x55/0x33/0x0f byte mask m, whose complement is m << n: VSHR.U64 and
-#     VSHL.U64 by n, then VBIT and VBIF under m); it is its own inverse, so
-#     the same code packs and unpacks.
+#     VSHL.U64 by n, then VBIT and VBIF under m; the nibble stage, n = 4,
+#     as VMOV, VSLI.8 and VSRI.8); it is its own inverse, so the same code
+#     packs and unpacks.
 # The round keys are converted to this form at key set-up (the
 # descriptor, in C): round key j is SR^-j(K_j) with 0x63 folded in for
 # j >= 1, every byte of plane i 0x00 or 0xff (the bit of the key byte,
@@ -134,7 +135,7 @@ use perlasm::driver;
 use perlasm::layout;    # $ROUNDS, $PLANES and the other C structure offsets
 use perlasm::slot_scheduler;
 
-# The S-box circuit (136 gates: 104 XOR, 32 AND), written for the sixteen
+# The S-box circuit (135 gates: 103 XOR, 32 AND), written for the sixteen
 # q registers: no point of it needs more than 16 values at once (the
 # round's inputs included), so a round runs without spilling. u0 is the
 # most significant bit (plane 7), u7 the least (plane 0); out<i> is plane
@@ -144,7 +145,7 @@ use perlasm::slot_scheduler;
 #   - an input x of GF(2^8) is a pair of GF(2^4) elements X, W; each is
 #     held as four planes, X as (y6, u7, y1, y7) and W as (y3, y4, y5, y2),
 #     the planes (a1, a0) and (b1, b0) of its two GF(2^2) halves (the "top":
-#     17 XOR from u0 .. u7, which also make the four linear terms y20, y19,
+#     16 XOR from u0 .. u7, which also make the four linear terms y20, y19,
 #     y21, y18 of the norm below);
 #   - a product of two GF(2^4) elements takes nine ANDs, Karatsuba over
 #     GF(2^2) twice: triple A (a1, a0 and a1 + a0) against the other
@@ -176,12 +177,12 @@ use perlasm::slot_scheduler;
 # list on all 256 inputs against the S-box, and schedule() checks every
 # round's registers, when the .pl runs.
 my $SBOX = <<'___';
-w0=u1^u2 y1=u7^w0 y5=u6^y1 y4=u3^y1 y2=u0^y1 w1=u0^u5 y3=y5^w1 w2=u2^u4
-y21=w1^w2 y18=u6^y21 y7=y2^y18 w3=u3^w0 y20=y18^w3 w5=u4^u6 w6=w3^w5
-y6=y2^w6 y19=u5^w6 y15=y6^u7 y12=y3^y4 t2=y15&y12 t3=y3&y6 t4=t3^t2
-d0a=y20^t4 t5=y4&u7 t6=t5^t2 d1a=y19^t6 y16=y1^y7 y13=y5^y2 t7=y16&y13
-t8=y5&y1 t9=t8^t7 d2a=y21^t9 t10=y2&y7 t11=t10^t7 d3a=y18^t11 y10=y1^y6
-y8=y5^y3 t15=y10&y8 d1b=d1a^t15 d3b=d3a^t15 y11=y7^u7 y9=y2^y4 y14=y8^y9
+w0=u1^u7 y1=u2^w0 y4=u3^y1 y5=u6^y1 y2=u0^y1 w1=u0^u5 y3=y5^w1 w2=u2^u4
+y21=w1^w2 y18=u6^y21 y7=y2^y18 w3=y4^y18 w4=u1^w3 y20=u7^w3 y6=u5^w4
+y19=y2^w4 y15=y6^u7 y12=y3^y4 t2=y15&y12 t3=y3&y6 t4=t3^t2 d0a=y20^t4
+t5=y4&u7 t6=t5^t2 d1a=y19^t6 y16=y1^y7 y13=y5^y2 t7=y16&y13 t8=y5&y1
+t9=t8^t7 d2a=y21^t9 t10=y2&y7 t11=t10^t7 d3a=y18^t11 y10=y1^y6 y8=y5^y3
+t15=y10&y8 d1b=d1a^t15 d3b=d3a^t15 y11=y7^u7 y9=y2^y4 y14=y8^y9
 t12=y11&y9 y17=y10^y11 t13=y17&y14 t14=t13^t12 t21=d0a^t14 t23=d2a^t14
 d1c=d1b^t12 d3c=d3b^t12 t25=t21^d1c t26=t21&t23 t27=d3c^t26 t28=t25&t27
 t29=t28^d1c t31=d1c^t26 t30=t23^d3c t32=t31&t30 t33=t32^d3c t34=t23^t33
@@ -586,13 +587,24 @@ sub full_round {
 # of (a, b) by n bits under the mask m (q8), whose complement is m << n:
 #     b = (b & ~m) | ((a >> n) & m),  a = (a & m) | ((b << n) & ~m)
 # (VSHR.U64, VSHL.U64, VBIT, VBIF), two pairs at a time so that no result
-# is read by the next instruction.
+# is read by the next instruction; for n = 4 the shift-and-insert
+# instructions do the masking (three instructions a pair, no mask).
 sub transpose {
     my $c = '';
     for my $stage ([0x55, 1, [0, 1], [2, 3], [4, 5], [6, 7]],
                    [0x33, 2, [0, 2], [1, 3], [4, 6], [5, 7]],
                    [0x0f, 4, [0, 4], [1, 5], [2, 6], [3, 7]]) {
         my ($m, $n, @pairs) = @$stage;
+        if ($n == 4) {
+            # Nibbles: b = (b & 0xf0) | (a >> 4) is VSRI.8 and
+            # a = (a & 0x0f) | (b << 4) VSLI.8, from a copy of a.
+            while (my @two = splice @pairs, 0, 2) {
+                $c .= "    vmov    q" . (9 + 2 * $_) . ", q$two[$_][0]\n" for 0, 1;
+                $c .= "    vsli.8  q$two[$_][0], q$two[$_][1], 4\n" for 0, 1;
+                $c .= "    vsri.8  q$two[$_][1], q" . (9 + 2 * $_) . ", 4\n" for 0, 1;
+            }
+            next;
+        }
         $c .= sprintf("    vmov.i8 q8, 0x%02x\n", $m);
         while (my @two = splice @pairs, 0, 2) {
             my @t = ([9, 10], [11, 12]);
