@@ -5,7 +5,8 @@
  *
  * Counter mode is asm/armv4/aes-bsaes-neon-armv4.pl, whose opening comment
  * explains it: the bitsliced rounds of crypto/aes/aes_bitsliced_rounds.h
- * (Boyar-Peralta S-box circuit, fixsliced ShiftRows) on eight blocks held
+ * (fixsliced ShiftRows; an S-box circuit in Boyar and Peralta's GF(2^4)
+ * tower, rearranged to fit the sixteen q registers) on eight blocks held
  * as eight 128-bit NEON bit planes.
  *
  * Key set-up, here in C, once per key: the portable "ct" key schedule
