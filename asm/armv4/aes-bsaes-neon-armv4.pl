@@ -53,17 +53,17 @@
 # j >= 1, every byte of plane i 0x00 or 0xff (the bit of the key byte,
 # broadcast to the eight blocks), 128 bytes per round key.
 #
-# Registers: the circuit is written here in single-assignment form (a whole round: S-box, then MixColumns
-# output by output, each followed by its AddRoundKey), an order that never
-# needs more than the sixteen q registers; schedule() reorders it (greedily:
-# the operation whose height, the longest chain of operations after it,
-# is the greatest, so long as the rest of the round, in the written order,
-# still fits in sixteen registers after it), and a small register
-# allocator in this file (allocate(): a free register, the one released
-# the longest ago) places every value in q0-q15. There is no spill code:
-# schedule() and allocate() stop the build if a round would need a
-# seventeenth register. A round's eight
-# outputs stay where the allocator leaves them and the next round starts
+# Registers: the circuit is written here in single-assignment form (a
+# whole round: S-box, then MixColumns output by output, each followed by
+# its AddRoundKey), an order that never needs more than the sixteen q
+# registers; schedule() reorders it (greedily: the operation whose
+# height, the longest chain of operations after it, is the greatest, so
+# long as the rest of the round, in the written order, still fits in
+# sixteen registers after it), and a small register allocator in this
+# file (allocate(): a free register, the one released the longest ago)
+# places every value in q0-q15. There is no spill code: schedule() and
+# allocate() stop the build if a round would need a seventeenth
+# register. A round's eight outputs stay where the allocator leaves them and the next round starts
 # from there: rounds 1, 2 and 3 of the unrolled loop take their inputs
 # from the previous round's registers, round 0 (the loop's last) and the
 # last round end in q0-q7 (an output gets its register when that is
@@ -505,18 +505,9 @@ sub schedule {
         my $pick;
         for my $c (@cand) {
             my $k = $c->[0];
-            my ($op, $d, @s) = @{ $prog[ $todo[$k] ] };
-            my %u;
-            $u{$_}++ for @s;
-            my $dying = grep { $remaining{$_} == $u{$_} } keys %u;
-            next if regs_after(scalar(keys %live), $op, $dying) > 16;
-            my %left = %remaining;
-            $left{$_} -= $u{$_} for keys %u;
-            my %l = %live;
-            delete $l{$_} for grep { $left{$_} == 0 } keys %u;
-            $l{$d} = 1;
+            # This operation, then the rest in the given order.
             my @rest = map { $prog[$_] } @todo[ grep { $_ != $k } 0 .. $#todo ];
-            next if pressure(\@rest, \%l, \%left) > 16;
+            next if pressure([ $prog[ $todo[$k] ], @rest ], \%live, \%remaining) > 16;
             $pick = $k;
             last;
         }
