@@ -20,10 +20,12 @@
 #      instrumented code runs in them). The
 #      provider's own EVP tests (provider.evp.*) do run: their test
 #      program is instrumented and loads the instrumented module. The
-#      large NIST files run sampled across backend pairs
-#      (LIBGCM_VECTORS_SAMPLE=1, test/vectors_test.cc): every backend
-#      still meets every case beside the preferred backend of the other
-#      kind, which is what a memory error in either would need.
+#      large NIST files run sampled (LIBGCM_VECTORS_SAMPLE=1,
+#      test/vectors_test.cc): every case on the pick, and on every other
+#      backend triple every 8th case, which still covers every length,
+#      AAD length and tag length of the grid, what a memory error would
+#      depend on; the generated, Wycheproof and BoringSSL files run in
+#      full on every triple.
 #   2. ThreadSanitizer: a separate build running the tests labelled
 #      `concurrency` (test/first_use.c, test/concurrency_test.cc), where
 #      TSan proves that dispatch initialisation and shared keys and
