@@ -383,10 +383,35 @@ if command -v x86_64-w64-mingw32-g++-posix >/dev/null &&
   }
   # The Wine prefix (created by the first program run) goes in each build
   # tree; -j2 keeps one wineserver per prefix busy with two programs.
+  # That wineserver is started persistent (-p) for the ctest run and
+  # stopped after it: left to itself it exits whenever no program is
+  # running, and a program connecting just then failed a CI rehearsal
+  # with "wine client error:0: recvmsg: Connection reset by peer" (and
+  # some programs waited 40 s for a server). Wine's own services
+  # (services.exe, winedevice.exe, ...) live as long as the server and
+  # keep the standard output of the program that started them, so one
+  # program run with /dev/null starts them first: started by a test, they
+  # would hold its output pipe open and ctest would wait forever.
+  wineserver=/usr/lib/wine/wineserver
+  [ -x "$wineserver" ] || wineserver=$(command -v wineserver || echo wineserver)
+  wine_ctest() { # build loader [ctest arguments...]
+    local prefix="$out/$1/wineprefix" dir="$out/$1" loader=$2 rc=0
+    shift 2
+    [ -x "/usr/lib/wine/$loader" ] && loader=/usr/lib/wine/$loader
+    if ! WINEPREFIX="$prefix" "$wineserver" -p </dev/null >/dev/null 2>&1; then
+      echo "   (no persistent wineserver: each program starts its own)"
+    elif ! WINEPREFIX="$prefix" WINEDEBUG=-all "$loader" cmd /c exit </dev/null >/dev/null 2>&1; then
+      WINEPREFIX="$prefix" "$wineserver" -k </dev/null >/dev/null 2>&1 || true
+      echo "   (Wine's services did not start ahead: each program starts its own server)"
+    fi
+    ctest --test-dir "$dir" --output-on-failure -j"$jobs" "$@" || rc=$?
+    WINEPREFIX="$prefix" "$wineserver" -k </dev/null >/dev/null 2>&1 || true
+    return "$rc"
+  }
   win_build win64 x86_64-w64-mingw32
   echo "-- win64: ctest under wine64"
   # (asm.*: the translator's host-side checks, which stage 1 ran.)
-  ctest --test-dir "$out/win64" --output-on-failure -j"$jobs" -E '^asm\.'
+  wine_ctest win64 wine64 -E '^asm\.'
   # 32-bit Windows programs run under wine32, itself a 32-bit x86 Linux
   # program. Where this kernel runs those natively (ia32_native), the
   # whole win32 ctest runs as for win64.
@@ -399,7 +424,7 @@ if command -v x86_64-w64-mingw32-g++-posix >/dev/null &&
   if [ -z "$win32_why" ]; then
     win_build win32 i686-w64-mingw32 -DLIBGCM_BUILD_TOOL=OFF
     echo "-- win32: ctest under wine (32-bit)"
-    ctest --test-dir "$out/win32" --output-on-failure -j"$jobs" -E '^asm\.'
+    wine_ctest win32 wine -E '^asm\.'
   else
     # Otherwise (wine32 missing: README installs it on its own, since a
     # mirror's i386 list out of step with amd64's makes it uninstallable;
