@@ -613,17 +613,17 @@ sub transpose {
 }
 
 # Counter blocks into q0-q7: their last words (rev(r6 + b)) stored into
-# the frame's eight copies of the caller's counter block, then the eight
-# blocks loaded (no NEON arithmetic: on Swift-class cores the NEON ALU pipe
-# is the bottleneck, the load pipe is not).
+# the frame's eight copies of the caller's counter block (the whole frame,
+# from sp), then the eight blocks loaded (no NEON arithmetic: on
+# Swift-class cores the NEON ALU pipe is the bottleneck, the load pipe is
+# not).
 sub counters {
-    my ($ctr_off) = @_;
     my $c = '';
     for my $b (0 .. 7) {
         $c .= $b ? "    add     r7, r6, $b\n" : "    mov     r7, r6\n";
-        $c .= "    rev     r7, r7\n    str     r7, [sp, " . ($ctr_off + 16 * $b + 12) . "]\n";
+        $c .= "    rev     r7, r7\n    str     r7, [sp, " . (16 * $b + 12) . "]\n";
     }
-    $c .= "    add     r6, r6, 8\n    add     r10, sp, $ctr_off\n";
+    $c .= "    add     r6, r6, 8\n    mov     r10, sp\n";
     $c .= "    vld1.8  {d" . (4 * $_) . "-d" . (4 * $_ + 3) . "}, [r10]!\n" for 0 .. 3;
     return $c;
 }
@@ -641,8 +641,7 @@ my ($round0) = full_round(0, $p3, \@id);
 my ($last) = round_code($p1, \@id, sbox_prog('p', 'sb', "s_"), ark_prog('sb', 'o'));
 my ($first_ark) = round_code(\@id, \@id, ark_prog('p', 'o'));
 my %fix = (2 => perm_moves($p2, $p1), 3 => perm_moves($p3, $p1), 0 => perm_moves(\@id, $p1));
-my $ctr_off = 0;          # the frame: the eight counter blocks only
-my $frame = $ctr_off + 128;
+my $frame = 128;          # the frame: the eight counter blocks only
 
 my $wipe = "    vmov.i8 q8, 0\n";
 for my $s (0 .. 7) {
@@ -671,12 +670,12 @@ my $code = <<___;
     adrl    r11, .Lbsaes_perm
     ldr     r5, [r0, $ROUNDS]      # public: Nr follows from the key length
     vld1.8  {d16-d17}, [r4]
-    add     r10, sp, $ctr_off
+    mov     r10, sp
 @{[join '', map { "    vst1.8  {d16-d17}, [r10]!\n" } 0 .. 7]}    ldr     r6, [r4, 12]
     rev     r6, r6
 
 .Lctr_pass:
-@{[counters($ctr_off)]}
+@{[counters()]}
 @{[transpose()]}
     add     r12, r0, $PLANES        # the planes of round key 0
 $first_ark
