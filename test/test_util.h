@@ -46,6 +46,23 @@ struct Triple {
   std::string aes, ghash, fused;
 };
 
+// True when the environment variable `name` is set to "1".
+inline bool EnvFlag(const char *name) {
+  const char *v = std::getenv(name);
+  return v != nullptr && std::string(v) == "1";
+}
+
+// The triple the library picks now (gcm_default_backends and
+// gcm_default_fused_backend, after the environment); false, and `t`
+// untouched, if it cannot pick.
+inline bool Pick(Triple *t) {
+  const char *aes = nullptr, *ghash = nullptr, *fused = nullptr;
+  if (!gcm_default_backends(&aes, &ghash) || !gcm_default_fused_backend(&fused))
+    return false;
+  *t = {aes, ghash, fused};
+  return true;
+}
+
 // Every usable pair with "none", and again with every usable fused kernel
 // (constant-time or not) that fits it, so a new fused kernel is tested by
 // every suite that uses this list.
@@ -62,13 +79,11 @@ inline std::vector<Triple> UsableBackendTriples() {
     if (gcm_backend_get(i, &info) && info.usable && info.kind == GCM_BACKEND_FUSED)
       fused.push_back(info.name);
   }
-  const char *only = std::getenv("LIBGCM_TEST_PICK_ONLY");
-  const char *pick_aes = nullptr, *pick_ghash = nullptr;
-  const bool pick_only = only != nullptr && std::string(only) == "1" &&
-                         gcm_default_backends(&pick_aes, &pick_ghash);
+  Triple pick;
+  const bool pick_only = EnvFlag("LIBGCM_TEST_PICK_ONLY") && Pick(&pick);
   std::vector<Triple> out;
   for (const auto &p : UsableBackendPairs()) {
-    if (pick_only && (p.first != pick_aes || p.second != pick_ghash)) continue;
+    if (pick_only && (p.first != pick.aes || p.second != pick.ghash)) continue;
     out.push_back({p.first, p.second, "none"});
     for (const auto &f : fused) {
       const char *fa = nullptr, *fg = nullptr;

@@ -154,29 +154,24 @@ std::vector<std::string> UsableBackends(gcm_backend_kind kind) {
 
 std::vector<Param> AllParams() {
   std::vector<Param> params;
-  // The pick: the default pair and its fused kernel.
-  const char *pick_aes = "", *pick_ghash = "", *pick_fused = "";
-  if (!gcm_default_backends(&pick_aes, &pick_ghash) ||
-      !gcm_default_fused_backend(&pick_fused))
-    pick_aes = pick_ghash = pick_fused = "";
+  gcmtest::Triple pick;  // empty (no triple is the pick) if none can be made
+  const bool picked = gcmtest::Pick(&pick);
   const auto triples = gcmtest::UsableBackendTriples();
   const auto siv_triples = gcmtest::UsableSivTriples();
   // File-major, so consecutive tests reuse the cached file. The
   // AES-GCM-SIV files run on the fused kernels with AES-GCM-SIV functions.
   for (const auto &f : kFiles)
     for (const auto &t : f.mode == Mode::kGcmSiv ? siv_triples : triples) {
-      const bool pick = t.aes == pick_aes && t.ghash == pick_ghash &&
-                        t.fused == pick_fused;
-      params.push_back(Param{&f, t.aes, t.ghash, t.fused, !pick});
+      const bool is_pick = t.aes == pick.aes && t.ghash == pick.ghash &&
+                           t.fused == pick.fused;
+      params.push_back(Param{&f, t.aes, t.ghash, t.fused, !is_pick});
     }
   // The AES-GCM-SIV files once through the BoringSSL-compatible API too
   // (its keys take the default pair, which the native run above checks).
-  const char *default_aes = nullptr, *default_ghash = nullptr;
-  if (gcm_default_backends(&default_aes, &default_ghash)) {
+  if (picked) {
     for (const auto &f : kFiles)
       if (f.mode == Mode::kGcmSiv)
-        params.push_back(
-            Param{&f, default_aes, default_ghash, "none", false, true});
+        params.push_back(Param{&f, pick.aes, pick.ghash, "none", false, true});
   }
   return params;
 }
@@ -630,9 +625,7 @@ TEST_P(VectorFileTest, AllCases) {
   ASSERT_FALSE(cases->empty()) << path << " holds no cases";
 
   size_t stride = 1, offset = 0;
-  const char *sample = std::getenv("LIBGCM_VECTORS_SAMPLE");
-  const bool sampled_run = sample != nullptr && std::strcmp(sample, "1") == 0;
-  if (p.file->large && p.sampled && sampled_run) {
+  if (p.file->large && p.sampled && gcmtest::EnvFlag("LIBGCM_VECTORS_SAMPLE")) {
     stride = kSampleStride;
     offset = Fnv1a(p.aes + "/" + p.ghash + "/" + p.fused) % stride;
   }
