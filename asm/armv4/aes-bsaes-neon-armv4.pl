@@ -56,25 +56,25 @@
 # Registers: the circuit is written here in single-assignment form (a
 # whole round: S-box, then MixColumns output by output, each followed by
 # its AddRoundKey), an order that never needs more than the sixteen q
-# registers; schedule() reorders it (greedily: the operation whose
-# height, the longest chain of operations after it, is the greatest, so
-# long as the rest of the round, in the written order, still fits in
-# sixteen registers after it), and a small register allocator in this
-# file (allocate(): a free register, the one released the longest ago)
-# places every value in q0-q15. There is no spill code: schedule() and
-# allocate() stop the build if a round would need a seventeenth
-# register. A round's eight outputs stay where the allocator leaves them and the next round starts
-# from there: rounds 1, 2 and 3 of the unrolled loop take their inputs
-# from the previous round's registers, round 0 (the loop's last) and the
-# last round end in q0-q7 (an output gets its register when that is
-# free, else a VMOV at the end); the loop's exits after rounds 2, 3 and 0
-# move the planes to where round 1 leaves them, where the last round
+# registers; schedule() reorders it (greedily: the operation whose height,
+# the longest chain of operations after it, is the greatest, so long as
+# the rest of the round, in the written order, still fits in sixteen
+# registers after it), and a small register allocator in this file
+# (allocate(): a free register, the one released the longest ago) places
+# every value in q0-q15. There is no spill code: schedule() and allocate()
+# stop the build if a round would need a seventeenth register. A round's
+# eight outputs stay where the allocator leaves them and the next round
+# starts from there: rounds 1, 2 and 3 of the unrolled loop take their
+# inputs from the previous round's registers, round 0 (the loop's last)
+# and the last round end in q0-q7 (an output gets its register when that
+# is free, else a VMOV at the end); the loop's exits after rounds 2, 3 and
+# 0 move the planes to where round 1 leaves them, where the last round
 # starts. perlasm/slot_scheduler.pm then reorders the round's
 # instructions, whatever registers they use staying as allocated, so that
 # no instruction reads a result made less than three NEON instructions
 # earlier where the dependencies allow (the in-order NEON pipeline of the
-# Cortex-A9 waits otherwise).
-# All of it runs when the .pl is translated; the result is fixed code.
+# Cortex-A9 waits otherwise). All of it runs when the .pl is translated;
+# the result is fixed code.
 #
 # Counter mode (ctr32): eight counter blocks per pass; the 32-bit
 # big-endian counter word is kept byte-reversed in r6 (host order): block
