@@ -885,26 +885,50 @@ TEST(SivAesniAbiTest, PreservesRegistersAndMatchesDirectCall) {
           << kw;
       for (size_t a : {0, 1, 4}) {
         for (size_t len : {0, 5, 16, 31, 64, 100, 128, 200, 256, 1350}) {
-          const size_t n = 16 * (a + (len + 15) / 16 + 1);
-          std::vector<uint8_t> hb(n);
-          for (auto &b : hb) b = static_cast<uint8_t>(rng());
-          uint8_t tag0[16];
-          for (auto &b : tag0) b = static_cast<uint8_t>(rng());
           const std::string what = kw + " a=" + std::to_string(a) +
                                    " len=" + std::to_string(len);
-          for (int open = 0; open < 2; open++) {
+          uint8_t tag0[16];
+          for (auto &b : tag0) b = static_cast<uint8_t>(rng());
+          // open: hb holds the AAD, the padded data and the length block.
+          {
+            const size_t n = 16 * (a + (len + 15) / 16 + 1);
+            std::vector<uint8_t> hb(n);
+            for (auto &b : hb) b = static_cast<uint8_t>(rng());
             std::vector<uint8_t> want = hb, got = hb;
             uint8_t want_tag[16], got_tag[16];
             memcpy(want_tag, tag0, 16);
             memcpy(got_tag, tag0, 16);
-            (open ? d.siv_open_short : d.siv_seal_short)(
-                kgk.get(), nonce, want.data(), a, len, want_tag);
+            d.siv_open_short(kgk.get(), nonce, want.data(), a, len, want_tag);
             uint64_t args[6] = {Arg(kgk.get()), Arg(nonce), Arg(got.data()),
                                 a, len, Arg(got_tag)};
-            CheckedCall(k.abi, open ? k.open : k.seal, args,
-                        what + (open ? " open_short" : " seal_short"));
-            EXPECT_EQ(want, got) << what << (open ? " open" : " seal");
+            CheckedCall(k.abi, k.open, args, what + " open_short");
+            EXPECT_EQ(want, got) << what << " open";
             EXPECT_EQ(0, memcmp(want_tag, got_tag, 16)) << what;
+          }
+          // seal: hb holds the AAD, a partial last block and the length
+          // block (io.end); the whole blocks go from io.in to io.out.
+          {
+            const size_t n = 16 * (a + (len % 16 != 0) + 1);
+            std::vector<uint8_t> hb(n), in(len / 16 * 16 + 1);
+            for (auto &b : hb) b = static_cast<uint8_t>(rng());
+            for (auto &b : in) b = static_cast<uint8_t>(rng());
+            std::vector<uint8_t> want = hb, got = hb;
+            std::vector<uint8_t> want_out(in.size(), 0x5a),
+                got_out(in.size(), 0x5a);
+            siv_seal_io want_io{}, got_io{};
+            want_io.in = got_io.in = in.data();
+            want_io.out = want_out.data();
+            got_io.out = got_out.data();
+            want_io.end = want.data() + 16 * a;
+            got_io.end = got.data() + 16 * a;
+            d.siv_seal_short(kgk.get(), nonce, want.data(), a, len, &want_io);
+            uint64_t args[6] = {Arg(kgk.get()), Arg(nonce), Arg(got.data()),
+                                a, len, Arg(&got_io)};
+            CheckedCall(k.abi, k.seal, args, what + " seal_short");
+            EXPECT_EQ(want, got) << what << " seal";
+            EXPECT_EQ(want_out, got_out) << what << " seal's output";
+            EXPECT_EQ(0x5a, got_out.back()) << what << " wrote past the blocks";
+            EXPECT_EQ(0, memcmp(want_io.tag, got_io.tag, 16)) << what;
           }
         }
       }

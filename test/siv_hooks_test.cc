@@ -26,8 +26,10 @@
 //   siv_seal_short  against RFC 8452 built from the pair's hooks, every
 //   siv_open_short  length 0..256 and longer ones up to
 //                   FUSED_SIV_SEAL_MAX, with AAD of 0..64 bytes, both key
-//                   sizes, in place, nothing written outside the layout,
-//                   open with the right tag and a wrong one.
+//                   sizes; the seal's whole blocks to another buffer and
+//                   in place, the open's layout in place, nothing written
+//                   outside the buffers, open with the right tag and a
+//                   wrong one.
 //   siv_polyval_runs against polyval_update on each of its four runs,
 //                   lengths around the groups and tails, and at random.
 //   siv_keys_hash   against the derivation from encrypt_block,
@@ -474,21 +476,66 @@ TEST_P(SivFusedHook, KeysAndShortMatchThePairsHooks) {
         uint8_t want_tag[16];
         ShortRef(f, kgk.get(), key_len, nonce.data(), &want, a, len, want_tag,
                  false);
-        // In place in a buffer with guard blocks around it.
-        Bytes buf(want.size() + 32, 0x77);
-        const Bytes lay = ShortLayout(aad, pt);
-        std::memcpy(buf.data() + 16, lay.data(), lay.size());
-        uint8_t tag[17];
-        tag[16] = 0x44;
-        f->siv_seal_short(kgk.get(), nonce.data(), buf.data() + 16, a, len, tag);
-        ASSERT_EQ(0, std::memcmp(tag, want_tag, 16)) << what << " seal's tag";
-        ASSERT_EQ(0x44, tag[16]) << what;
-        ASSERT_EQ(0, std::memcmp(buf.data() + 16, want.data(), want.size()))
-            << what << " seal's layout";
-        for (size_t i = 0; i < 16; i++) {
-          ASSERT_EQ(0x77, buf[i]) << what;
-          ASSERT_EQ(0x77, buf[16 + want.size() + i]) << what;
+        // The seal, three ways: the AAD, a partial last block and the
+        // length block in hb, the whole blocks from the plaintext to out
+        // (a separate buffer; or the plaintext's own, in place); or the
+        // whole message laid out in hb, in place there (one run). Guard
+        // blocks around each buffer.
+        const size_t dw = len / 16, t = len % 16 != 0;
+        for (int way = 0; way < 3; way++) {
+          const bool whole = way == 2;
+          const Bytes lay = ShortLayout(aad, pt);
+          Bytes hb(whole ? lay.size() + 32 : 16 * (a + t + 1) + 32, 0x77);
+          if (whole) {
+            std::memcpy(hb.data() + 16, lay.data(), lay.size());
+          } else {
+            std::memcpy(hb.data() + 16, lay.data(), 16 * a);
+            std::memcpy(hb.data() + 16 + 16 * a, lay.data() + 16 * (a + dw),
+                        16 * (t + 1));
+          }
+          const Bytes hb_before = hb;
+          Bytes in(16 * dw + 32, 0x66), out(16 * dw + 32, 0x55);
+          if (dw > 0) std::memcpy(in.data() + 16, pt.data(), 16 * dw);
+          siv_seal_io io;
+          std::memset(io.tag, 0x44, sizeof(io.tag));
+          uint8_t *data = hb.data() + 16 + 16 * a;
+          io.in = whole ? data : in.data() + 16;
+          io.out = whole ? data : way == 1 ? in.data() + 16 : out.data() + 16;
+          io.end = whole ? data + 16 * dw : data;
+          f->siv_seal_short(kgk.get(), nonce.data(), hb.data() + 16, a, len, &io);
+          const std::string w = what + (way == 0 ? "" : way == 1 ? " in place" : " in hb");
+          ASSERT_EQ(0, std::memcmp(io.tag, want_tag, 16)) << w << " seal's tag";
+          ASSERT_EQ(0, dw == 0 ? 0 : std::memcmp(io.out, want.data() + 16 * a, 16 * dw))
+              << w << " seal's whole blocks";
+          if (way == 0 && dw > 0) {
+            ASSERT_EQ(0, std::memcmp(in.data() + 16, pt.data(), 16 * dw))
+                << w << " seal wrote its input";
+          }
+          if (t) {
+            ASSERT_EQ(0, std::memcmp(io.end, want.data() + 16 * (a + dw), 16))
+                << w << " seal's last block";
+          }
+          // Nothing else changed: the AAD, the length block, the guards.
+          const size_t changed_from = 16 + 16 * a;
+          const size_t changed_to = whole ? 16 + 16 * (a + dw + t) : 16 + 16 * (a + t);
+          for (size_t i = 0; i < hb.size(); i++) {
+            if (i >= changed_from && i < changed_to) continue;
+            ASSERT_EQ(hb_before[i], hb[i]) << w << " hb byte " << i;
+          }
+          for (size_t i = 0; i < 16; i++) {
+            ASSERT_EQ(0x66, in[i]) << w;
+            ASSERT_EQ(0x66, in[16 + 16 * dw + i]) << w;
+            ASSERT_EQ(0x55, out[i]) << w;
+            ASSERT_EQ(0x55, out[16 + 16 * dw + i]) << w;
+          }
+          if (way != 0) {
+            for (size_t i = 16; i < 16 + 16 * dw; i++) ASSERT_EQ(0x55, out[i]) << w;
+          }
+          if (way == 2 && dw > 0) {
+            ASSERT_EQ(0, std::memcmp(in.data() + 16, pt.data(), 16 * dw)) << w;
+          }
         }
+        Bytes buf(want.size() + 32, 0x77);
         // Open what was sealed (and once with a wrong tag): the padded
         // ciphertext as the mode lays it out.
         for (int bad = 0; bad < 2; bad++) {

@@ -84,15 +84,23 @@
 #     keys and Nr) to enc.
 #   gcmi_aes_gcm_siv_x86_64_aesni_seal_short(kgk = rdi, nonce = rsi,
 #                                      hb = rdx, aad_blocks = rcx,
+#                                      len = r8, io = r9)
+#     the message in three pieces (crypto/fused/fused.h's struct
+#     siv_seal_io): aad_blocks blocks of zero-padded AAD at hb, the
+#     len / 16 whole blocks of plaintext at io->in, and at io->end the
+#     padded last block (when len % 16 is not 0) and the length block.
+#     Writes T to io->tag, the whole blocks' ciphertext to io->out, and
+#     encrypts the padded last block at io->end in place. Pieces laid out
+#     one after the other in hb are hashed as one run.
+#   gcmi_aes_gcm_siv_x86_64_aesni_open_short(kgk = rdi, nonce = rsi,
+#                                      hb = rdx, aad_blocks = rcx,
 #                                      len = r8, tag = r9)
 #     hb holds the POLYVAL input as crypto/siv/siv.c's short path lays it
 #     out: aad_blocks blocks of zero-padded AAD, c = ceil(len / 16) blocks
-#     of zero-padded plaintext, the length block. Writes T to tag and
-#     encrypts the c data blocks in place (their padding too).
-#   gcmi_aes_gcm_siv_x86_64_aesni_open_short(the same)
-#     tag holds the received tag: decrypts the c blocks in place with the
-#     counter from it, zeroes the bytes of the last block past len, hashes
-#     hb and writes the tag the plaintext calls for over tag.
+#     of zero-padded ciphertext, the length block; tag the received tag.
+#     Decrypts the c blocks in place with the counter from it, zeroes the
+#     bytes of the last block past len, hashes hb and writes the tag the
+#     plaintext calls for over tag.
 # Registers:
 #     xmm0-xmm5    derivation blocks; then the counter-mode blocks
 #                  (xmm0-xmm7), the POLYVAL products and accumulators
@@ -101,6 +109,7 @@
 #     xmm11-xmm14  H, H^2, H^3, H^4 (Montgomery powers of K_auth)
 #     xmm15        S, the running POLYVAL value; then the tag
 #     eax          Nr, then 16 * Nr;  r10 c;  r11 blocks left
+#     rsi          (the seal's counter mode, after the tag) io->out
 #     rdi          (after the derivation) the block pointer of a loop
 #     [rsp]        K_enc's round keys (the short functions, 240 bytes);
 #     [rsp + 240]  H..H^8 and their half sums, 32 bytes each (inputs of
@@ -128,6 +137,12 @@ use perlasm::driver;
 use perlasm::layout;    # $ROUNDS
 use perlasm::aesni_common;
 use perlasm::fused_driver_x86_64 qw(interleave);    # K_enc's expansion beside other work
+
+# struct siv_seal_io (crypto/fused/fused.h): the seal's tag, in and out.
+my $SIV_IO_TAG = perlasm::layout::c_define('crypto/fused/fused.h', 'SIV_SEAL_IO_TAG_OFFSET');
+my $SIV_IO_IN = perlasm::layout::c_define('crypto/fused/fused.h', 'SIV_SEAL_IO_IN_OFFSET');
+my $SIV_IO_OUT = perlasm::layout::c_define('crypto/fused/fused.h', 'SIV_SEAL_IO_OUT_OFFSET');
+my $SIV_IO_END = perlasm::layout::c_define('crypto/fused/fused.h', 'SIV_SEAL_IO_END_OFFSET');
 
 my $code = perlasm::aesni_common::rodata(1);
 $code .= <<___;
@@ -363,36 +378,35 @@ ___
 ___
 }
 
-# polyval(): S (xmm15) = POLYVAL of the aad_blocks + c + 1 blocks at hb
-# (rdx), from S = 0: with at least $BIG blocks, eight per reduction
-# (Karatsuba, powers from the frame) while eight are left; then four per
-# reduction (schoolbook, powers in registers), and a tail of 1..3. Uses
-# rdi, r11, xmm0-xmm7.
+# polyval(tag, setup, bulk): S (xmm15) updated with the r11 blocks at
+# rdi, which `setup` loads: with at least $BIG blocks and `bulk` set,
+# eight per reduction (Karatsuba, powers from the frame) while eight are
+# left; then four per reduction (schoolbook, powers in registers), and a
+# tail of 1..3. A run of fewer than $BIG blocks never reads the frame's
+# powers, so a message of fewer than $BIG blocks in all (which has none)
+# may hash any of its runs with bulk set. `tag` names the labels (one
+# function may hash several runs). Uses rdi, r11, xmm0-xmm7.
 sub polyval {
+    my ($tag, $setup, $bulk) = @_;
     my $eight = '';
     for my $j (0 .. 7) {
         $eight .= "    movdqu     xmm0, [rdi + " . 16 * $j . "]\n";
         $eight .= "    pxor       xmm0, xmm15\n" if $j == 0;
         $eight .= kproduct($j == 0, 'xmm0', 8 - $j);
     }
-    my $bulk = <<___;
+    my $loop8 = !$bulk ? '' : <<___;
     cmp        r11, $BIG
-    jb         .LX_polyval_four
-.LX_polyval_loop8:
+    jb         .LX_${tag}_four
+.LX_${tag}_loop8:
 $eight    pxor       xmm6, xmm5               # Karatsuba: mid ^= lo ^ hi
     pxor       xmm6, xmm7
 @{[ reduce('xmm5', 'xmm6', 'xmm7', 'xmm3') ]}    movdqa     xmm15, xmm7
     add        rdi, 128
     sub        r11, 8
     cmp        r11, 8
-    jae        .LX_polyval_loop8
-.LX_polyval_four:
+    jae        .LX_${tag}_loop8
+.LX_${tag}_four:
 ___
-    return polyval4($bulk);
-}
-
-sub polyval4 {
-    my ($bulk) = @_;
     my $group = sub {
         my ($k) = @_;    # k blocks at [rdi], the first with S, H^k .. H^1
         my $s = '';
@@ -407,33 +421,38 @@ sub polyval4 {
         return $s;
     };
     return <<___;
-    lea        r11, [rcx + r10 + 1]     # blocks of POLYVAL input
-    mov        rdi, rdx
-    pxor       xmm15, xmm15
-$bulk    cmp        r11, 4
-    jb         .LX_polyval_tail
-.LX_polyval_loop4:
+$setup$loop8    cmp        r11, 4
+    jb         .LX_${tag}_tail
+.LX_${tag}_loop4:
 @{[ $group->(4) ]}
     add        rdi, 64
     sub        r11, 4
     cmp        r11, 4
-    jae        .LX_polyval_loop4
-.LX_polyval_tail:
+    jae        .LX_${tag}_loop4
+.LX_${tag}_tail:
     cmp        r11, 2
-    ja         .LX_polyval_tail3
-    je         .LX_polyval_tail2
+    ja         .LX_${tag}_tail3
+    je         .LX_${tag}_tail2
     test       r11, r11
-    jz         .LX_polyval_done
+    jz         .LX_${tag}_done
 @{[ $group->(1) ]}
-    jmp        .LX_polyval_done
-.LX_polyval_tail2:
+    jmp        .LX_${tag}_done
+.LX_${tag}_tail2:
 @{[ $group->(2) ]}
-    jmp        .LX_polyval_done
-.LX_polyval_tail3:
+    jmp        .LX_${tag}_done
+.LX_${tag}_tail3:
 @{[ $group->(3) ]}
-.LX_polyval_done:
+.LX_${tag}_done:
 ___
 }
+
+# The open function's POLYVAL input: the aad_blocks + c + 1 blocks at hb
+# (rdx), from S = 0.
+my $open_polyval_setup = <<___;
+    lea        r11, [rcx + r10 + 1]     # blocks of POLYVAL input
+    mov        rdi, rdx
+    pxor       xmm15, xmm15
+___
 
 # ksrounds(n, tag): rounds 0..Nr of K_enc (frame, eax = 16 * Nr) on xmm0 ..
 # xmm(n-1). Uses xmm9.
@@ -471,9 +490,13 @@ sub tag {
 ___
 }
 
-# ctr(): the c blocks (r10) at hb + 16 * aad_blocks, XORed in place with
-# the key stream from the counter block at xmm8. Uses rdi, r11, xmm0-xmm10.
+# ctr(setup, dst): the r11 blocks at rdi XORed with the key stream from
+# the counter block at xmm8 and written to dst (rdi itself: in place; or
+# another register, which moves on with rdi), both of which `setup`
+# loads. Each block is read before it is written. Uses rdi, r11, dst,
+# xmm0-xmm10.
 sub ctr {
+    my ($setup, $dst) = @_;
     my $width = sub {
         my ($w) = @_;
         my $s = '';
@@ -485,7 +508,7 @@ sub ctr {
         for my $i (0 .. $w - 1) {
             $s .= "    movdqu     xmm10, [rdi + " . 16 * $i . "]\n";
             $s .= "    pxor       xmm$i, xmm10\n";
-            $s .= "    movdqu     [rdi + " . 16 * $i . "], xmm$i\n";
+            $s .= "    movdqu     [$dst + " . 16 * $i . "], xmm$i\n";
             if ($i >= $w / 2 && $i < $w - 1) {
                 $s .= "    cmp        r11, " . ($i + 1) . "\n";
                 $s .= "    je         .LX_ctr_done\n";
@@ -493,11 +516,9 @@ sub ctr {
         }
         return $s;
     };
+    my $advance = $dst eq 'rdi' ? '' : "    add        $dst, 128\n";
     return <<___;
-    lea        rdi, [rdx + rcx * 8]
-    lea        rdi, [rdi + rcx * 8]     # the data blocks
-    mov        r11, r10
-.LX_ctr_next:
+$setup.LX_ctr_next:
     cmp        r11, 4
     ja         .LX_ctr_8
     cmp        r11, 2
@@ -517,7 +538,7 @@ sub ctr {
 @{[ $width->(8) ]}
     paddd      xmm8, [.Lsiv_add + 128]
     add        rdi, 128
-    sub        r11, 8
+$advance    sub        r11, 8
     jnz        .LX_ctr_next
 .LX_ctr_done:
 ___
@@ -574,28 +595,95 @@ $code .= local_labels('keys', <<___);
 @{[ join '', map { "    pxor       xmm$_, xmm$_\n" } 0 .. 6 ]}.endfunction
 ___
 
+# seal: POLYVAL over the message as three runs (the AAD's blocks in hb,
+# the whole blocks straight from io->in, then at io->end the padded last
+# block, if any, and the length block), or as one run from hb when the
+# caller laid the whole message out there (io->in = hb + 16 * aad_blocks
+# and io->end = io->in + 16 * dw: one reduction per group across the
+# runs' seams, which short messages notice); the tag; the padded last
+# block encrypted in place at io->end with counter block dw; and the
+# whole blocks from io->in to io->out.
+my $seal_runs = <<___
+    pxor       xmm15, xmm15
+    lea        rdi, [rdx + rcx * 8]
+    lea        rdi, [rdi + rcx * 8]     # hb + 16 * aad_blocks
+    mov        r11, [r9 + $SIV_IO_IN]   # public: a pointer in struct siv_seal_io
+    cmp        rdi, r11
+    jne        .LX_runs
+    mov        r11, r8
+    and        r11, -16                 # 16 * dw
+    add        rdi, r11
+    mov        r11, [r9 + $SIV_IO_END]  # public: a pointer in struct siv_seal_io
+    cmp        rdi, r11
+    jne        .LX_runs
+___
+    . polyval('one', <<___, 1)
+    mov        rdi, rdx                 # the whole message, laid out in hb
+    lea        r11, [rcx + r10 + 1]
+___
+    . "    jmp        .LX_hashed\n.LX_runs:\n"
+    . polyval('aad', <<___, 1)
+    mov        rdi, rdx                 # the AAD's blocks
+    mov        r11, rcx
+___
+    . polyval('data', <<___, 1)
+    mov        rdi, [r9 + $SIV_IO_IN]   # public: a pointer in struct siv_seal_io (the whole blocks)
+    mov        r11, r8
+    shr        r11, 4
+___
+    . polyval('end', <<___, 1)
+    mov        rdi, [r9 + $SIV_IO_END]  # public: a pointer in struct siv_seal_io (the rest)
+    mov        r11, r8
+    shr        r11, 4
+    neg        r11
+    lea        r11, [r10 + r11 + 1]     # c - dw + 1
+___
+    . ".LX_hashed:\n";
+my $seal_ctr = ctr(<<___, 'rsi');
+    mov        rdi, [r9 + $SIV_IO_IN]   # public: a pointer in struct siv_seal_io
+    mov        rsi, [r9 + $SIV_IO_OUT]  # public: a pointer in struct siv_seal_io
+    mov        r11, r8
+    shr        r11, 4                   # dw
+___
 $code .= local_labels('seal', <<___);
 
-.function gcmi_aes_gcm_siv_x86_64_aesni_seal_short args=6 frame=496 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax   # (const struct aes_schedule *kgk, const uint8_t nonce[12], uint8_t *hb, size_t aad_blocks, size_t len, uint8_t tag[16])
+.function gcmi_aes_gcm_siv_x86_64_aesni_seal_short args=6 frame=496 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax   # (const struct aes_schedule *kgk, const uint8_t nonce[12], uint8_t *hb, size_t aad_blocks, size_t len, struct siv_seal_io *io)
 @{[ short_start() ]}
-@{[ polyval() ]}
+$seal_runs
 @{[ tag() ]}
-    movdqu     [r9], xmm15              # T
+    movdqu     [r9 + $SIV_IO_TAG], xmm15   # T
     por        xmm15, [.Lsiv_top]
     movdqa     xmm8, xmm15              # counter block 0
-@{[ ctr() ]}
+    test       r8, 15
+    jz         .LX_seal_whole           # no partial block
+    mov        r11, r8
+    shr        r11, 4
+    movd       xmm0, r11d
+    paddd      xmm0, xmm8               # counter block dw
+@{[ ksrounds(1, 'last') ]}
+    mov        rdi, [r9 + $SIV_IO_END]  # public: a pointer in struct siv_seal_io
+    movdqu     xmm10, [rdi]
+    pxor       xmm0, xmm10
+    movdqu     [rdi], xmm0              # the padded last block, encrypted
+.LX_seal_whole:
+$seal_ctr
 @{[ short_end() ]}.endfunction
 ___
 
 # open: the same pieces in the other order, and the padding cleared
 # between counter mode and the hash.
+my $open_ctr = ctr(<<___, 'rdi');
+    lea        rdi, [rdx + rcx * 8]
+    lea        rdi, [rdi + rcx * 8]     # the data blocks
+    mov        r11, r10
+___
 my $open = <<___;
 
 .function gcmi_aes_gcm_siv_x86_64_aesni_open_short args=6 frame=496 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax   # (const struct aes_schedule *kgk, const uint8_t nonce[12], uint8_t *hb, size_t aad_blocks, size_t len, uint8_t tag[16])
 @{[ short_start() ]}
     movdqu     xmm8, [r9]
     por        xmm8, [.Lsiv_top]        # counter block 0, from the received tag
-@{[ ctr() ]}
+$open_ctr
     and        r8, 15
     jz         .LX_open_hash              # no partial block
     lea        r11, [rcx + r10 - 1]
@@ -607,7 +695,7 @@ my $open = <<___;
     pand       xmm1, xmm0
     movdqu     [rdx + r11], xmm1        # the plaintext's padding zero again
 .LX_open_hash:
-@{[ polyval() ]}
+@{[ polyval('polyval', $open_polyval_setup, 1) ]}
 @{[ tag() ]}
     movdqu     [r9], xmm15              # the expected tag
 @{[ short_end() ]}.endfunction

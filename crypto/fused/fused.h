@@ -131,6 +131,32 @@ typedef void fused_siv_short_fn(const struct aes_schedule *kgk,
                                 const uint8_t nonce[12], uint8_t *hb,
                                 size_t aad_blocks, size_t len,
                                 uint8_t tag[16]);
+/* What siv_seal_short reads and writes beside the AAD's blocks: the tag
+ * it writes, the whole blocks of plaintext and where their ciphertext
+ * goes, and the message's end (its padded last block, if any, and the
+ * length block). The offsets are for the 64-bit kernels, which read
+ * them (asm/perlasm/layout.pm's c_define reads these lines). */
+#define SIV_SEAL_IO_TAG_OFFSET 0
+#define SIV_SEAL_IO_IN_OFFSET 16
+#define SIV_SEAL_IO_OUT_OFFSET 24
+#define SIV_SEAL_IO_END_OFFSET 32
+struct siv_seal_io {
+  uint8_t tag[16];
+  const uint8_t *in;
+  uint8_t *out;
+  uint8_t *end;
+};
+#if !defined(__cplusplus)
+_Static_assert((offsetof(struct siv_seal_io, in) == SIV_SEAL_IO_IN_OFFSET &&
+                offsetof(struct siv_seal_io, out) == SIV_SEAL_IO_OUT_OFFSET &&
+                offsetof(struct siv_seal_io, end) == SIV_SEAL_IO_END_OFFSET) ||
+                   sizeof(void *) != 8,
+               "64-bit fused kernels read struct siv_seal_io here");
+#endif
+typedef void fused_siv_seal_fn(const struct aes_schedule *kgk,
+                               const uint8_t nonce[12], uint8_t *hb,
+                               size_t aad_blocks, size_t len,
+                               struct siv_seal_io *io);
 /* A POLYVAL input as up to four runs of whole blocks, hashed in order
  * (AES-GCM-SIV's whole message: the AAD's whole blocks, its padded last
  * block, the data's whole blocks, the padded last block and the length
@@ -326,21 +352,29 @@ struct fused_impl {
    *     the POLYVAL key (16 bytes, RFC 8452 order, not yet turned into a
    *     GHASH key), to auth, and K_enc expanded by the AES backend's
    *     set_encrypt_key, the backend's key_bytes of it, to enc.
-   *   siv_seal_short: a whole message: hb holds its POLYVAL input as
-   *     crypto/siv/siv.c's short path lays it out, aad_blocks blocks of
-   *     zero-padded AAD, c = ceil(len / 16) blocks of zero-padded
-   *     plaintext and the length block, all 16-byte aligned. Writes the
-   *     tag to `tag` and encrypts the c data blocks in place (padding
-   *     included: the caller copies len bytes out).
-   *   siv_open_short: the same layout with c blocks of zero-padded
-   *     ciphertext and `tag` the received tag: decrypts the c blocks in
+   *   siv_seal_short: a whole message in three pieces: hb holds
+   *     aad_blocks blocks of zero-padded AAD, io->in the len / 16 whole
+   *     blocks of plaintext, and io->end, when len % 16 is not 0, the
+   *     plaintext's last block zero-padded, then the length block (hb and
+   *     io->end 16-byte aligned). POLYVAL runs over them in that order.
+   *     Writes the tag to io->tag, the whole blocks' ciphertext to
+   *     io->out (which may be io->in itself, no other overlap), and
+   *     encrypts the padded last block at io->end in place (padding
+   *     included: the caller copies len % 16 bytes out and wipes the
+   *     block). The pieces may lie one after the other in hb (io->in =
+   *     hb + 16 * aad_blocks, io->end = io->in + 16 * (len / 16)); the
+   *     kernel then hashes them as one run.
+   *   siv_open_short: hb laid out as crypto/siv/siv.c's short path lays
+   *     it out, aad_blocks blocks of zero-padded AAD, c = ceil(len / 16)
+   *     blocks of zero-padded ciphertext and the length block, all
+   *     16-byte aligned, and `tag` the received tag: decrypts the c blocks in
    *     place with the counter from it, zeroes the bytes of the last one
    *     past len, hashes hb and writes the tag the plaintext and AAD call
    *     for over `tag` (the caller compares).
    * Each leaves no derived key, S or key stream in registers or on its
    * stack; hb and what the caller passed are the caller's to wipe. */
   fused_siv_keys_fn *siv_keys;
-  fused_siv_short_fn *siv_seal_short;
+  fused_siv_seal_fn *siv_seal_short;
   fused_siv_short_fn *siv_open_short;
   /* Optional (0: every message of crypto/siv/siv.c's short path, at
    * most 256 bytes with at most 64 of AAD): the longest message, in
@@ -396,8 +430,8 @@ struct fused_impl {
   fused_siv_open_end_fn *siv_open_end;
 };
 
-/* The most siv_seal_max may say: the room AES-GCM-SIV lays a message out
- * in for siv_seal_short, on its stack. */
+/* The most siv_seal_max may say (siv_seal_short takes any length; the
+ * hook's tests go up to this one, test/siv_hooks_test.cc). */
 #define FUSED_SIV_SEAL_MAX 2048
 
 /* The AES-GCM-SIV per-message kernels on an aesni schedule, with AES-NI
@@ -407,7 +441,7 @@ struct fused_impl {
  * siv_open_short here. NULL where the build lacks them. */
 #if defined(LIBGCM_ASM_X86_64)
 GCM_HIDDEN fused_siv_keys_fn gcmi_aes_gcm_siv_x86_64_aesni_keys;
-GCM_HIDDEN fused_siv_short_fn gcmi_aes_gcm_siv_x86_64_aesni_seal_short;
+GCM_HIDDEN fused_siv_seal_fn gcmi_aes_gcm_siv_x86_64_aesni_seal_short;
 GCM_HIDDEN fused_siv_short_fn gcmi_aes_gcm_siv_x86_64_aesni_open_short;
 #define FUSED_SIV_AESNI(op) gcmi_aes_gcm_siv_x86_64_aesni_##op
 #else
