@@ -25,7 +25,7 @@
 //                   set_encrypt_key of K_enc (the schedule byte for byte);
 //   siv_seal_short  against RFC 8452 built from the pair's hooks, every
 //   siv_open_short  length 0..256 and longer ones up to
-//                   FUSED_SIV_SEAL_MAX, with AAD of 0..64 bytes, both key
+//                   FUSED_SIV_KERNEL_MAX, with AAD of 0..64 bytes, both key
 //                   sizes; the seal's whole blocks to another buffer and
 //                   in place, the open's layout in place, nothing written
 //                   outside the buffers, open with the right tag and a
@@ -432,6 +432,71 @@ void ShortRef(const fused_impl *f, const aes_schedule *kgk, size_t key_len,
   }
 }
 
+// Calls f's siv_seal_short (open false) or siv_open_short on `data`
+// (plaintext or ciphertext) with AAD `aad` and tag_in in io.tag, three
+// ways: the AAD, a partial last block and the length block in hb with the
+// whole blocks from their own buffer to another; the same in place; and
+// the whole message laid out in hb (one run). Checks io.tag against
+// tag_want, the output against ref (ShortRef's layout of the result:
+// whole blocks, and the padded last block as the kernel leaves it), and
+// that nothing else in any buffer changed (guard blocks around each).
+void RunShortThreeWays(const fused_impl *f, const aes_schedule *kgk,
+                       const uint8_t nonce[12], const Bytes &aad,
+                       const Bytes &data, bool open, const uint8_t tag_in[16],
+                       const Bytes &ref, const uint8_t tag_want[16],
+                       const std::string &what) {
+  const size_t a = (aad.size() + 15) / 16, len = data.size();
+  const size_t dw = len / 16, t = len % 16 != 0;
+  const Bytes lay = ShortLayout(aad, data);
+  for (int way = 0; way < 3; way++) {
+    const bool whole = way == 2;
+    Bytes hb(whole ? lay.size() + 32 : 16 * (a + t + 1) + 32, 0x77);
+    if (whole) {
+      std::memcpy(hb.data() + 16, lay.data(), lay.size());
+    } else {
+      std::memcpy(hb.data() + 16, lay.data(), 16 * a);
+      std::memcpy(hb.data() + 16 + 16 * a, lay.data() + 16 * (a + dw),
+                  16 * (t + 1));
+    }
+    const Bytes hb_before = hb;
+    Bytes in(16 * dw + 32, 0x66), out(16 * dw + 32, 0x55);
+    if (dw > 0) std::memcpy(in.data() + 16, data.data(), 16 * dw);
+    siv_short_io io;
+    std::memcpy(io.tag, tag_in, 16);
+    uint8_t *d = hb.data() + 16 + 16 * a;
+    io.in = whole ? d : in.data() + 16;
+    io.out = whole ? d : way == 1 ? in.data() + 16 : out.data() + 16;
+    io.end = whole ? d + 16 * dw : d;
+    (open ? f->siv_open_short : f->siv_seal_short)(kgk, nonce, hb.data() + 16,
+                                                   a, len, &io);
+    const std::string w = what + (way == 0 ? "" : way == 1 ? " in place" : " in hb");
+    ASSERT_EQ(0, std::memcmp(io.tag, tag_want, 16)) << w << " tag";
+    ASSERT_EQ(0, dw == 0 ? 0 : std::memcmp(io.out, ref.data() + 16 * a, 16 * dw))
+        << w << " whole blocks";
+    if (t) {
+      ASSERT_EQ(0, std::memcmp(io.end, ref.data() + 16 * (a + dw), 16))
+          << w << " last block";
+    }
+    // Nothing else changed: the AAD, the length block, the guards, the
+    // input (when not in place).
+    const size_t from = 16 + 16 * a;
+    const size_t to = whole ? 16 + 16 * (a + dw + t) : 16 + 16 * (a + t);
+    for (size_t i = 0; i < hb.size(); i++) {
+      if (i >= from && i < to) continue;
+      ASSERT_EQ(hb_before[i], hb[i]) << w << " hb byte " << i;
+    }
+    for (size_t i = 0; i < in.size(); i++) {
+      if (way == 1 && i >= 16 && i < 16 + 16 * dw) continue;
+      const uint8_t was = i >= 16 && i < 16 + 16 * dw ? data[i - 16] : 0x66;
+      ASSERT_EQ(was, in[i]) << w << " input byte " << i;
+    }
+    for (size_t i = 0; i < out.size(); i++) {
+      if (way == 0 && i >= 16 && i < 16 + 16 * dw) continue;
+      ASSERT_EQ(0x55, out[i]) << w << " output byte " << i;
+    }
+  }
+}
+
 TEST_P(SivFusedHook, KeysAndShortMatchThePairsHooks) {
   const fused_impl *f = GetParam();
   if (f->siv_keys == nullptr) GTEST_SKIP() << f->name << " has no siv_keys";
@@ -459,12 +524,12 @@ TEST_P(SivFusedHook, KeysAndShortMatchThePairsHooks) {
       ASSERT_EQ(0, std::memcmp(&want, &got, sizeof(want))) << kw << " K_enc";
     }
     // The short functions: every length up to 256 bytes, AAD up to 64,
-    // and longer ones up to FUSED_SIV_SEAL_MAX (a kernel's siv_seal_max
+    // and longer ones up to FUSED_SIV_KERNEL_MAX (a kernel's siv_seal_max
     // may reach it; the functions take any length).
     std::vector<size_t> lens;
     for (size_t len = 0; len <= 256; len++) lens.push_back(len);
     for (size_t len : {257, 300, 383, 511, 1024, 1350, 2047}) lens.push_back(len);
-    lens.push_back(FUSED_SIV_SEAL_MAX);
+    lens.push_back(FUSED_SIV_KERNEL_MAX);
     for (size_t len : lens) {
       for (size_t aad_len = 0; aad_len <= 64; aad_len += (len % 7 == 0 ? 1 : 13)) {
         const Bytes nonce = RandomBytes(rng, 12);
@@ -476,92 +541,27 @@ TEST_P(SivFusedHook, KeysAndShortMatchThePairsHooks) {
         uint8_t want_tag[16];
         ShortRef(f, kgk.get(), key_len, nonce.data(), &want, a, len, want_tag,
                  false);
-        // The seal, three ways: the AAD, a partial last block and the
-        // length block in hb, the whole blocks from the plaintext to out
-        // (a separate buffer; or the plaintext's own, in place); or the
-        // whole message laid out in hb, in place there (one run). Guard
-        // blocks around each buffer.
-        const size_t dw = len / 16, t = len % 16 != 0;
-        for (int way = 0; way < 3; way++) {
-          const bool whole = way == 2;
-          const Bytes lay = ShortLayout(aad, pt);
-          Bytes hb(whole ? lay.size() + 32 : 16 * (a + t + 1) + 32, 0x77);
-          if (whole) {
-            std::memcpy(hb.data() + 16, lay.data(), lay.size());
-          } else {
-            std::memcpy(hb.data() + 16, lay.data(), 16 * a);
-            std::memcpy(hb.data() + 16 + 16 * a, lay.data() + 16 * (a + dw),
-                        16 * (t + 1));
-          }
-          const Bytes hb_before = hb;
-          Bytes in(16 * dw + 32, 0x66), out(16 * dw + 32, 0x55);
-          if (dw > 0) std::memcpy(in.data() + 16, pt.data(), 16 * dw);
-          siv_seal_io io;
-          std::memset(io.tag, 0x44, sizeof(io.tag));
-          uint8_t *data = hb.data() + 16 + 16 * a;
-          io.in = whole ? data : in.data() + 16;
-          io.out = whole ? data : way == 1 ? in.data() + 16 : out.data() + 16;
-          io.end = whole ? data + 16 * dw : data;
-          f->siv_seal_short(kgk.get(), nonce.data(), hb.data() + 16, a, len, &io);
-          const std::string w = what + (way == 0 ? "" : way == 1 ? " in place" : " in hb");
-          ASSERT_EQ(0, std::memcmp(io.tag, want_tag, 16)) << w << " seal's tag";
-          ASSERT_EQ(0, dw == 0 ? 0 : std::memcmp(io.out, want.data() + 16 * a, 16 * dw))
-              << w << " seal's whole blocks";
-          if (way == 0 && dw > 0) {
-            ASSERT_EQ(0, std::memcmp(in.data() + 16, pt.data(), 16 * dw))
-                << w << " seal wrote its input";
-          }
-          if (t) {
-            ASSERT_EQ(0, std::memcmp(io.end, want.data() + 16 * (a + dw), 16))
-                << w << " seal's last block";
-          }
-          // Nothing else changed: the AAD, the length block, the guards.
-          const size_t changed_from = 16 + 16 * a;
-          const size_t changed_to = whole ? 16 + 16 * (a + dw + t) : 16 + 16 * (a + t);
-          for (size_t i = 0; i < hb.size(); i++) {
-            if (i >= changed_from && i < changed_to) continue;
-            ASSERT_EQ(hb_before[i], hb[i]) << w << " hb byte " << i;
-          }
-          for (size_t i = 0; i < 16; i++) {
-            ASSERT_EQ(0x66, in[i]) << w;
-            ASSERT_EQ(0x66, in[16 + 16 * dw + i]) << w;
-            ASSERT_EQ(0x55, out[i]) << w;
-            ASSERT_EQ(0x55, out[16 + 16 * dw + i]) << w;
-          }
-          if (way != 0) {
-            for (size_t i = 16; i < 16 + 16 * dw; i++) ASSERT_EQ(0x55, out[i]) << w;
-          }
-          if (way == 2 && dw > 0) {
-            ASSERT_EQ(0, std::memcmp(in.data() + 16, pt.data(), 16 * dw)) << w;
-          }
-        }
-        Bytes buf(want.size() + 32, 0x77);
-        // Open what was sealed (and once with a wrong tag): the padded
-        // ciphertext as the mode lays it out.
+        // The seal, then the open of what it sealed (once with a wrong
+        // tag), each three ways.
+        const Bytes ct(want.begin() + 16 * a, want.begin() + 16 * a + len);
+        uint8_t stale[16];
+        std::memset(stale, 0x44, sizeof(stale)); // the seal must overwrite it
+        RunShortThreeWays(f, kgk.get(), nonce.data(), aad, pt, false, stale,
+                          want, want_tag, what + " seal");
         for (int bad = 0; bad < 2; bad++) {
-          Bytes ct(want.begin() + 16 * a, want.begin() + 16 * a + len);
           Bytes ref = ShortLayout(aad, ct);
-          uint8_t t_ref[16], t_got[17];
+          uint8_t t_ref[16], t_in[16];
           std::memcpy(t_ref, want_tag, 16);
           t_ref[len % 16] ^= static_cast<uint8_t>(bad);
-          std::memcpy(t_got, t_ref, 16);
-          t_got[16] = 0x44;
+          std::memcpy(t_in, t_ref, 16);
           ShortRef(f, kgk.get(), key_len, nonce.data(), &ref, a, len, t_ref, true);
-          std::memcpy(buf.data() + 16, ShortLayout(aad, ct).data(), ref.size());
-          f->siv_open_short(kgk.get(), nonce.data(), buf.data() + 16, a, len, t_got);
-          ASSERT_EQ(0, std::memcmp(t_got, t_ref, 16)) << what << " open's tag " << bad;
-          ASSERT_EQ(0x44, t_got[16]) << what;
-          ASSERT_EQ(0, std::memcmp(buf.data() + 16, ref.data(), ref.size()))
-              << what << " open's layout " << bad;
           if (!bad) {
-            ASSERT_EQ(0, std::memcmp(t_got, want_tag, 16)) << what;
-            ASSERT_EQ(0, len == 0 ? 0 : std::memcmp(buf.data() + 16 + 16 * a, pt.data(), len))
+            ASSERT_EQ(0, std::memcmp(t_ref, want_tag, 16)) << what;
+            ASSERT_EQ(0, len == 0 ? 0 : std::memcmp(ref.data() + 16 * a, pt.data(), len))
                 << what << " round trip";
           }
-          for (size_t i = 0; i < 16; i++) {
-            ASSERT_EQ(0x77, buf[i]) << what;
-            ASSERT_EQ(0x77, buf[16 + want.size() + i]) << what;
-          }
+          RunShortThreeWays(f, kgk.get(), nonce.data(), aad, ct, true, t_in,
+                            ref, t_ref, what + " open " + std::to_string(bad));
         }
       }
     }

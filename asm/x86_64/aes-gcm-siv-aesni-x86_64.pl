@@ -57,7 +57,7 @@
 # is linear), four blocks per reduction, a tail of 1..3 blocks with
 # H^r .. H^1. Products are schoolbook (four PCLMULQDQ, no Karatsuba half
 # sums to precompute): on short inputs latency counts, not multiplies.
-# Inputs of at least 16 blocks (seal takes up to FUSED_SIV_SEAL_MAX
+# Inputs of at least 16 blocks (the kernels take up to FUSED_SIV_KERNEL_MAX
 # bytes, crypto/fused/fused.h) also get H^5..H^8 = dot(H^4, H..H^4) and
 # the Karatsuba half sums h0 ^ h1 of H..H^8, in the frame, and a bulk loop
 # of eight blocks per reduction with three PCLMULQDQ per block
@@ -86,21 +86,18 @@
 #                                      hb = rdx, aad_blocks = rcx,
 #                                      len = r8, io = r9)
 #     the message in three pieces (crypto/fused/fused.h's struct
-#     siv_seal_io): aad_blocks blocks of zero-padded AAD at hb, the
+#     siv_short_io): aad_blocks blocks of zero-padded AAD at hb, the
 #     len / 16 whole blocks of plaintext at io->in, and at io->end the
 #     padded last block (when len % 16 is not 0) and the length block.
 #     Writes T to io->tag, the whole blocks' ciphertext to io->out, and
 #     encrypts the padded last block at io->end in place. Pieces laid out
 #     one after the other in hb are hashed as one run.
-#   gcmi_aes_gcm_siv_x86_64_aesni_open_short(kgk = rdi, nonce = rsi,
-#                                      hb = rdx, aad_blocks = rcx,
-#                                      len = r8, tag = r9)
-#     hb holds the POLYVAL input as crypto/siv/siv.c's short path lays it
-#     out: aad_blocks blocks of zero-padded AAD, c = ceil(len / 16) blocks
-#     of zero-padded ciphertext, the length block; tag the received tag.
-#     Decrypts the c blocks in place with the counter from it, zeroes the
-#     bytes of the last block past len, hashes hb and writes the tag the
-#     plaintext calls for over tag.
+#   gcmi_aes_gcm_siv_x86_64_aesni_open_short(the same)
+#     the same pieces of ciphertext, io->tag the received tag: decrypts
+#     the whole blocks from io->in to io->out and the padded last block
+#     in place, zeroing its bytes past len % 16, hashes the plaintext's
+#     pieces (the whole blocks at io->out) and writes the tag they call
+#     for over io->tag.
 # Registers:
 #     xmm0-xmm5    derivation blocks; then the counter-mode blocks
 #                  (xmm0-xmm7), the POLYVAL products and accumulators
@@ -109,11 +106,12 @@
 #     xmm11-xmm14  H, H^2, H^3, H^4 (Montgomery powers of K_auth)
 #     xmm15        S, the running POLYVAL value; then the tag
 #     eax          Nr, then 16 * Nr;  r10 c;  r11 blocks left
-#     rsi          (the seal's counter mode, after the tag) io->out
+#     rsi          (counter mode's whole blocks) io->out
 #     rdi          (after the derivation) the block pointer of a loop
 #     [rsp]        K_enc's round keys (the short functions, 240 bytes);
 #     [rsp + 240]  H..H^8 and their half sums, 32 bytes each (inputs of
 #                  16 blocks and more)
+#     [rsp + 496]  the open's nonce address while rsi is io->out
 #
 # Secrets and constant time
 # =========================
@@ -138,11 +136,11 @@ use perlasm::layout;    # $ROUNDS
 use perlasm::aesni_common;
 use perlasm::fused_driver_x86_64 qw(interleave);    # K_enc's expansion beside other work
 
-# struct siv_seal_io (crypto/fused/fused.h): the seal's tag, in and out.
-my $SIV_IO_TAG = perlasm::layout::c_define('crypto/fused/fused.h', 'SIV_SEAL_IO_TAG_OFFSET');
-my $SIV_IO_IN = perlasm::layout::c_define('crypto/fused/fused.h', 'SIV_SEAL_IO_IN_OFFSET');
-my $SIV_IO_OUT = perlasm::layout::c_define('crypto/fused/fused.h', 'SIV_SEAL_IO_OUT_OFFSET');
-my $SIV_IO_END = perlasm::layout::c_define('crypto/fused/fused.h', 'SIV_SEAL_IO_END_OFFSET');
+# struct siv_short_io (crypto/fused/fused.h): the tag, in, out and end.
+my $SIV_IO_TAG = perlasm::layout::c_define('crypto/fused/fused.h', 'SIV_SHORT_IO_TAG_OFFSET');
+my $SIV_IO_IN = perlasm::layout::c_define('crypto/fused/fused.h', 'SIV_SHORT_IO_IN_OFFSET');
+my $SIV_IO_OUT = perlasm::layout::c_define('crypto/fused/fused.h', 'SIV_SHORT_IO_OUT_OFFSET');
+my $SIV_IO_END = perlasm::layout::c_define('crypto/fused/fused.h', 'SIV_SHORT_IO_END_OFFSET');
 
 my $code = perlasm::aesni_common::rodata(1);
 $code .= <<___;
@@ -326,6 +324,9 @@ my $BIG = 16;
 my $PW = 240;
 sub pw8 { return "[rsp + " . ($PW + 32 * ($_[0] - 1)) . "]" }
 sub pk8 { return "[rsp + " . ($PW + 32 * ($_[0] - 1) + 16) . "]" }
+# Then the open's nonce address (public) while counter mode takes rsi.
+my $NONCE_SLOT = $PW + 32 * 8;
+my $FRAME = $NONCE_SLOT + 16;
 
 # powers8(): powers() and then H^5..H^8 = H^4 * (H..H^4), and H..H^8 with
 # their half sums stored at pw8/pk8. Straight-line, for expand().
@@ -445,14 +446,6 @@ $setup$loop8    cmp        r11, 4
 .LX_${tag}_done:
 ___
 }
-
-# The open function's POLYVAL input: the aad_blocks + c + 1 blocks at hb
-# (rdx), from S = 0.
-my $open_polyval_setup = <<___;
-    lea        r11, [rcx + r10 + 1]     # blocks of POLYVAL input
-    mov        rdi, rdx
-    pxor       xmm15, xmm15
-___
 
 # ksrounds(n, tag): rounds 0..Nr of K_enc (frame, eax = 16 * Nr) on xmm0 ..
 # xmm(n-1). Uses xmm9.
@@ -595,25 +588,26 @@ $code .= local_labels('keys', <<___);
 @{[ join '', map { "    pxor       xmm$_, xmm$_\n" } 0 .. 6 ]}.endfunction
 ___
 
-# seal: POLYVAL over the message as three runs (the AAD's blocks in hb,
-# the whole blocks straight from io->in, then at io->end the padded last
-# block, if any, and the length block), or as one run from hb when the
-# caller laid the whole message out there (io->in = hb + 16 * aad_blocks
-# and io->end = io->in + 16 * dw: one reduction per group across the
-# runs' seams, which short messages notice); the tag; the padded last
-# block encrypted in place at io->end with counter block dw; and the
-# whole blocks from io->in to io->out.
-my $seal_runs = <<___
+# runs(field): S (xmm15) = POLYVAL of a message in three pieces (struct
+# siv_short_io): the AAD's blocks at hb, the dw whole blocks at
+# io->field (the seal's plaintext, in; the open's, out), and at io->end
+# the padded last block, if any, and the length block. Three runs, or
+# one run from hb when the caller laid the whole message out there
+# (io->field = hb + 16 * aad_blocks and io->end = io->field + 16 * dw):
+# the runs' seams cost a reduction each, which short messages notice.
+sub runs {
+    my ($field) = @_;
+    return <<___
     pxor       xmm15, xmm15
     lea        rdi, [rdx + rcx * 8]
     lea        rdi, [rdi + rcx * 8]     # hb + 16 * aad_blocks
-    mov        r11, [r9 + $SIV_IO_IN]   # public: a pointer in struct siv_seal_io
+    mov        r11, [r9 + $field]   # public: a pointer in struct siv_short_io
     cmp        rdi, r11
     jne        .LX_runs
     mov        r11, r8
     and        r11, -16                 # 16 * dw
     add        rdi, r11
-    mov        r11, [r9 + $SIV_IO_END]  # public: a pointer in struct siv_seal_io
+    mov        r11, [r9 + $SIV_IO_END]  # public: a pointer in struct siv_short_io
     cmp        rdi, r11
     jne        .LX_runs
 ___
@@ -627,79 +621,93 @@ ___
     mov        r11, rcx
 ___
     . polyval('data', <<___, 1)
-    mov        rdi, [r9 + $SIV_IO_IN]   # public: a pointer in struct siv_seal_io (the whole blocks)
+    mov        rdi, [r9 + $field]   # public: a pointer in struct siv_short_io (the whole blocks)
     mov        r11, r8
     shr        r11, 4
 ___
     . polyval('end', <<___, 1)
-    mov        rdi, [r9 + $SIV_IO_END]  # public: a pointer in struct siv_seal_io (the rest)
+    mov        rdi, [r9 + $SIV_IO_END]  # public: a pointer in struct siv_short_io (the rest)
     mov        r11, r8
     shr        r11, 4
     neg        r11
     lea        r11, [r10 + r11 + 1]     # c - dw + 1
 ___
     . ".LX_hashed:\n";
-my $seal_ctr = ctr(<<___, 'rsi');
-    mov        rdi, [r9 + $SIV_IO_IN]   # public: a pointer in struct siv_seal_io
-    mov        rsi, [r9 + $SIV_IO_OUT]  # public: a pointer in struct siv_seal_io
-    mov        r11, r8
-    shr        r11, 4                   # dw
-___
-$code .= local_labels('seal', <<___);
+}
 
-.function gcmi_aes_gcm_siv_x86_64_aesni_seal_short args=6 frame=496 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax   # (const struct aes_schedule *kgk, const uint8_t nonce[12], uint8_t *hb, size_t aad_blocks, size_t len, struct siv_seal_io *io)
-@{[ short_start() ]}
-$seal_runs
-@{[ tag() ]}
-    movdqu     [r9 + $SIV_IO_TAG], xmm15   # T
-    por        xmm15, [.Lsiv_top]
-    movdqa     xmm8, xmm15              # counter block 0
+# last_block(mask): the padded last block at io->end, when len % 16 is
+# not 0, XORed in place with the key stream of counter block dw (xmm8 is
+# counter block 0); `mask` set: its bytes past len % 16 zeroed too (open:
+# the plaintext's padding, for the hash). Uses rdi, r11, xmm0, xmm1,
+# xmm9, xmm10.
+sub last_block {
+    my ($mask) = @_;
+    my $m = !$mask ? '' : <<___;
+    mov        r11, r8
+    and        r11, 15
+    neg        r11
+    lea        rdi, [.Lsiv_pad]
+    movdqu     xmm1, [rdi + r11 + 16]   # len % 16 bytes of 0xff, then zeros
+___
+    my $and = !$mask ? '' : "    pand       xmm0, xmm1\n";
+    return <<___;
     test       r8, 15
-    jz         .LX_seal_whole           # no partial block
+    jz         .LX_last_done            # no partial block
     mov        r11, r8
     shr        r11, 4
     movd       xmm0, r11d
     paddd      xmm0, xmm8               # counter block dw
 @{[ ksrounds(1, 'last') ]}
-    mov        rdi, [r9 + $SIV_IO_END]  # public: a pointer in struct siv_seal_io
+$m    mov        rdi, [r9 + $SIV_IO_END]  # public: a pointer in struct siv_short_io
     movdqu     xmm10, [rdi]
     pxor       xmm0, xmm10
-    movdqu     [rdi], xmm0              # the padded last block, encrypted
-.LX_seal_whole:
-$seal_ctr
-@{[ short_end() ]}.endfunction
+$and    movdqu     [rdi], xmm0              # the padded last block
+.LX_last_done:
+___
+}
+
+# The whole blocks from io->in to io->out (rsi).
+my $whole_ctr = ctr(<<___, 'rsi');
+    mov        rdi, [r9 + $SIV_IO_IN]   # public: a pointer in struct siv_short_io
+    mov        rsi, [r9 + $SIV_IO_OUT]  # public: a pointer in struct siv_short_io
+    mov        r11, r8
+    shr        r11, 4                   # dw
 ___
 
-# open: the same pieces in the other order, and the padding cleared
-# between counter mode and the hash.
-my $open_ctr = ctr(<<___, 'rdi');
-    lea        rdi, [rdx + rcx * 8]
-    lea        rdi, [rdi + rcx * 8]     # the data blocks
-    mov        r11, r10
-___
-my $open = <<___;
+# seal: POLYVAL over the plaintext's pieces, the tag, the padded last
+# block encrypted in place, the whole blocks from in to out.
+$code .= local_labels('seal', <<___);
 
-.function gcmi_aes_gcm_siv_x86_64_aesni_open_short args=6 frame=496 public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax   # (const struct aes_schedule *kgk, const uint8_t nonce[12], uint8_t *hb, size_t aad_blocks, size_t len, uint8_t tag[16])
+.function gcmi_aes_gcm_siv_x86_64_aesni_seal_short args=6 frame=$FRAME public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax   # (const struct aes_schedule *kgk, const uint8_t nonce[12], uint8_t *hb, size_t aad_blocks, size_t len, struct siv_short_io *io)
 @{[ short_start() ]}
-    movdqu     xmm8, [r9]
-    por        xmm8, [.Lsiv_top]        # counter block 0, from the received tag
-$open_ctr
-    and        r8, 15
-    jz         .LX_open_hash              # no partial block
-    lea        r11, [rcx + r10 - 1]
-    shl        r11, 4
-    neg        r8
-    lea        rdi, [.Lsiv_pad]
-    movdqu     xmm0, [rdi + r8 + 16]    # len % 16 bytes of 0xff, then zeros
-    movdqu     xmm1, [rdx + r11]
-    pand       xmm1, xmm0
-    movdqu     [rdx + r11], xmm1        # the plaintext's padding zero again
-.LX_open_hash:
-@{[ polyval('polyval', $open_polyval_setup, 1) ]}
+@{[ runs($SIV_IO_IN) ]}
 @{[ tag() ]}
-    movdqu     [r9], xmm15              # the expected tag
+    movdqu     [r9 + $SIV_IO_TAG], xmm15   # T
+    por        xmm15, [.Lsiv_top]
+    movdqa     xmm8, xmm15              # counter block 0
+@{[ last_block(0) ]}
+$whole_ctr
 @{[ short_end() ]}.endfunction
 ___
-$code .= local_labels('open', $open);
+
+# open: counter mode from the received tag first (the padded last block
+# in place, its padding zeroed again; the whole blocks from in to out),
+# then POLYVAL over the plaintext's pieces and the tag it calls for. The
+# counter mode takes rsi, so the nonce's address waits in the frame.
+$code .= local_labels('open', <<___);
+
+.function gcmi_aes_gcm_siv_x86_64_aesni_open_short args=6 frame=$FRAME public=rdi,rsi,rdx,rcx,r8,r9,r10,r11,rax   # (const struct aes_schedule *kgk, const uint8_t nonce[12], uint8_t *hb, size_t aad_blocks, size_t len, struct siv_short_io *io)
+@{[ short_start() ]}
+    movdqu     xmm8, [r9 + $SIV_IO_TAG]
+    por        xmm8, [.Lsiv_top]        # counter block 0, from the received tag
+@{[ last_block(1) ]}
+    mov        [rsp + $NONCE_SLOT], rsi
+$whole_ctr
+    mov        rsi, [rsp + $NONCE_SLOT] # public: the nonce's address, kept above
+@{[ runs($SIV_IO_OUT) ]}
+@{[ tag() ]}
+    movdqu     [r9 + $SIV_IO_TAG], xmm15   # the expected tag
+@{[ short_end() ]}.endfunction
+___
 
 perlasm::driver::finish('x86_64', $code);

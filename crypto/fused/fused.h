@@ -127,36 +127,34 @@ typedef void fused_lagged_fn(const struct fused_keys *k, uint8_t *out,
 typedef void fused_siv_keys_fn(const struct aes_schedule *kgk,
                                const uint8_t nonce[12], uint8_t auth[16],
                                struct aes_schedule *enc);
-typedef void fused_siv_short_fn(const struct aes_schedule *kgk,
-                                const uint8_t nonce[12], uint8_t *hb,
-                                size_t aad_blocks, size_t len,
-                                uint8_t tag[16]);
-/* What siv_seal_short reads and writes beside the AAD's blocks: the tag
- * it writes, the whole blocks of plaintext and where their ciphertext
- * goes, and the message's end (its padded last block, if any, and the
- * length block). The offsets are for the 64-bit kernels, which read
- * them (asm/perlasm/layout.pm's c_define reads these lines). */
-#define SIV_SEAL_IO_TAG_OFFSET 0
-#define SIV_SEAL_IO_IN_OFFSET 16
-#define SIV_SEAL_IO_OUT_OFFSET 24
-#define SIV_SEAL_IO_END_OFFSET 32
-struct siv_seal_io {
+/* What siv_seal_short and siv_open_short take beside the AAD's blocks:
+ * the tag (the seal writes it; the open reads the received one and
+ * writes the expected one over it), the whole blocks of the message and
+ * where their counter-mode output goes, and the message's end (its padded
+ * last block, if any, and the length block). The offsets are for the
+ * 64-bit kernels, which read them (asm/perlasm/layout.pm's c_define
+ * reads these lines). */
+#define SIV_SHORT_IO_TAG_OFFSET 0
+#define SIV_SHORT_IO_IN_OFFSET 16
+#define SIV_SHORT_IO_OUT_OFFSET 24
+#define SIV_SHORT_IO_END_OFFSET 32
+struct siv_short_io {
   uint8_t tag[16];
   const uint8_t *in;
   uint8_t *out;
   uint8_t *end;
 };
 #if !defined(__cplusplus)
-_Static_assert((offsetof(struct siv_seal_io, in) == SIV_SEAL_IO_IN_OFFSET &&
-                offsetof(struct siv_seal_io, out) == SIV_SEAL_IO_OUT_OFFSET &&
-                offsetof(struct siv_seal_io, end) == SIV_SEAL_IO_END_OFFSET) ||
+_Static_assert((offsetof(struct siv_short_io, in) == SIV_SHORT_IO_IN_OFFSET &&
+                offsetof(struct siv_short_io, out) == SIV_SHORT_IO_OUT_OFFSET &&
+                offsetof(struct siv_short_io, end) == SIV_SHORT_IO_END_OFFSET) ||
                    sizeof(void *) != 8,
-               "64-bit fused kernels read struct siv_seal_io here");
+               "64-bit fused kernels read struct siv_short_io here");
 #endif
-typedef void fused_siv_seal_fn(const struct aes_schedule *kgk,
-                               const uint8_t nonce[12], uint8_t *hb,
-                               size_t aad_blocks, size_t len,
-                               struct siv_seal_io *io);
+typedef void fused_siv_short_fn(const struct aes_schedule *kgk,
+                                const uint8_t nonce[12], uint8_t *hb,
+                                size_t aad_blocks, size_t len,
+                                struct siv_short_io *io);
 /* A POLYVAL input as up to four runs of whole blocks, hashed in order
  * (AES-GCM-SIV's whole message: the AAD's whole blocks, its padded last
  * block, the data's whole blocks, the padded last block and the length
@@ -361,29 +359,29 @@ struct fused_impl {
    *     io->out (which may be io->in itself, no other overlap), and
    *     encrypts the padded last block at io->end in place (padding
    *     included: the caller copies len % 16 bytes out and wipes the
-   *     block). The pieces may lie one after the other in hb (io->in =
-   *     hb + 16 * aad_blocks, io->end = io->in + 16 * (len / 16)); the
-   *     kernel then hashes them as one run.
-   *   siv_open_short: hb laid out as crypto/siv/siv.c's short path lays
-   *     it out, aad_blocks blocks of zero-padded AAD, c = ceil(len / 16)
-   *     blocks of zero-padded ciphertext and the length block, all
-   *     16-byte aligned, and `tag` the received tag: decrypts the c blocks in
-   *     place with the counter from it, zeroes the bytes of the last one
-   *     past len, hashes hb and writes the tag the plaintext and AAD call
-   *     for over `tag` (the caller compares).
+   *     block).
+   *   siv_open_short: the same pieces of ciphertext, io->tag the
+   *     received tag: decrypts the whole blocks from io->in to io->out
+   *     (the same rule) and the padded last block in place, zeroing its
+   *     bytes past len % 16; hashes the AAD's blocks, the plaintext's
+   *     whole blocks at io->out and io->end; and writes the tag they call
+   *     for over io->tag (the caller compares).
+   *   For both, the pieces may lie one after the other in hb (io->in =
+   *     io->out = hb + 16 * aad_blocks, io->end = that + 16 * (len / 16));
+   *     the kernel then hashes them as one run.
    * Each leaves no derived key, S or key stream in registers or on its
    * stack; hb and what the caller passed are the caller's to wipe. */
   fused_siv_keys_fn *siv_keys;
-  fused_siv_seal_fn *siv_seal_short;
+  fused_siv_short_fn *siv_seal_short;
   fused_siv_short_fn *siv_open_short;
   /* Optional (0: every message of crypto/siv/siv.c's short path, at
    * most 256 bytes with at most 64 of AAD): the longest message, in
    * bytes, that AES-GCM-SIV seals with siv_seal_short and opens with
    * siv_open_short (with at most 64 bytes of AAD either way), measured
    * with gcm-ab --siv. Less, for a kernel whose wider siv_ctr32le makes
-   * the general short path faster from some length on; more (seal only,
-   * at most FUSED_SIV_SEAL_MAX), for one whose seal beats the general
-   * path on longer messages too. */
+   * the general short path faster from some length on; more (at most
+   * FUSED_SIV_KERNEL_MAX), for one that beats the general path on longer
+   * messages too. */
   unsigned siv_seal_max;
   unsigned siv_open_max;
   /* Optional (NULL: siv_polyval, or the GHASH backend's polyval_update,
@@ -430,9 +428,22 @@ struct fused_impl {
   fused_siv_open_end_fn *siv_open_end;
 };
 
-/* The most siv_seal_max may say (siv_seal_short takes any length; the
- * hook's tests go up to this one, test/siv_hooks_test.cc). */
-#define FUSED_SIV_SEAL_MAX 2048
+/* The most siv_seal_max and siv_open_max may say (the kernels take any
+ * length; the hooks' tests go up to this one, test/siv_hooks_test.cc). */
+#define FUSED_SIV_KERNEL_MAX 2048
+
+/* The aesni descriptors' limits (aesni_avx, aesni_sse), measured with
+ * gcm-ab --siv on AMD Zen 1 against the general paths (crypto/siv/siv.c's
+ * seal_fused and open_fused, on the same descriptors), above 1 the
+ * kernel faster. Seal, up to the most the tests cover: 1.18-1.23 at
+ * 272-512 bytes, 1.10-1.11 at 1350 and 1.06-1.08 at 2048 (AES-128 and
+ * AES-256, both descriptors); the general path's separate POLYVAL key and
+ * calls cost more than the kernel's two passes in one call. Open, to 512
+ * bytes: 1.11-1.16 from 272 to 512 bytes, then about even at 1024 (AES-256
+ * 1.00) and behind from 1536 (0.94-0.97), where the general path's
+ * stitched siv_open pays off. */
+#define FUSED_SIV_AESNI_SEAL_MAX FUSED_SIV_KERNEL_MAX
+#define FUSED_SIV_AESNI_OPEN_MAX 512
 
 /* The AES-GCM-SIV per-message kernels on an aesni schedule, with AES-NI
  * and PCLMULQDQ in the legacy SSE encoding
@@ -441,7 +452,7 @@ struct fused_impl {
  * siv_open_short here. NULL where the build lacks them. */
 #if defined(LIBGCM_ASM_X86_64)
 GCM_HIDDEN fused_siv_keys_fn gcmi_aes_gcm_siv_x86_64_aesni_keys;
-GCM_HIDDEN fused_siv_seal_fn gcmi_aes_gcm_siv_x86_64_aesni_seal_short;
+GCM_HIDDEN fused_siv_short_fn gcmi_aes_gcm_siv_x86_64_aesni_seal_short;
 GCM_HIDDEN fused_siv_short_fn gcmi_aes_gcm_siv_x86_64_aesni_open_short;
 #define FUSED_SIV_AESNI(op) gcmi_aes_gcm_siv_x86_64_aesni_##op
 #else

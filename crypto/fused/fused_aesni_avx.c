@@ -25,7 +25,8 @@
  * Its AES-GCM-SIV per-message hooks (siv_keys, siv_seal_short,
  * siv_open_short) are the kernel every aesni descriptor shares
  * (fused.h, asm/x86_64/aes-gcm-siv-aesni-x86_64.pl); seals of up to
- * FUSED_SIV_SEAL_MAX bytes go to it whole (siv_seal_max).
+ * FUSED_SIV_AESNI_SEAL_MAX bytes and opens of up to
+ * FUSED_SIV_AESNI_OPEN_MAX go to it whole (siv_seal_max, siv_open_max).
  *
  * Constant time: AES rounds, carry-less multiplies, XORs and constant
  * shuffles only; branches and addresses depend on the block count and the
@@ -85,5 +86,5 @@ const struct fused_impl gcmi_fused_aesni_avx = {
     .lag_blocks = 8,
     .siv_open = AESNI_AVX_KERNEL(siv_open),
     /* AES-GCM-SIV's per-message work: fused.h's aesni kernels. */
-    FUSED_SIV_AESNI_HOOKS(FUSED_SIV_SEAL_MAX, 0),
+    FUSED_SIV_AESNI_HOOKS(FUSED_SIV_AESNI_SEAL_MAX, FUSED_SIV_AESNI_OPEN_MAX),
 };

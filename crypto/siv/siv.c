@@ -47,9 +47,9 @@
  * fused kernel with fused.h's per-message hooks does more in one call:
  * siv_keys both keys of any message (derive_message_keys), or
  * siv_keys_hash both with the GHASH key's powers, and
- * siv_seal_short / siv_open_short the whole of a message laid out as the
- * short path lays it out, up to its siv_seal_max / siv_open_max bytes
- * (seals past SIV_SHORT_MAX too, up to FUSED_SIV_SEAL_MAX).
+ * siv_seal_short / siv_open_short the whole of a message, up to its
+ * siv_seal_max / siv_open_max bytes (past SIV_SHORT_MAX too, up to
+ * FUSED_SIV_KERNEL_MAX).
  * Without a fused kernel, opening decrypts and hashes in chunks of
  * POLYVAL_FEED_BLOCKS blocks, so each chunk of plaintext is hashed while
  * it is still in the cache. Sealing cannot interleave: the counter starts
@@ -332,11 +332,10 @@ struct siv_short {
 /* With a fused kernel's siv_seal_short and siv_open_short (fused.h) a
  * message of up to its siv_seal_max / siv_open_max bytes (with at most
  * SIV_SHORT_AAD of AAD) is one call: the keys, POLYVAL, the tag and
- * counter mode. The seal reads the whole blocks from the caller's buffer
- * and writes their ciphertext straight to out; only the AAD, a partial
- * last block and the length block are laid out here. The open runs over
- * a padded copy of the message (at most SIV_SHORT_MAX bytes), which only
- * the layout and the copies out stay here for. */
+ * counter mode. The kernel reads the whole blocks from the caller's
+ * buffer and writes their output straight to out; only the AAD, a
+ * partial last block and the length block are laid out here (and the
+ * whole blocks of a message of up to SIV_KERNEL_COPY_MAX bytes). */
 
 /* The kernel's limit: its own, or the short path's. */
 static size_t kernel_max(unsigned own, size_t room) {
@@ -348,19 +347,19 @@ static int seal_kernel(const struct gcm_siv_key_st *k, size_t len,
                        size_t aad_len) {
   const struct fused_impl *f = k->fused;
   return f != NULL && f->siv_seal_short != NULL && aad_len <= SIV_SHORT_AAD &&
-         len <= kernel_max(f->siv_seal_max, FUSED_SIV_SEAL_MAX);
+         len <= kernel_max(f->siv_seal_max, FUSED_SIV_KERNEL_MAX);
 }
 
 static int open_kernel(const struct gcm_siv_key_st *k, size_t len,
                        size_t aad_len) {
   const struct fused_impl *f = k->fused;
   return f != NULL && f->siv_open_short != NULL && aad_len <= SIV_SHORT_AAD &&
-         len <= kernel_max(f->siv_open_max, SIV_SHORT_MAX);
+         len <= kernel_max(f->siv_open_max, FUSED_SIV_KERNEL_MAX);
 }
 
-/* Lays a message out in hb as the kernels take it: the AAD and the data
- * (plaintext or ciphertext), each zero-padded to whole blocks, then the
- * length block. Returns where the data starts. */
+/* Lays a message out in hb as the short path hashes it: the AAD and the
+ * data (plaintext or ciphertext), each zero-padded to whole blocks, then
+ * the length block. Returns where the data starts. */
 static uint8_t *short_layout(uint8_t *hb, const uint8_t *aad, size_t aad_len,
                              const uint8_t *in, size_t len) {
   uint8_t *data = hb + 16 * ((aad_len + 15) / 16);
@@ -370,19 +369,20 @@ static uint8_t *short_layout(uint8_t *hb, const uint8_t *aad, size_t aad_len,
   return data;
 }
 
-/* Seals of up to this many bytes are laid out whole in hb (AAD, data,
+/* Messages of up to this many bytes are laid out whole in hb (AAD, data,
  * length block) and hashed as one run, one reduction per group; longer
  * ones leave the whole blocks in the caller's buffers, which saves the
- * two copies and costs two more reductions (gcm-ab --siv, aesni_avx,
+ * two copies and costs two more reductions (gcm-ab --siv seal, aesni_avx,
  * AMD Zen 1, against the kernel that always copied: 16-64 bytes 1.00-1.02
  * this way, 80 bytes 0.99 and 128 bytes 1.02 without the copies, 256
  * bytes 1.09-1.11, 1350 bytes 1.15-1.20, 2048 bytes 1.18-1.22). */
-#define SIV_SEAL_COPY_MAX 64
-_Static_assert(SIV_SEAL_COPY_MAX / 16 <= 7, "copy_few_blocks takes the blocks");
+#define SIV_KERNEL_COPY_MAX 64
+_Static_assert(SIV_KERNEL_COPY_MAX / 16 <= 7, "copy_few_blocks takes the blocks");
 
-/* The seal's hb: the AAD's blocks, the data when it is copied, the
+/* The kernels' hb: the AAD's blocks, the data when it is copied, the
  * padded last block and the length block. */
-#define SIV_SEAL_HB_BYTES ((SIV_SHORT_AAD / 16 + SIV_SEAL_COPY_MAX / 16 + 2) * 16)
+#define SIV_KERNEL_HB_BYTES \
+  ((SIV_SHORT_AAD / 16 + SIV_KERNEL_COPY_MAX / 16 + 2) * 16)
 
 /* Copies n <= 7 whole blocks in at most three fixed-size pieces chosen by
  * the bits of n: a loop (or memcpy) here became REP MOVSQ, whose start-up
@@ -399,38 +399,62 @@ static inline void copy_few_blocks(uint8_t *d, const uint8_t *s, size_t n) {
   if (n & 1) memcpy(d, s, 16);
 }
 
-static void seal_short_kernel(const struct gcm_siv_key_st *k,
-                              const uint8_t nonce[12], const uint8_t *in,
-                              size_t len, const uint8_t *aad, size_t aad_len,
-                              uint8_t *out, uint8_t tag[16]) {
-  _Alignas(16) uint8_t hb[SIV_SEAL_HB_BYTES];
-  _Alignas(16) struct siv_seal_io io;
+/* Lays a message out for siv_seal_short or siv_open_short (fused.h) in
+ * hb (SIV_KERNEL_HB_BYTES) and io: the AAD's blocks, the whole blocks
+ * (copied into hb after the AAD for a message of up to
+ * SIV_KERNEL_COPY_MAX bytes, else left at in with their output going
+ * straight to out), the padded last block and the length block. Returns
+ * 1 when the data was copied. */
+static inline int kernel_layout(uint8_t *hb, struct siv_short_io *io,
+                         const uint8_t *aad, size_t aad_len,
+                         const uint8_t *in, size_t len, uint8_t *out) {
   const size_t a = (aad_len + 15) / 16, dw = len / 16, dr = len % 16;
-  const int copy = len <= SIV_SEAL_COPY_MAX;
+  const int copy = len <= SIV_KERNEL_COPY_MAX;
   uint8_t *data = hb + 16 * a;
 
   siv_put_padded(hb, aad, aad_len);
   if (copy) {
     copy_few_blocks(data, in, dw);
-    if (dr > 0) block_store(data + 16 * dw, block_load_partial(in + 16 * dw, dr));
-    io.in = io.out = data;
-    io.end = data + 16 * dw;
+    io->in = io->out = data;
+    io->end = data + 16 * dw;
   } else {
-    io.in = in;
-    io.out = out;
-    io.end = data;
-    if (dr > 0) siv_put_padded(io.end, in + 16 * dw, dr);
+    io->in = in;
+    io->out = out;
+    io->end = data;
   }
-  block_store(io.end + (dr > 0 ? 16 : 0), siv_block_lengths(aad_len, len));
+  if (dr > 0) block_store(io->end, block_load_partial(in + 16 * dw, dr));
+  block_store(io->end + (dr > 0 ? 16 : 0), siv_block_lengths(aad_len, len));
+  return copy;
+}
+
+/* The output of a kernel call on kernel_layout's layout: the whole blocks
+ * from hb when they were copied there, the last block's len % 16 bytes;
+ * then the padded last block wiped (key stream in its padding; the open's
+ * plaintext) and, with `secret_blocks` (the open: plaintext), the whole
+ * blocks copied to hb too. */
+static inline void kernel_output(const struct siv_short_io *io, int copy,
+                                 int secret_blocks, size_t len, uint8_t *out) {
+  const size_t dw = len / 16, dr = len % 16;
+  if (copy) copy_few_blocks(out, io->out, dw);
+  if (dr > 0) memcpy(out + 16 * dw, io->end, dr);
+  if (copy && secret_blocks) {
+    for (size_t i = 0; i < dw; i++) secure_wipe_block(io->out + 16 * i);
+  }
+  if (dr > 0) secure_wipe_block(io->end);
+}
+
+static void seal_short_kernel(const struct gcm_siv_key_st *k,
+                              const uint8_t nonce[12], const uint8_t *in,
+                              size_t len, const uint8_t *aad, size_t aad_len,
+                              uint8_t *out, uint8_t tag[16]) {
+  _Alignas(16) uint8_t hb[SIV_KERNEL_HB_BYTES];
+  _Alignas(16) struct siv_short_io io;
+  const size_t a = (aad_len + 15) / 16;
+  const int copy = kernel_layout(hb, &io, aad, aad_len, in, len, out);
+
   k->fused->siv_seal_short(gcm_siv_key_kgk(k), nonce, hb, a, len, &io);
   block_store(tag, block_load(io.tag));
-  if (copy) copy_few_blocks(out, data, dw);
-  if (dr > 0) {
-    memcpy(out + 16 * dw, io.end, dr);
-    /* Ciphertext, and key stream in its padding. The rest (the AAD, the
-     * length block) is public. */
-    secure_wipe_block(io.end);
-  }
+  kernel_output(&io, copy, 0, len, out); /* the whole blocks: ciphertext */
 }
 
 static void open_short_kernel(const struct gcm_siv_key_st *k,
@@ -438,15 +462,16 @@ static void open_short_kernel(const struct gcm_siv_key_st *k,
                               size_t len, const uint8_t *aad, size_t aad_len,
                               const uint8_t tag[16], uint8_t *out,
                               uint8_t expected[16]) {
-  _Alignas(16) uint8_t hb[SIV_SHORT_HB_BYTES];
-  const size_t a = (aad_len + 15) / 16, c = (len + 15) / 16;
-  uint8_t *data = short_layout(hb, aad, aad_len, in, len);
+  _Alignas(16) uint8_t hb[SIV_KERNEL_HB_BYTES];
+  _Alignas(16) struct siv_short_io io;
+  const size_t a = (aad_len + 15) / 16;
+  const int copy = kernel_layout(hb, &io, aad, aad_len, in, len, out);
 
   /* The kernel reads the received tag there and writes the expected one. */
-  block_store(expected, block_load(tag));
-  k->fused->siv_open_short(gcm_siv_key_kgk(k), nonce, hb, a, len, expected);
-  if (len > 0) memcpy(out, data, len);
-  gcmi_secure_wipe(hb, 16 * (a + c + 1));
+  block_store(io.tag, block_load(tag));
+  k->fused->siv_open_short(gcm_siv_key_kgk(k), nonce, hb, a, len, &io);
+  block_store(expected, block_load(io.tag));
+  kernel_output(&io, copy, 1, len, out); /* the whole blocks: plaintext */
 }
 
 /* S = POLYVAL of the `blocks` blocks at hb; a backend without
