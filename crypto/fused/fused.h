@@ -146,8 +146,10 @@ struct siv_short_io {
 };
 #if !defined(__cplusplus)
 _Static_assert((offsetof(struct siv_short_io, in) == SIV_SHORT_IO_IN_OFFSET &&
-                offsetof(struct siv_short_io, out) == SIV_SHORT_IO_OUT_OFFSET &&
-                offsetof(struct siv_short_io, end) == SIV_SHORT_IO_END_OFFSET) ||
+                offsetof(struct siv_short_io, out) ==
+                    SIV_SHORT_IO_OUT_OFFSET &&
+                offsetof(struct siv_short_io, end) ==
+                    SIV_SHORT_IO_END_OFFSET) ||
                    sizeof(void *) != 8,
                "64-bit fused kernels read struct siv_short_io here");
 #endif

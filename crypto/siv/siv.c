@@ -377,7 +377,8 @@ static uint8_t *short_layout(uint8_t *hb, const uint8_t *aad, size_t aad_len,
  * this way, 80 bytes 0.99 and 128 bytes 1.02 without the copies, 256
  * bytes 1.09-1.11, 1350 bytes 1.15-1.20, 2048 bytes 1.18-1.22). */
 #define SIV_KERNEL_COPY_MAX 64
-_Static_assert(SIV_KERNEL_COPY_MAX / 16 <= 7, "copy_few_blocks takes the blocks");
+_Static_assert(SIV_KERNEL_COPY_MAX / 16 <= 7,
+               "copy_few_blocks takes the blocks");
 
 /* The kernels' hb: the AAD's blocks, the data when it is copied, the
  * padded last block and the length block. */
