@@ -595,6 +595,9 @@ ___
 # one run from hb when the caller laid the whole message out there
 # (io->field = hb + 16 * aad_blocks and io->end = io->field + 16 * dw):
 # the runs' seams cost a reduction each, which short messages notice.
+# Only the one run and the whole blocks can reach $BIG blocks (the AAD
+# is at most SIV_SHORT_AAD = 64 bytes, the end two blocks), so only they
+# get the eight-block loop; the four-block loop takes any count.
 sub runs {
     my ($field) = @_;
     return <<___
@@ -616,8 +619,8 @@ ___
     lea        r11, [rcx + r10 + 1]
 ___
     . "    jmp        .LX_hashed\n.LX_runs:\n"
-    . polyval('aad', <<___, 1)
-    mov        rdi, rdx                 # the AAD's blocks
+    . polyval('aad', <<___, 0)
+    mov        rdi, rdx                 # the AAD's blocks (at most 4: no bulk loop)
     mov        r11, rcx
 ___
     . polyval('data', <<___, 1)
@@ -625,7 +628,7 @@ ___
     mov        r11, r8
     shr        r11, 4
 ___
-    . polyval('end', <<___, 1)
+    . polyval('end', <<___, 0)
     mov        rdi, [r9 + $SIV_IO_END]  # public: a pointer in struct siv_short_io (the rest)
     mov        r11, r8
     shr        r11, 4
