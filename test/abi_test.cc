@@ -136,10 +136,14 @@ void gcmi_aes_gcm_x86_64_vaes_avx2_siv_open_end_msabi(void);
 void gcmi_aes_gcm_x86_64_aesni_avx_seal_msabi(void);
 void gcmi_aes_gcm_x86_64_aesni_avx_open_msabi(void);
 void gcmi_aes_gcm_x86_64_aesni_avx_seal_lagged_msabi(void);
+void gcmi_aes_gcm_x86_64_aesni_avx_seal_oneshot_msabi(void);
+void gcmi_aes_gcm_x86_64_aesni_avx_open_oneshot_msabi(void);
 void gcmi_aes_gcm_x86_64_aesni_avx_siv_open_msabi(void);
 void gcmi_aes_gcm_x86_64_aesni_sse_seal_msabi(void);
 void gcmi_aes_gcm_x86_64_aesni_sse_open_msabi(void);
 void gcmi_aes_gcm_x86_64_aesni_sse_seal_lagged_msabi(void);
+void gcmi_aes_gcm_x86_64_aesni_sse_seal_oneshot_msabi(void);
+void gcmi_aes_gcm_x86_64_aesni_sse_open_oneshot_msabi(void);
 void gcmi_aes_gcm_x86_64_aesni_sse_siv_open_msabi(void);
 void gcmi_aes_gcm_siv_x86_64_aesni_keys_msabi(void);
 void gcmi_aes_gcm_siv_x86_64_aesni_seal_short_msabi(void);
@@ -542,6 +546,9 @@ struct FusedKernels {
   const void *siv_tag_ctr32le = nullptr;
   const void *siv_keys_hash = nullptr;
   const void *siv_open_end = nullptr;
+  // The one-shot seal and open (struct fused_oneshot), or null.
+  const void *seal_oneshot = nullptr;
+  const void *open_oneshot = nullptr;
 };
 
 template <typename F>
@@ -611,6 +618,8 @@ std::vector<FusedKernels> FusedKernelList() {
                &gcmi_fused_aesni_avx,
                reinterpret_cast<const void *>(gcmi_fused_aesni_avx.seal_lagged),
                Fn(gcmi_fused_aesni_avx.siv_open)});
+  k.back().seal_oneshot = Fn(gcmi_fused_aesni_avx.seal_oneshot);
+  k.back().open_oneshot = Fn(gcmi_fused_aesni_avx.open_oneshot);
 #if defined(LIBGCM_ABI_TEST_MSABI)
   k.push_back(
       {"aesni_avx_msabi", Abi::kWin64,
@@ -620,6 +629,8 @@ std::vector<FusedKernels> FusedKernelList() {
        reinterpret_cast<const void *>(
            &gcmi_aes_gcm_x86_64_aesni_avx_seal_lagged_msabi),
        Fn(&gcmi_aes_gcm_x86_64_aesni_avx_siv_open_msabi)});
+  k.back().seal_oneshot = Fn(&gcmi_aes_gcm_x86_64_aesni_avx_seal_oneshot_msabi);
+  k.back().open_oneshot = Fn(&gcmi_aes_gcm_x86_64_aesni_avx_open_oneshot_msabi);
 #endif
   k.push_back({"aesni_sse", kNativeAbi,
                reinterpret_cast<const void *>(gcmi_fused_aesni_sse.seal),
@@ -627,6 +638,8 @@ std::vector<FusedKernels> FusedKernelList() {
                &gcmi_fused_aesni_sse,
                reinterpret_cast<const void *>(gcmi_fused_aesni_sse.seal_lagged),
                Fn(gcmi_fused_aesni_sse.siv_open)});
+  k.back().seal_oneshot = Fn(gcmi_fused_aesni_sse.seal_oneshot);
+  k.back().open_oneshot = Fn(gcmi_fused_aesni_sse.open_oneshot);
 #if defined(LIBGCM_ABI_TEST_MSABI)
   k.push_back(
       {"aesni_sse_msabi", Abi::kWin64,
@@ -636,6 +649,8 @@ std::vector<FusedKernels> FusedKernelList() {
        reinterpret_cast<const void *>(
            &gcmi_aes_gcm_x86_64_aesni_sse_seal_lagged_msabi),
        Fn(&gcmi_aes_gcm_x86_64_aesni_sse_siv_open_msabi)});
+  k.back().seal_oneshot = Fn(&gcmi_aes_gcm_x86_64_aesni_sse_seal_oneshot_msabi);
+  k.back().open_oneshot = Fn(&gcmi_aes_gcm_x86_64_aesni_sse_open_oneshot_msabi);
 #endif
   return k;
 }
@@ -702,6 +717,24 @@ TEST_P(FusedAbiTest, PreservesRegistersAndMatchesDirectCall) {
         CheckCryptCall(k.abi, seal ? k.seal : k.open,
                        seal ? k.ref->seal : k.ref->open, &keys,
                        in.data() + 1, n, ctr, xi0, what);
+        const void *one = seal ? k.seal_oneshot : k.open_oneshot;
+        if (one != nullptr) {
+          // The same call with the one-shot pieces (its sixth argument a
+          // struct fused_oneshot): output and the whole struct after.
+          fused_oneshot ref_m, got_m;
+          for (size_t j = 0; j < sizeof(ref_m); j++) {
+            reinterpret_cast<uint8_t *>(&ref_m)[j] = static_cast<uint8_t>(7 * j + 1);
+          }
+          got_m = ref_m;
+          std::vector<uint8_t> ref(16 * n + 1), got(16 * n + 1);
+          (seal ? k.ref->seal_oneshot : k.ref->open_oneshot)(
+              &keys, ref.data() + 1, in.data() + 1, n, ctr, &ref_m);
+          uint64_t args[6] = {Arg(&keys), Arg(got.data() + 1), Arg(in.data() + 1),
+                              n, Arg(ctr), Arg(&got_m)};
+          CheckedCall(k.abi, one, args, what + " oneshot");
+          EXPECT_EQ(ref, got) << what << " oneshot";
+          EXPECT_EQ(0, memcmp(&ref_m, &got_m, sizeof(ref_m))) << what << " oneshot";
+        }
       }
     }
     // The AES-GCM-SIV functions on the same keys (the byte order does not

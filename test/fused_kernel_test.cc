@@ -12,7 +12,9 @@
 // blocks, their tails 1..15), and no
 // write outside out[0, 16 * blocks). Kernels with a lagged seal (the
 // stream's seal with its hash one group behind) have it checked the same
-// way, plus chains of lagged calls against one seal.
+// way, plus chains of lagged calls against one seal; kernels with the
+// one-shot hooks (the AAD block and two mask blocks inside the call) have
+// them checked on every call the plain seal and open are.
 //
 // Adding a kernel: nothing here; the suite reads the dispatcher's list. A
 // kernel this CPU cannot run is skipped with the reason.
@@ -159,6 +161,55 @@ class FusedKernelDirect : public ::testing::TestWithParam<const fused_impl *> {
     ASSERT_EQ(0, std::memcmp(got_xi, want_xi, 16)) << w << ": Xi";
     ASSERT_EQ(0, std::memcmp(ctr_copy, ctr, 16)) << w << ": ctr changed";
     ASSERT_EQ("", b.Untouched()) << w;
+    CheckOneshot(k, seal, data, blocks, in_off, out_off, in_place, ctr, xi0, w);
+  }
+
+  // The one-shot hooks (fused.h: seal_oneshot, open_oneshot), when the
+  // kernel has them, on the same call: an AAD block and two mask counters
+  // made from the data, expecting m->Xi = GHASH of the AAD block from xi0,
+  // then of the blocks as seal's or open's; the same output; and
+  // m->ks[i] = AES(K, m->ctr[i]), from the AES backend's encrypt_block.
+  void CheckOneshot(const FusedKey &k, bool seal, const Bytes &data,
+                    size_t blocks, size_t in_off, size_t out_off,
+                    bool in_place, const uint8_t ctr[16],
+                    const uint8_t xi0[16], const std::string &w) const {
+    fused_oneshot_fn *one = seal ? impl()->seal_oneshot : impl()->open_oneshot;
+    if (one == nullptr) return;
+    ASSERT_TRUE(impl()->seal_oneshot != nullptr &&
+                impl()->open_oneshot != nullptr)
+        << w << ": a kernel has both one-shot hooks or neither";
+    const size_t n = 16 * blocks;
+    fused_oneshot m;
+    std::memcpy(m.Xi, xi0, 16);
+    for (size_t i = 0; i < 16; i++) {
+      m.aad[i] = static_cast<uint8_t>(data[i] ^ 0x36);
+      m.ctr[0][i] = static_cast<uint8_t>(data[n - 16 + i] ^ 0x5c);
+      m.ctr[1][i] = static_cast<uint8_t>(ctr[i] + 1 + i);
+    }
+    std::memset(m.ks, 0xa7, sizeof(m.ks));
+    Bytes want(n);
+    impl()->aes->ctr32(k.aes.get(), want.data(), data.data(), blocks, ctr);
+    uint8_t want_xi[16], want_ks[2][16];
+    std::memcpy(want_xi, xi0, 16);
+    gcmi_ghash_ct64.update(want_xi, k.ref_ghash.get(), m.aad, 1);
+    gcmi_ghash_ct64.update(want_xi, k.ref_ghash.get(),
+                           seal ? want.data() : data.data(), blocks);
+    for (int i = 0; i < 2; i++) {
+      impl()->aes->encrypt_block(k.aes.get(), want_ks[i], m.ctr[i]);
+    }
+    const fused_oneshot m0 = m;
+    KernelBuffers b(data, in_off, out_off, in_place);
+    uint8_t ctr_copy[16];
+    std::memcpy(ctr_copy, ctr, 16);
+    one(&k.keys, b.out, b.in, blocks, ctr_copy, &m);
+    const std::string wo = w + " oneshot";
+    ASSERT_EQ(0, std::memcmp(b.out, want.data(), n)) << wo << ": output";
+    ASSERT_EQ(0, std::memcmp(m.Xi, want_xi, 16)) << wo << ": Xi";
+    ASSERT_EQ(0, std::memcmp(m.ks, want_ks, 32)) << wo << ": mask blocks";
+    ASSERT_EQ(0, std::memcmp(m.aad, m0.aad, 16)) << wo << ": aad changed";
+    ASSERT_EQ(0, std::memcmp(m.ctr, m0.ctr, 32)) << wo << ": counters changed";
+    ASSERT_EQ(0, std::memcmp(ctr_copy, ctr, 16)) << wo << ": ctr changed";
+    ASSERT_EQ("", b.Untouched()) << wo;
   }
 
   // The lagged seal (fused.h: seal_lagged) on `blocks` blocks (a multiple

@@ -138,6 +138,7 @@ use strict;
 use warnings;
 use perlasm::fused_driver_x86_64 qw(spread);    # seal, seal_lagged, open; the stitching
 use perlasm::siv_copy;                           # the AES-GCM-SIV function's byte order
+use perlasm::layout;                             # $OS_AAD, $OS_CTR, $OS_KS: struct fused_oneshot
 
 # Offset of the Karatsuba half sums in the clmul GHASH key.
 my $HALVES = 128;
@@ -386,6 +387,37 @@ sub entry {
 ___
 }
 
+# oneshot(tag): what seal_oneshot and open_oneshot (fused.h, struct
+# fused_oneshot at r9) do after the entry, before the blocks: the AES of
+# the two counter blocks m->ctr into m->ks, and Y = (Y ^ m->aad) * H (the
+# AAD block, one multiply and one reduction), the multiply's lines spread
+# over the two blocks' rounds. The chains are independent of each other
+# and of the batches after them, so the core runs them beside the first
+# batch's rounds. The two blocks need no counter swap: they are AES of
+# the given blocks, nothing is added to them.
+sub oneshot {
+    my ($tag) = @_;
+    my $hash = mov('u', $d, "[r9 + $OS_AAD]")
+             . vop('pshufb', $d, $d, '[.Lbswap_mask]')
+             . vop('pxor', $d, $d, $y)
+             . mul_acc(1, $d, "[$gkey]", "[$gkey + $HALVES]")
+             . fixup() . reduce();
+    # The hash's lines, shared out over rounds 1..9 in order.
+    my @h = grep { /\S/ } split /\n/, $hash;
+    my $per = int((@h + 8) / 9);
+    my %hooks = map { ($_ => join('', map { "$_\n" } splice(@h, 0, $per))) } 1 .. 9;
+    return mov('u', 'xmm0', "[r9 + $OS_CTR]")
+         . mov('u', 'xmm1', "[r9 + " . ($OS_CTR + 16) . "]")
+         . mov('u', 'xmm8', "[$aes]")
+         . vop('pxor', 'xmm0', 'xmm0', 'xmm8')
+         . vop('pxor', 'xmm1', 'xmm1', 'xmm8')
+         . rounds(2, "${tag}_masks", \%hooks)
+         . vop('aesenclast', 'xmm0', 'xmm0', 'xmm8')
+         . vop('aesenclast', 'xmm1', 'xmm1', 'xmm8')
+         . mov('u', "[r9 + $OS_KS]", 'xmm0')
+         . mov('u', "[r9 + " . ($OS_KS + 16) . "]", 'xmm1');
+}
+
 # The exit: Y back to Xi, the counter slot and every vector register
 # wiped (one zero idiom per register), and in VEX the upper halves clean.
 sub exit_wipe {
@@ -439,7 +471,8 @@ ___
         { name => $name, batch => 8, vec => 'xmm', frame => 16, sse => !$VEX,
           entry => entry(), exit => exit_wipe() },
         counters => \&counters, rounds => \&rounds, last => last8(),
-        tail => \&tail, group_hooks => \&group_hooks, ghash_run => \&ghash_run);
+        tail => \&tail, group_hooks => \&group_hooks, ghash_run => \&ghash_run,
+        oneshot => \&oneshot);
 
     $code .= perlasm::siv_copy::polyval_form($code, "${name}_seal", "${name}_siv_open",
                                              qr/\[\.Lbswap_mask\]/,

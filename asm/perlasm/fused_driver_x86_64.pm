@@ -70,6 +70,7 @@ package perlasm::fused_driver_x86_64;
 use strict;
 use warnings;
 use perlasm::layout;    # $K_AES_KEY, $K_GHASH_KEY, $ROUNDS, $LAG_*
+use perlasm::siv_copy;  # extract(): a function renamed, its labels suffixed
 use Exporter qw(import);
 
 our @EXPORT_OK = qw(spread interleave ctr_loop);    # for the kernels' rounds and counter mode
@@ -382,6 +383,11 @@ ___
 #   fill_hooks(src)         with k->{setup}: outside_hooks that also make
 #                           setup's data (the first batch of a seal_lagged
 #                           or open whose loop runs)
+#   oneshot(tag)            optional: the text that seal_oneshot and
+#                           open_oneshot (fused.h) run after the entry, r9
+#                           being struct fused_oneshot (the AAD block into
+#                           Y, the two mask blocks); with it the kernel has
+#                           those two functions too: seal and open with it
 # A batch is counters, rounds and last on the registers of one batch; with
 # hashing, the round hooks of the batch at src are stitched in. The
 # previous batch of seal is at out - 16*batch, re-read from where it was
@@ -405,14 +411,22 @@ sub memory_kernel {
         my ($tag, $load, $count) = @_;
         return "    $load\n    mov        rdi, $count\n" . $p{ghash_run}->($tag);
     };
-    return "\n.text" . seal_function($k,
+    my %seal = (
         note         => "pending at out - " . 16 * $k->{batch},
         first        => $alone->('seal_first'),
         loop         => $stitched->('seal_loop', $prev),
         pending      => $run->('seal_pending', "lea        rbx, [$prev]            # no tail: hash the last batch alone", $k->{batch}),
         pending_tail => $p{tail}->('seal_ptail', $outside->($prev)),
         tail         => $p{tail}->('seal_tail'),
-        tail_hash    => $run->('seal_tail_hash', "mov        rbx, $OUT", $BLOCKS))
+        tail_hash    => $run->('seal_tail_hash', "mov        rbx, $OUT", $BLOCKS));
+    my %open = (
+        (defined $k->{setup}
+             ? (first      => $stitched->('open_first', $IN, $outside),
+                first_fill => $stitched->('open_fill', $IN, $p{fill_hooks})) : ()),
+        loop      => $stitched->('open_loop', $IN),
+        tail_hash => $run->('open_tail_hash', "mov        rbx, $IN", $BLOCKS),
+        tail      => $p{tail}->('open_tail'));
+    my $s = "\n.text" . seal_function($k, %seal)
     . seal_lagged_function($k,
         first_pending => $stitched->('lag_first', 'r12', $outside),
         (defined $k->{setup}
@@ -420,13 +434,20 @@ sub memory_kernel {
                 loop_outside       => $stitched->('lag_second', $prev, $outside)) : ()),
         first_alone   => $alone->('lag_alone'),
         loop          => $stitched->('lag_loop', $prev))
-    . open_function($k,
-        (defined $k->{setup}
-             ? (first      => $stitched->('open_first', $IN, $outside),
-                first_fill => $stitched->('open_fill', $IN, $p{fill_hooks})) : ()),
-        loop      => $stitched->('open_loop', $IN),
-        tail_hash => $run->('open_tail_hash', "mov        rbx, $IN", $BLOCKS),
-        tail      => $p{tail}->('open_tail'));
+    . open_function($k, %open);
+    return $s unless defined $p{oneshot};
+    # seal_oneshot and open_oneshot: seal and open with the kernel's
+    # oneshot(tag) text after the entry (r9 is then struct fused_oneshot,
+    # whose Xi is where seal's r9 points), renamed, their labels suffixed.
+    for my $op (['seal', \&seal_function, \%seal], ['open', \&open_function, \%open]) {
+        my ($fn, $make, $pieces) = @$op;
+        my $ko = { %$k, entry => $k->{entry} . $p{oneshot}->("${fn}_os") };
+        my $f = perlasm::siv_copy::extract($make->($ko, %$pieces), "$k->{name}_$fn",
+                                           "$k->{name}_${fn}_oneshot", '_os');
+        $f =~ s/uint8_t Xi\[16\]\)$/struct fused_oneshot *m)/m or die "memory_kernel: no prototype\n";
+        $s .= "\n$f";
+    }
+    return $s;
 }
 
 # ctr_loop(k, tag, iteration, tail): the loop of counter mode over whole

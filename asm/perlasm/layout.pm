@@ -13,6 +13,9 @@
 #   $LAG_XI           struct fused_lag's Xi, pending and has_pending, on
 #   $LAG_PENDING      64-bit targets (crypto/fused/fused.h).
 #   $LAG_HAS_PENDING
+#   $OS_AAD           struct fused_oneshot's aad, ctr and ks (Xi is at 0),
+#   $OS_CTR           read from crypto/fused/fused.h's FUSED_ONESHOT_*
+#   $OS_KS            _OFFSET.
 # `use perlasm::layout;` puts them in the kernel's namespace, so they
 # interpolate in its assembly text like its own variables.
 package perlasm::layout;
@@ -24,7 +27,8 @@ use File::Basename qw(dirname);
 use File::Spec;
 
 our @EXPORT = qw($ROUNDS $PLANES $K_AES_KEY $K_GHASH_KEY
-                 $LAG_XI $LAG_PENDING $LAG_HAS_PENDING);
+                 $LAG_XI $LAG_PENDING $LAG_HAS_PENDING
+                 $OS_AAD $OS_CTR $OS_KS);
 
 # c_define(<header relative to the source root>, <macro>): the value of an
 # object-like #define in one of libgcm's C headers. The value is a decimal
@@ -61,5 +65,8 @@ our $K_GHASH_KEY = 24;
 our $LAG_XI = 0;
 our $LAG_PENDING = 8;
 our $LAG_HAS_PENDING = 16;
+our $OS_AAD = c_define('crypto/fused/fused.h', 'FUSED_ONESHOT_AAD_OFFSET');
+our $OS_CTR = c_define('crypto/fused/fused.h', 'FUSED_ONESHOT_CTR_OFFSET');
+our $OS_KS = c_define('crypto/fused/fused.h', 'FUSED_ONESHOT_KS_OFFSET');
 
 1;

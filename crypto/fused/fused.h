@@ -116,6 +116,42 @@ typedef void fused_lagged_fn(const struct fused_keys *k, uint8_t *out,
                              const uint8_t ctr[16],
                              const struct fused_lag *lag);
 
+/* A one-shot GCM message's small pieces, done inside one kernel call
+ * (seal_oneshot and open_oneshot below) instead of three calls around
+ * it: the AAD block's hash before the blocks, and two blocks of AES
+ * beside them (the tag mask E(K, J0) and the key stream of a partial last
+ * block), which then cost the kernel a few instruction slots rather than
+ * two calls' latency. Inline data only (no pointers); the offsets are for
+ * the 64-bit kernels, which read them (asm/perlasm/layout.pm's c_define
+ * reads these lines). Xi comes first, so that a kernel's entry and exit
+ * find it where seal's find theirs. */
+#define FUSED_ONESHOT_AAD_OFFSET 16
+#define FUSED_ONESHOT_CTR_OFFSET 32
+#define FUSED_ONESHOT_KS_OFFSET 64
+struct fused_oneshot {
+  uint8_t Xi[16];     /* the running hash, as for seal */
+  uint8_t aad[16];    /* a block folded into Xi first: the zero-padded AAD
+                       * (all zeros when there is none, which leaves a zero
+                       * Xi zero) */
+  uint8_t ctr[2][16]; /* two counter blocks, any values */
+  uint8_t ks[2][16];  /* written: AES(K, ctr[0]), AES(K, ctr[1]) */
+};
+#if !defined(__cplusplus)
+_Static_assert(offsetof(struct fused_oneshot, aad) ==
+                       FUSED_ONESHOT_AAD_OFFSET &&
+                   offsetof(struct fused_oneshot, ctr) ==
+                       FUSED_ONESHOT_CTR_OFFSET &&
+                   offsetof(struct fused_oneshot, ks) ==
+                       FUSED_ONESHOT_KS_OFFSET,
+               "the x86_64 fused kernels read struct fused_oneshot here");
+#endif
+
+/* The seal_oneshot and open_oneshot hooks' type, declared like
+ * fused_crypt_fn. */
+typedef void fused_oneshot_fn(const struct fused_keys *k, uint8_t *out,
+                              const uint8_t *in, size_t blocks,
+                              const uint8_t ctr[16], struct fused_oneshot *m);
+
 /* The longest one-shot message, in bytes, that the mode engine's short
  * path takes (crypto/gcm/oneshot.c: two backend calls over a padded copy,
  * no kernel). A kernel slower than that path at every length it covers
@@ -313,6 +349,16 @@ struct fused_impl {
    * longer range than the default assumes, measured with gcm-ab; at
    * least 16 when set. */
   unsigned oneshot_min;
+  /* Optional (NULL: the GHASH backend's update on m->aad, and the AES
+   * backend's ctr32 on each of m->ctr, around seal or open): a one-shot
+   * message's seal or open with its small pieces inside (struct
+   * fused_oneshot). First m->Xi = (m->Xi ^ m->aad) * H, then exactly
+   * seal, or open, with m->Xi as Xi; and m->ks[i] = AES(K, m->ctr[i]) for
+   * i = 0, 1, computed beside the blocks. m overlaps neither in nor out.
+   * Leaves no key stream or hash in registers or on its stack (m->ks and
+   * m->Xi are the caller's to wipe). */
+  fused_oneshot_fn *seal_oneshot;
+  fused_oneshot_fn *open_oneshot;
   /* Optional, for AES-GCM-SIV (crypto/siv; NULL when the kernel has
    * none). Each is a GCM hook in RFC 8452's byte order: the counter is
    * the LITTLE-endian 32-bit word ctr[0..3] (ctr + i adds i to it modulo

@@ -53,6 +53,8 @@ GCM_HIDDEN fused_crypt_fn AESNI_AVX_KERNEL(seal);
 GCM_HIDDEN fused_crypt_fn AESNI_AVX_KERNEL(open);
 GCM_HIDDEN fused_crypt_fn AESNI_AVX_KERNEL(siv_open);
 GCM_HIDDEN fused_lagged_fn AESNI_AVX_KERNEL(seal_lagged);
+GCM_HIDDEN fused_oneshot_fn AESNI_AVX_KERNEL(seal_oneshot);
+GCM_HIDDEN fused_oneshot_fn AESNI_AVX_KERNEL(open_oneshot);
 #define AESNI_AVX_BUILT 1
 #else
 #define AESNI_AVX_KERNEL(op) NULL
@@ -82,6 +84,8 @@ const struct fused_impl gcmi_fused_aesni_avx = {
     .init = NULL,
     .seal = AESNI_AVX_KERNEL(seal),
     .open = AESNI_AVX_KERNEL(open),
+    .seal_oneshot = AESNI_AVX_KERNEL(seal_oneshot),
+    .open_oneshot = AESNI_AVX_KERNEL(open_oneshot),
     .seal_lagged = AESNI_AVX_KERNEL(seal_lagged),
     .lag_blocks = 8,
     .siv_open = AESNI_AVX_KERNEL(siv_open),

@@ -53,6 +53,8 @@ GCM_HIDDEN fused_crypt_fn AESNI_SSE_KERNEL(seal);
 GCM_HIDDEN fused_crypt_fn AESNI_SSE_KERNEL(open);
 GCM_HIDDEN fused_crypt_fn AESNI_SSE_KERNEL(siv_open);
 GCM_HIDDEN fused_lagged_fn AESNI_SSE_KERNEL(seal_lagged);
+GCM_HIDDEN fused_oneshot_fn AESNI_SSE_KERNEL(seal_oneshot);
+GCM_HIDDEN fused_oneshot_fn AESNI_SSE_KERNEL(open_oneshot);
 #define AESNI_SSE_BUILT 1
 #else
 #define AESNI_SSE_KERNEL(op) NULL
@@ -84,6 +86,8 @@ const struct fused_impl gcmi_fused_aesni_sse = {
     .init = NULL,
     .seal = AESNI_SSE_KERNEL(seal),
     .open = AESNI_SSE_KERNEL(open),
+    .seal_oneshot = AESNI_SSE_KERNEL(seal_oneshot),
+    .open_oneshot = AESNI_SSE_KERNEL(open_oneshot),
     .seal_lagged = AESNI_SSE_KERNEL(seal_lagged),
     .lag_blocks = 8,
     .siv_open = AESNI_SSE_KERNEL(siv_open),
