@@ -138,7 +138,7 @@ use strict;
 use warnings;
 use perlasm::fused_driver_x86_64 qw(spread);    # seal, seal_lagged, open; the stitching
 use perlasm::siv_copy;                           # the AES-GCM-SIV function's byte order
-use perlasm::layout;                             # $OS_AAD, $OS_CTR, $OS_KS: struct fused_oneshot
+use perlasm::layout;                             # $OS_*: struct fused_oneshot
 
 # Offset of the Karatsuba half sums in the clmul GHASH key.
 my $HALVES = 128;
@@ -418,6 +418,40 @@ sub oneshot {
          . mov('u', "[r9 + " . ($OS_KS + 16) . "]", 'xmm1');
 }
 
+# oneshot_end(tag): what seal_oneshot and open_oneshot do after the
+# blocks, before the exit: the partial block's key stream K (m->ks[1],
+# from oneshot) gives the hashed block T = m->tail ^ (K & m->hmask) and
+# the output m->ks[1] = K ^ m->tail; then Y takes T and the length block
+# as one aggregated run (H^2, H^1, one reduction), or the length block
+# alone when m->end is 1.
+sub oneshot_end {
+    my ($tag) = @_;
+    my ($k, $tl, $t, $l) = map { "xmm$_" } 0 .. 3;
+    return mov('u', $k, "[r9 + " . ($OS_KS + 16) . "]")
+         . mov('u', $tl, "[r9 + $OS_TAIL]")
+         . mov('u', $t, "[r9 + $OS_HMASK]")
+         . vop('pand', $t, $t, $k)
+         . vop('pxor', $k, $k, $tl, '# the partial block\'s output')
+         . mov('u', "[r9 + " . ($OS_KS + 16) . "]", $k)
+         . vop('pxor', $t, $t, $tl, '# T: the ciphertext\'s partial block')
+         . mov('u', $l, "[r9 + $OS_LENGTHS]")
+         . vop('pshufb', $l, $l, '[.Lbswap_mask]') . <<___
+    mov        rbx, [r9 + $OS_END]           # public: 1 or 2, from the message's length alone
+    cmp        rbx, 1
+    je         .L${tag}_lengths
+@{[ vop('pshufb', $d, $t, '[.Lbswap_mask]')
+  . vop('pxor', $d, $d, $y)
+  . mul_acc(1, $d, "[$gkey + 16]", "[$gkey + " . ($HALVES + 16) . "]")
+  . mul_acc(0, $l, "[$gkey]", "[$gkey + $HALVES]") ]}
+    jmp        .L${tag}_reduce
+.L${tag}_lengths:
+@{[ vop('pxor', $l, $l, $y)
+  . mul_acc(1, $l, "[$gkey]", "[$gkey + $HALVES]") ]}
+.L${tag}_reduce:
+@{[ fixup() . reduce() ]}
+___
+}
+
 # The exit: Y back to Xi, the counter slot and every vector register
 # wiped (one zero idiom per register), and in VEX the upper halves clean.
 sub exit_wipe {
@@ -472,7 +506,7 @@ ___
           entry => entry(), exit => exit_wipe() },
         counters => \&counters, rounds => \&rounds, last => last8(),
         tail => \&tail, group_hooks => \&group_hooks, ghash_run => \&ghash_run,
-        oneshot => \&oneshot);
+        oneshot => \&oneshot, oneshot_end => \&oneshot_end);
 
     $code .= perlasm::siv_copy::polyval_form($code, "${name}_seal", "${name}_siv_open",
                                              qr/\[\.Lbswap_mask\]/,

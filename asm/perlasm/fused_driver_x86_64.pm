@@ -383,11 +383,14 @@ ___
 #   fill_hooks(src)         with k->{setup}: outside_hooks that also make
 #                           setup's data (the first batch of a seal_lagged
 #                           or open whose loop runs)
-#   oneshot(tag)            optional: the text that seal_oneshot and
-#                           open_oneshot (fused.h) run after the entry, r9
-#                           being struct fused_oneshot (the AAD block into
-#                           Y, the two mask blocks); with it the kernel has
-#                           those two functions too: seal and open with it
+#   oneshot(tag), oneshot_end(tag)
+#                           optional: the text that seal_oneshot and
+#                           open_oneshot (fused.h) run after the entry and
+#                           before the exit, r9 being struct fused_oneshot
+#                           (the AAD block into Y and the two mask blocks;
+#                           the partial block and the length block into
+#                           Y); with them the kernel has those two
+#                           functions too: seal and open between them
 # A batch is counters, rounds and last on the registers of one batch; with
 # hashing, the round hooks of the batch at src are stitched in. The
 # previous batch of seal is at out - 16*batch, re-read from where it was
@@ -441,7 +444,8 @@ sub memory_kernel {
     # whose Xi is where seal's r9 points), renamed, their labels suffixed.
     for my $op (['seal', \&seal_function, \%seal], ['open', \&open_function, \%open]) {
         my ($fn, $make, $pieces) = @$op;
-        my $ko = { %$k, entry => $k->{entry} . $p{oneshot}->("${fn}_os") };
+        my $ko = { %$k, entry => $k->{entry} . $p{oneshot}->("${fn}_os"),
+                   exit => $p{oneshot_end}->("${fn}_os_end") . $k->{exit} };
         my $f = perlasm::siv_copy::extract($make->($ko, %$pieces), "$k->{name}_$fn",
                                            "$k->{name}_${fn}_oneshot", '_os');
         $f =~ s/uint8_t Xi\[16\]\)$/struct fused_oneshot *m)/m or die "memory_kernel: no prototype\n";

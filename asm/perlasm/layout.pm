@@ -13,9 +13,10 @@
 #   $LAG_XI           struct fused_lag's Xi, pending and has_pending, on
 #   $LAG_PENDING      64-bit targets (crypto/fused/fused.h).
 #   $LAG_HAS_PENDING
-#   $OS_AAD           struct fused_oneshot's aad, ctr and ks (Xi is at 0),
-#   $OS_CTR           read from crypto/fused/fused.h's FUSED_ONESHOT_*
-#   $OS_KS            _OFFSET.
+#   $OS_AAD           struct fused_oneshot's fields (Xi is at 0), read
+#   $OS_CTR           from crypto/fused/fused.h's FUSED_ONESHOT_*_OFFSET.
+#   $OS_KS
+#   $OS_TAIL $OS_HMASK $OS_LENGTHS $OS_END
 # `use perlasm::layout;` puts them in the kernel's namespace, so they
 # interpolate in its assembly text like its own variables.
 package perlasm::layout;
@@ -28,7 +29,7 @@ use File::Spec;
 
 our @EXPORT = qw($ROUNDS $PLANES $K_AES_KEY $K_GHASH_KEY
                  $LAG_XI $LAG_PENDING $LAG_HAS_PENDING
-                 $OS_AAD $OS_CTR $OS_KS);
+                 $OS_AAD $OS_CTR $OS_KS $OS_TAIL $OS_HMASK $OS_LENGTHS $OS_END);
 
 # c_define(<header relative to the source root>, <macro>): the value of an
 # object-like #define in one of libgcm's C headers. The value is a decimal
@@ -68,5 +69,9 @@ our $LAG_HAS_PENDING = 16;
 our $OS_AAD = c_define('crypto/fused/fused.h', 'FUSED_ONESHOT_AAD_OFFSET');
 our $OS_CTR = c_define('crypto/fused/fused.h', 'FUSED_ONESHOT_CTR_OFFSET');
 our $OS_KS = c_define('crypto/fused/fused.h', 'FUSED_ONESHOT_KS_OFFSET');
+our $OS_TAIL = c_define('crypto/fused/fused.h', 'FUSED_ONESHOT_TAIL_OFFSET');
+our $OS_HMASK = c_define('crypto/fused/fused.h', 'FUSED_ONESHOT_HMASK_OFFSET');
+our $OS_LENGTHS = c_define('crypto/fused/fused.h', 'FUSED_ONESHOT_LENGTHS_OFFSET');
+our $OS_END = c_define('crypto/fused/fused.h', 'FUSED_ONESHOT_END_OFFSET');
 
 1;

@@ -116,25 +116,41 @@ typedef void fused_lagged_fn(const struct fused_keys *k, uint8_t *out,
                              const uint8_t ctr[16],
                              const struct fused_lag *lag);
 
-/* A one-shot GCM message's small pieces, done inside one kernel call
- * (seal_oneshot and open_oneshot below) instead of three calls around
- * it: the AAD block's hash before the blocks, and two blocks of AES
- * beside them (the tag mask E(K, J0) and the key stream of a partial last
- * block), which then cost the kernel a few instruction slots rather than
- * two calls' latency. Inline data only (no pointers); the offsets are for
- * the 64-bit kernels, which read them (asm/perlasm/layout.pm's c_define
- * reads these lines). Xi comes first, so that a kernel's entry and exit
- * find it where seal's find theirs. */
+/* A one-shot GCM message's small pieces, done inside the kernel call
+ * (seal_oneshot and open_oneshot below) instead of four calls around it:
+ * before the blocks, the AAD block's hash; beside them, two blocks of AES
+ * (the tag mask E(K, J0) and the partial last block's key stream), which
+ * then cost the kernel a few instruction slots rather than two calls'
+ * latency; after them, the partial last block and the length block's
+ * hash, in the kernel's registers rather than through a GHASH call.
+ * Inline data only (no pointers); the offsets are for the 64-bit kernels,
+ * which read them (asm/perlasm/layout.pm's c_define reads these lines).
+ * Xi comes first, so that a kernel's entry and exit find it where seal's
+ * find theirs. */
 #define FUSED_ONESHOT_AAD_OFFSET 16
 #define FUSED_ONESHOT_CTR_OFFSET 32
 #define FUSED_ONESHOT_KS_OFFSET 64
+#define FUSED_ONESHOT_TAIL_OFFSET 96
+#define FUSED_ONESHOT_HMASK_OFFSET 112
+#define FUSED_ONESHOT_LENGTHS_OFFSET 128
+#define FUSED_ONESHOT_END_OFFSET 144
 struct fused_oneshot {
-  uint8_t Xi[16];     /* the running hash, as for seal */
-  uint8_t aad[16];    /* a block folded into Xi first: the zero-padded AAD
-                       * (all zeros when there is none, which leaves a zero
-                       * Xi zero) */
-  uint8_t ctr[2][16]; /* two counter blocks, any values */
-  uint8_t ks[2][16];  /* written: AES(K, ctr[0]), AES(K, ctr[1]) */
+  uint8_t Xi[16];      /* the running hash, as for seal */
+  uint8_t aad[16];     /* a block folded into Xi first: the zero-padded AAD
+                        * (all zeros when there is none, which leaves a
+                        * zero Xi zero) */
+  uint8_t ctr[2][16];  /* two counter blocks, any values */
+  uint8_t ks[2][16];   /* written: AES(K, ctr[0]), then
+                        * AES(K, ctr[1]) ^ tail (the partial block's
+                        * output, sealed or opened, in its first bytes) */
+  uint8_t tail[16];    /* the partial last block, zero-padded: plaintext
+                        * (seal) or ciphertext (open) */
+  uint8_t hmask[16];   /* seal: ones over the partial block's bytes, zeros
+                        * past them; open: zeros */
+  uint8_t lengths[16]; /* the length block */
+  size_t end;          /* blocks hashed after the blocks: 2, the partial
+                        * block then the length block; or 1, the length
+                        * block alone */
 };
 #if !defined(__cplusplus)
 _Static_assert(offsetof(struct fused_oneshot, aad) ==
@@ -142,7 +158,16 @@ _Static_assert(offsetof(struct fused_oneshot, aad) ==
                    offsetof(struct fused_oneshot, ctr) ==
                        FUSED_ONESHOT_CTR_OFFSET &&
                    offsetof(struct fused_oneshot, ks) ==
-                       FUSED_ONESHOT_KS_OFFSET,
+                       FUSED_ONESHOT_KS_OFFSET &&
+                   offsetof(struct fused_oneshot, tail) ==
+                       FUSED_ONESHOT_TAIL_OFFSET &&
+                   offsetof(struct fused_oneshot, hmask) ==
+                       FUSED_ONESHOT_HMASK_OFFSET &&
+                   offsetof(struct fused_oneshot, lengths) ==
+                       FUSED_ONESHOT_LENGTHS_OFFSET &&
+                   (offsetof(struct fused_oneshot, end) ==
+                        FUSED_ONESHOT_END_OFFSET ||
+                    sizeof(void *) != 8),
                "the x86_64 fused kernels read struct fused_oneshot here");
 #endif
 
@@ -349,14 +374,19 @@ struct fused_impl {
    * longer range than the default assumes, measured with gcm-ab; at
    * least 16 when set. */
   unsigned oneshot_min;
-  /* Optional (NULL: the GHASH backend's update on m->aad, and the AES
-   * backend's ctr32 on each of m->ctr, around seal or open): a one-shot
-   * message's seal or open with its small pieces inside (struct
-   * fused_oneshot). First m->Xi = (m->Xi ^ m->aad) * H, then exactly
-   * seal, or open, with m->Xi as Xi; and m->ks[i] = AES(K, m->ctr[i]) for
-   * i = 0, 1, computed beside the blocks. m overlaps neither in nor out.
-   * Leaves no key stream or hash in registers or on its stack (m->ks and
-   * m->Xi are the caller's to wipe). */
+  /* Optional (NULL: the same steps through the GHASH and AES backends
+   * around seal or open, crypto/gcm/oneshot.c): a one-shot message's seal
+   * or open with its small pieces inside (struct fused_oneshot):
+   *   1. m->Xi = (m->Xi ^ m->aad) * H;
+   *   2. exactly seal, or open, with m->Xi as Xi;
+   *   3. with K = AES(K, m->ctr[1]): T = m->tail ^ (K & m->hmask) (the
+   *      ciphertext's partial block, zero-padded, either way), then
+   *      m->Xi folds T and m->lengths (m->end 2) or m->lengths alone
+   *      (m->end 1) as GHASH does;
+   *   4. m->ks[0] = AES(K, m->ctr[0]), m->ks[1] = K ^ m->tail.
+   * The AES of the two counter blocks runs beside the blocks. m overlaps
+   * neither in nor out. Leaves no key stream or hash in registers or on
+   * its stack (m is the caller's to wipe). */
   fused_oneshot_fn *seal_oneshot;
   fused_oneshot_fn *open_oneshot;
   /* Optional, for AES-GCM-SIV (crypto/siv; NULL when the kernel has

@@ -24,9 +24,9 @@
  * one block of AAD, from GCM_SHORT_FUSED_MIN bytes on, or the kernel's
  * own oneshot_min) skip the stream
  * too: one kernel call hashes the AAD block, takes every whole block
- * straight from in to out and makes the tag mask and the partial block's
- * key stream beside them, and one GHASH call hashes the partial last
- * block with the length block (one_shot_fused).
+ * straight from in to out, makes the tag mask and the partial block's
+ * output beside them and hashes the partial block and the length block
+ * after them (one_shot_fused).
  *
  * Other messages go through the stream engine (crypto/gcm/stream.c) as
  * one update, which its planner serves with exactly the key stream the
@@ -194,13 +194,14 @@ static void one_shot_short(const struct gcm_key_st *k, int encrypt,
 
 /* A kernel call with a one-shot message's small pieces (fused.h's struct
  * fused_oneshot): the kernel's seal_oneshot or open_oneshot when it has
- * them, else the same three steps with the backends around seal or open:
- * the AAD block into m->Xi (skipped when there is no AAD: m->Xi and m->aad
- * are zero), the blocks, the two mask blocks. */
+ * them, else the same steps through the backends around seal or open: the
+ * AAD block into m->Xi (skipped when there is no AAD: m->Xi and m->aad
+ * are zero), the blocks, the two mask blocks, the partial block and the
+ * length block. */
 static void fused_oneshot_call(const struct gcm_key_st *k,
                                const struct fused_keys *fk, int encrypt,
-                               size_t aad_len,
-                               uint8_t *out, const uint8_t *in, size_t blocks,
+                               size_t aad_len, uint8_t *out,
+                               const uint8_t *in, size_t blocks,
                                const uint8_t ctr[16],
                                struct fused_oneshot *m) {
   const struct fused_impl *f = k->fused;
@@ -213,42 +214,41 @@ static void fused_oneshot_call(const struct gcm_key_st *k,
   k->aes->ctr32(gcm_key_aes(k), m->ks[0], gcmi_ks_zeros, 1, m->ctr[0]);
   k->aes->ctr32(gcm_key_aes(k), m->ks[1], gcmi_ks_zeros, 1, m->ctr[1]);
   (encrypt ? f->seal : f->open)(fk, out, in, blocks, ctr, m->Xi);
+  /* end: T, then the length block, hashed as one run; the public data and
+   * the partial block's output over the key stream. */
+  _Alignas(16) uint8_t end[32];
+  const gcm_block ks = block_load(m->ks[1]), tail = block_load(m->tail);
+  block_store(end, block_xor(tail, block_and(ks, block_load(m->hmask))));
+  block_store(end + 16, block_load(m->lengths));
+  block_store(m->ks[1], block_xor(ks, tail));
+  k->ghash->update(m->Xi, fk->ghash_key, end + 32 - 16 * m->end, m->end);
 }
 
 /* The one-shot path for a key with a fused kernel (crypto/fused/fused.h):
  * a 96-bit nonce, at most one block of AAD and at least
  * GCM_SHORT_FUSED_MIN bytes of data, any length above that (it needs no
- * buffer that grows with the data). Every block the calls below load
- * (the counter blocks, the AAD block, the tail) is written whole before
- * the first of them (crypto/gcm/block.h says why):
- *   - one kernel call (fused_oneshot_call) folds the zero-padded AAD
- *     block into the hash, then seals or opens every whole block straight
- *     from in to out, from J0 + 1, and beside them makes the tag mask
- *     E(K, J0) and the partial last block's key stream: with the hooks,
- *     the kernel's spare slots do what took three calls (from 5% faster
- *     at 1350 bytes on aesni_avx, Zen 1; docs/performance.md);
- *   - GHASH of the zero-padded partial last block of ciphertext and the
- *     length block.
- * The whole blocks get the kernel's wide AES instead of the two passes
- * over a stack copy of one_shot_short. */
-__attribute__((noinline)) static void one_shot_fused(const struct gcm_key_st *k, int encrypt,
-                           const uint8_t nonce[12], const uint8_t *in,
-                           size_t in_len, const uint8_t *aad, size_t aad_len,
-                           uint8_t *out, uint8_t tag[16]) {
+ * buffer that grows with the data). One kernel call (fused_oneshot_call)
+ * does the message but for the bytes of its partial last block: it folds
+ * the zero-padded AAD block into the hash, seals or opens every whole
+ * block straight from in to out, from J0 + 1, makes the tag mask E(K, J0)
+ * and the partial block's output beside them, and hashes the partial
+ * block and the length block after them. With the kernel's hooks that is
+ * one call where there were four (5-6% faster at 1350 bytes on aesni_avx,
+ * Zen 1; docs/performance.md). Every block the kernel loads (the struct,
+ * the counter block) is written whole before the call
+ * (crypto/gcm/block.h says why). */
+__attribute__((noinline)) static void one_shot_fused(
+    const struct gcm_key_st *k, int encrypt, const uint8_t nonce[12],
+    const uint8_t *in, size_t in_len, const uint8_t *aad, size_t aad_len,
+    uint8_t *out, uint8_t tag[16]) {
   /* m: the hash, the AAD block, the counter blocks J0 and that of the
-   * partial block, and their key stream. */
+   * partial block and their key stream, the partial block, the length
+   * block. */
   _Alignas(16) struct fused_oneshot m;
-  /* hb: the zero-padded partial last block of ciphertext and the length
-   * block. Public data only. */
-  _Alignas(16) uint8_t hb[32];
   _Alignas(16) uint8_t ctr[16]; /* J0 + 1, where the blocks start */
   const size_t whole = in_len / 16, rest = in_len % 16;
-  const uint8_t *tin = in + whole * 16;
   const struct fused_keys fk = gcm_key_fused_keys(k);
 
-  /* Every block a kernel loads is written whole (crypto/gcm/block.h). The
-   * partial block's input is read now: opening hashes the ciphertext as
-   * given, before out (maybe == in) is written. */
   block_store(m.Xi, block_make(0, 0));
   block_store(m.aad, block_load_partial(aad, aad_len));
   block_store(m.ctr[0], block_counter(nonce, 1));
@@ -256,21 +256,20 @@ __attribute__((noinline)) static void one_shot_fused(const struct gcm_key_st *k,
    * inc32 does. */
   block_store(m.ctr[1], block_counter(nonce, (uint32_t)(2 + whole)));
   block_store(ctr, block_counter(nonce, 2));
-  const gcm_block tail_in = block_load_partial(tin, rest);
-  const size_t h = rest > 0 ? 16 : 0;
-  if (!encrypt) block_store(hb, tail_in);
-  block_store(hb + h, block_lengths(aad_len, in_len));
+  /* The partial block's input is read now: opening hashes the ciphertext
+   * as given, before out (maybe == in) is written. */
+  block_store(m.tail, block_load_partial(in + whole * 16, rest));
+  block_store(m.hmask,
+              encrypt ? block_prefix_mask(rest) : block_make(0, 0));
+  block_store(m.lengths, block_lengths(aad_len, in_len));
+  m.end = rest > 0 ? 2 : 1;
 
   /* whole >= 1 here: GCM_SHORT_FUSED_MIN is at least a block. */
   fused_oneshot_call(k, &fk, encrypt, aad_len, out, in, whole, ctr, &m);
-  if (rest > 0) {
-    gcm_block y = block_xor(tail_in, block_load(m.ks[1]));
-    if (encrypt) block_store(hb, block_and(y, block_prefix_mask(rest)));
-    block_store_partial(out + whole * 16, y, rest);
-  }
-  k->ghash->update(m.Xi, fk.ghash_key, hb, h / 16 + 1);
+  if (rest > 0) block_store_partial(out + whole * 16, block_load(m.ks[1]), rest);
   xor_bytes(tag, m.Xi, m.ks[0], 16);
   wipe_blocks(m.ks[0], 2);
+  wipe_blocks(m.tail, 1);
   secure_wipe_block(m.Xi);
 }
 
