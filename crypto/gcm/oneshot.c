@@ -237,10 +237,10 @@ static void fused_oneshot_call(const struct gcm_key_st *k,
  * Zen 1; docs/performance.md). Every block the kernel loads (the struct,
  * the counter block) is written whole before the call
  * (crypto/gcm/block.h says why). */
-__attribute__((noinline)) static void one_shot_fused(
-    const struct gcm_key_st *k, int encrypt, const uint8_t nonce[12],
-    const uint8_t *in, size_t in_len, const uint8_t *aad, size_t aad_len,
-    uint8_t *out, uint8_t tag[16]) {
+static void one_shot_fused(const struct gcm_key_st *k, int encrypt,
+                           const uint8_t nonce[12], const uint8_t *in,
+                           size_t in_len, const uint8_t *aad, size_t aad_len,
+                           uint8_t *out, uint8_t tag[16]) {
   /* m: the hash, the AAD block, the counter blocks J0 and that of the
    * partial block and their key stream, the partial block, the length
    * block. */
