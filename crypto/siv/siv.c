@@ -378,28 +378,11 @@ static uint8_t *short_layout(uint8_t *hb, const uint8_t *aad, size_t aad_len,
  * this way, 80 bytes 0.99 and 128 bytes 1.02 without the copies, 256
  * bytes 1.09-1.11, 1350 bytes 1.15-1.20, 2048 bytes 1.18-1.22). */
 #define SIV_KERNEL_COPY_MAX 64
-_Static_assert(SIV_KERNEL_COPY_MAX / 16 <= 7,
-               "copy_few_blocks takes the blocks");
 
 /* The kernels' hb: the AAD's blocks, the data when it is copied, the
  * padded last block and the length block. */
 #define SIV_KERNEL_HB_BYTES \
   ((SIV_SHORT_AAD / 16 + SIV_KERNEL_COPY_MAX / 16 + 2) * 16)
-
-/* Copies n <= 7 whole blocks in at most three fixed-size pieces chosen by
- * the bits of n: a loop (or memcpy) here became REP MOVSQ, whose start-up
- * cost 8-10% of a 16-64-byte seal. */
-static inline void copy_few_blocks(uint8_t *d, const uint8_t *s, size_t n) {
-  if (n & 4) {
-    memcpy(d, s, 64);
-    d += 64, s += 64;
-  }
-  if (n & 2) {
-    memcpy(d, s, 32);
-    d += 32, s += 32;
-  }
-  if (n & 1) memcpy(d, s, 16);
-}
 
 /* Lays a message out for siv_seal_short or siv_open_short (fused.h) in
  * hb (SIV_KERNEL_HB_BYTES) and io: the AAD's blocks, the whole blocks
@@ -416,7 +399,7 @@ static inline int kernel_layout(uint8_t *hb, struct siv_short_io *io,
 
   siv_put_padded(hb, aad, aad_len);
   if (copy) {
-    copy_few_blocks(data, in, dw);
+    siv_copy_blocks(data, in, dw);
     io->in = io->out = data;
     io->end = data + 16 * dw;
   } else {
@@ -437,7 +420,7 @@ static inline int kernel_layout(uint8_t *hb, struct siv_short_io *io,
 static inline void kernel_output(const struct siv_short_io *io, int copy,
                                  int secret_blocks, size_t len, uint8_t *out) {
   const size_t dw = len / 16, dr = len % 16;
-  if (copy) copy_few_blocks(out, io->out, dw);
+  if (copy) siv_copy_blocks(out, io->out, dw);
   if (dr > 0) memcpy(out + 16 * dw, io->end, dr);
   if (copy && secret_blocks) {
     for (size_t i = 0; i < dw; i++) secure_wipe_block(io->out + 16 * i);

@@ -105,14 +105,41 @@ static inline gcm_block siv_block_lengths(uint64_t aad_len,
   return block_make(siv_word_le64(aad_len * 8), siv_word_le64(data_len * 8));
 }
 
-/* Copies the n bytes at src to dst zero-padded to whole blocks, one
- * 16-byte store per block. */
+/* Copies `blocks` whole blocks from s to d: up to fifteen in at most four
+ * fixed-size pieces chosen by the bits of the count, more with memcpy. A
+ * loop of block copies, or a memcpy of a length the compiler knows to be
+ * small, became REP MOVSQ, whose start-up cost 8-10% of a 16-64-byte
+ * seal (aesni_avx, AMD Zen 1); fixed-size pieces are plain vector moves. */
+static inline void siv_copy_blocks(uint8_t *d, const uint8_t *s,
+                                   size_t blocks) {
+  if (blocks > 15) {
+    memcpy(d, s, 16 * blocks);
+    return;
+  }
+  if (blocks & 8) {
+    memcpy(d, s, 128);
+    d += 128, s += 128;
+  }
+  if (blocks & 4) {
+    memcpy(d, s, 64);
+    d += 64, s += 64;
+  }
+  if (blocks & 2) {
+    memcpy(d, s, 32);
+    d += 32, s += 32;
+  }
+  if (blocks & 1) memcpy(d, s, 16);
+}
+
+/* Copies the n bytes at src to dst zero-padded to whole blocks: the whole
+ * blocks by siv_copy_blocks, the partial one with one 16-byte store. */
 static inline void siv_put_padded(uint8_t *dst, const uint8_t *src,
                                   size_t n) {
-  for (; n >= 16; n -= 16, src += 16, dst += 16) {
-    block_store(dst, block_load(src));
+  const size_t whole = n / 16 * 16;
+  siv_copy_blocks(dst, src, n / 16);
+  if (n > whole) {
+    block_store(dst + whole, block_load_partial(src + whole, n - whole));
   }
-  if (n > 0) block_store(dst, block_load_partial(src, n));
 }
 
 #endif /* LIBGCM_CRYPTO_SIV_SIV_BLOCK_H */
