@@ -140,9 +140,10 @@ struct fused_oneshot {
                         * (all zeros when there is none, which leaves a
                         * zero Xi zero) */
   uint8_t ctr[2][16];  /* two counter blocks, any values */
-  uint8_t ks[2][16];   /* written: AES(K, ctr[0]), then
-                        * AES(K, ctr[1]) ^ tail (the partial block's
-                        * output, sealed or opened, in its first bytes) */
+  uint8_t ks[2][16];   /* written: AES(K, ctr[0]), then (at least when
+                        * end is 2) AES(K, ctr[1]) ^ tail, the partial
+                        * block's output, sealed or opened, in its first
+                        * bytes */
   uint8_t tail[16];    /* the partial last block, zero-padded: plaintext
                         * (seal) or ciphertext (open) */
   uint8_t hmask[16];   /* seal: ones over the partial block's bytes, zeros
@@ -383,7 +384,9 @@ struct fused_impl {
    *      ciphertext's partial block, zero-padded, either way), then
    *      m->Xi folds T and m->lengths (m->end 2) or m->lengths alone
    *      (m->end 1) as GHASH does;
-   *   4. m->ks[0] = AES(K, m->ctr[0]), m->ks[1] = K ^ m->tail.
+   *   4. m->ks[0] = AES(K, m->ctr[0]), m->ks[1] = K ^ m->tail (m->ks[1]
+   *      may be left unwritten when m->end is 1: there is no partial
+   *      block).
    * The AES of the two counter blocks runs beside the blocks. m overlaps
    * neither in nor out. Leaves no key stream or hash in registers or on
    * its stack (m is the caller's to wipe). */

@@ -196,8 +196,9 @@ static void one_shot_short(const struct gcm_key_st *k, int encrypt,
  * fused_oneshot): the kernel's seal_oneshot or open_oneshot when it has
  * them, else the same steps through the backends around seal or open: the
  * AAD block into m->Xi (skipped when there is no AAD: m->Xi and m->aad
- * are zero), the blocks, the two mask blocks, the partial block and the
- * length block. */
+ * are zero), the blocks, the mask blocks (the second only with a partial
+ * block, as the hooks' contract allows), the partial block and the length
+ * block. */
 static void fused_oneshot_call(const struct gcm_key_st *k,
                                const struct fused_keys *fk, int encrypt,
                                size_t aad_len, uint8_t *out,
@@ -212,15 +213,19 @@ static void fused_oneshot_call(const struct gcm_key_st *k,
   }
   if (aad_len > 0) k->ghash->update(m->Xi, fk->ghash_key, m->aad, 1);
   k->aes->ctr32(gcm_key_aes(k), m->ks[0], gcmi_ks_zeros, 1, m->ctr[0]);
-  k->aes->ctr32(gcm_key_aes(k), m->ks[1], gcmi_ks_zeros, 1, m->ctr[1]);
-  (encrypt ? f->seal : f->open)(fk, out, in, blocks, ctr, m->Xi);
-  /* end: T, then the length block, hashed as one run; the public data and
-   * the partial block's output over the key stream. */
+  /* end: T (when there is a partial block), then the length block, hashed
+   * as one run. */
   _Alignas(16) uint8_t end[32];
-  const gcm_block ks = block_load(m->ks[1]), tail = block_load(m->tail);
-  block_store(end, block_xor(tail, block_and(ks, block_load(m->hmask))));
+  if (m->end == 2) {
+    k->aes->ctr32(gcm_key_aes(k), m->ks[1], gcmi_ks_zeros, 1, m->ctr[1]);
+  }
+  (encrypt ? f->seal : f->open)(fk, out, in, blocks, ctr, m->Xi);
+  if (m->end == 2) {
+    const gcm_block ks = block_load(m->ks[1]), tail = block_load(m->tail);
+    block_store(end, block_xor(tail, block_and(ks, block_load(m->hmask))));
+    block_store(m->ks[1], block_xor(ks, tail));
+  }
   block_store(end + 16, block_load(m->lengths));
-  block_store(m->ks[1], block_xor(ks, tail));
   k->ghash->update(m->Xi, fk->ghash_key, end + 32 - 16 * m->end, m->end);
 }
 
