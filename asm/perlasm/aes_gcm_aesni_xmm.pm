@@ -390,22 +390,21 @@ ___
 # oneshot(tag): what seal_oneshot and open_oneshot (fused.h, struct
 # fused_oneshot at r9) do after the entry, before the blocks: the AES of
 # the two counter blocks m->ctr into m->ks, and Y = (Y ^ m->aad) * H (the
-# AAD block, one multiply and one reduction), the multiply's lines spread
-# over the two blocks' rounds. The chains are independent of each other
-# and of the batches after them, so the core runs them beside the first
-# batch's rounds. The two blocks need no counter swap: they are AES of
-# the given blocks, nothing is added to them.
+# AAD block, one multiply and one reduction) as round hooks, the stages
+# in rounds 1..3 the way group_hooks places a group's. The chains are
+# independent of each other and of the batches after them, so the core
+# runs them beside the first batch's rounds. The two blocks need no
+# counter swap: they are AES of the given blocks, nothing is added to
+# them.
 sub oneshot {
     my ($tag) = @_;
-    my $hash = mov('u', $d, "[r9 + $OS_AAD]")
-             . vop('pshufb', $d, $d, '[.Lbswap_mask]')
-             . vop('pxor', $d, $d, $y)
-             . mul_acc(1, $d, "[$gkey]", "[$gkey + $HALVES]")
-             . fixup() . reduce();
-    # The hash's lines, shared out over rounds 1..9 in order.
-    my @h = grep { /\S/ } split /\n/, $hash;
-    my $per = int((@h + 8) / 9);
-    my %hooks = map { ($_ => join('', map { "$_\n" } splice(@h, 0, $per))) } 1 .. 9;
+    my %hooks = (
+        1 => mov('u', $d, "[r9 + $OS_AAD]")
+           . vop('pshufb', $d, $d, '[.Lbswap_mask]')
+           . vop('pxor', $d, $d, $y)
+           . mul_acc(1, $d, "[$gkey]", "[$gkey + $HALVES]"),
+        2 => fixup(),
+        3 => reduce());
     return mov('u', 'xmm0', "[r9 + $OS_CTR]")
          . mov('u', 'xmm1', "[r9 + " . ($OS_CTR + 16) . "]")
          . mov('u', 'xmm8', "[$aes]")
