@@ -166,9 +166,8 @@ _Static_assert(offsetof(struct fused_oneshot, aad) ==
                        FUSED_ONESHOT_HMASK_OFFSET &&
                    offsetof(struct fused_oneshot, lengths) ==
                        FUSED_ONESHOT_LENGTHS_OFFSET &&
-                   (offsetof(struct fused_oneshot, end) ==
-                        FUSED_ONESHOT_END_OFFSET ||
-                    sizeof(void *) != 8),
+                   offsetof(struct fused_oneshot, end) ==
+                       FUSED_ONESHOT_END_OFFSET,
                "the x86_64 fused kernels read struct fused_oneshot here");
 #endif
 
