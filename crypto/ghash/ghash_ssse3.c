@@ -82,74 +82,91 @@ GCM_HIDDEN ghash_update_fn SSSE3_KERNEL(polyval);
 _Static_assert(SSSE3_KEY_BYTES <= GHASH_KEY_MAX_BYTES,
                "the ssse3 key fits in the largest GHASH key");
 
-/* Writes row b of the 16 entries e[n] at out + 32 b: byte n of the row is
- * byte b of e[n] (lo's bytes 0..7 from the least significant up, then
- * hi's). With SSE2 (every CPU this backend runs on has it, so its code is
- * built for it on 32-bit x86 too) this is a 16x16 byte transpose: one
- * step of 16 PUNPCKLBW/PUNPCKHBW, register i with register i + 8 into
- * registers 2i and 2i + 1, moves the byte at register r, position c to
- * the one whose 8-bit index (r:c) is rotated left by one; four steps
- * rotate it by four, to register c, position r. Public addresses only. */
+/* Writes the 16 rows of the table T[n] = n(x) q (nibble value 8 standing
+ * for x^0) at out, out + 32, ..., out + 480, from q[i] = q x^i, i = 0..3:
+ * byte n of row b is byte b of T[n] (lo's bytes 0..7 from the least
+ * significant up, then hi's). T is linear in n's bits, T[n] = A[n >> 2] ^
+ * B[n & 3] with A = {0, q1, q0, q0 ^ q1} and B = {0, q3, q2, q2 ^ q3}.
+ *
+ * With SSSE3 (which this backend requires; its set-up is built for it on
+ * 32-bit x86 too) no 16x16 transpose is needed: two steps of unpacks turn
+ * the four A registers into four, register k holding A[0..3][b] side by
+ * side for b = 4k .. 4k + 3 (likewise B), and then row b is two PSHUFBs,
+ * A's group with the indices 4(b & 3) + (n >> 2), B's with 4(b & 3) +
+ * (n & 3), and a PXOR. 16 unpacks and 48 register operations for 16 rows,
+ * where transposing the 16 entries took 64 unpacks and spilled. The
+ * shuffle indices are constants; the data is only shuffled and XORed. */
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
-#include <emmintrin.h>
-__attribute__((target("sse2"))) static void transpose_rows(
-    uint8_t *out, const struct u128 e[16]) {
-  __m128i a[16], b[16];
-  for (int n = 0; n < 16; n++) {
-    a[n] = _mm_set_epi64x((long long)e[n].hi, (long long)e[n].lo);
-  }
-  for (int step = 0; step < 4; step++) {
-    for (int i = 0; i < 8; i++) {
-      b[2 * i] = _mm_unpacklo_epi8(a[i], a[i + 8]);
-      b[2 * i + 1] = _mm_unpackhi_epi8(a[i], a[i + 8]);
+#include <tmmintrin.h>
+__attribute__((target("ssse3"))) static void store_rows(
+    uint8_t *out, const struct u128 q[4]) {
+  /* Lane n: the A index n >> 2 and the B index n & 3; adding 4 moves
+   * both to the next row's bytes of the group. */
+  const __m128i ia0 = _mm_setr_epi8(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3,
+                                    3, 3, 3);
+  const __m128i ib0 = _mm_setr_epi8(0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0,
+                                    1, 2, 3);
+  const __m128i four = _mm_set1_epi8(4);
+  const __m128i zero = _mm_setzero_si128();
+  const __m128i q0 = _mm_set_epi64x((long long)q[0].hi, (long long)q[0].lo);
+  const __m128i q1 = _mm_set_epi64x((long long)q[1].hi, (long long)q[1].lo);
+  const __m128i q2 = _mm_set_epi64x((long long)q[2].hi, (long long)q[2].lo);
+  const __m128i q3 = _mm_set_epi64x((long long)q[3].hi, (long long)q[3].lo);
+  const __m128i a3 = _mm_xor_si128(q0, q1), b3 = _mm_xor_si128(q2, q3);
+  /* {0, A1}, {A2, A3} byte pairs, then the pairs of pairs: group k. */
+  const __m128i alo01 = _mm_unpacklo_epi8(zero, q1);
+  const __m128i alo23 = _mm_unpacklo_epi8(q0, a3);
+  const __m128i ahi01 = _mm_unpackhi_epi8(zero, q1);
+  const __m128i ahi23 = _mm_unpackhi_epi8(q0, a3);
+  const __m128i blo01 = _mm_unpacklo_epi8(zero, q3);
+  const __m128i blo23 = _mm_unpacklo_epi8(q2, b3);
+  const __m128i bhi01 = _mm_unpackhi_epi8(zero, q3);
+  const __m128i bhi23 = _mm_unpackhi_epi8(q2, b3);
+  const __m128i ga[4] = {
+      _mm_unpacklo_epi16(alo01, alo23), _mm_unpackhi_epi16(alo01, alo23),
+      _mm_unpacklo_epi16(ahi01, ahi23), _mm_unpackhi_epi16(ahi01, ahi23)};
+  const __m128i gb[4] = {
+      _mm_unpacklo_epi16(blo01, blo23), _mm_unpackhi_epi16(blo01, blo23),
+      _mm_unpacklo_epi16(bhi01, bhi23), _mm_unpackhi_epi16(bhi01, bhi23)};
+  for (int k = 0; k < 4; k++) {
+    __m128i ia = ia0, ib = ib0;
+    for (int r = 0; r < 4; r++) {
+      const __m128i row = _mm_xor_si128(_mm_shuffle_epi8(ga[k], ia),
+                                        _mm_shuffle_epi8(gb[k], ib));
+      _mm_storeu_si128((__m128i *)(void *)(out + 32 * (4 * k + r)), row);
+      ia = _mm_add_epi8(ia, four);
+      ib = _mm_add_epi8(ib, four);
     }
-    for (int n = 0; n < 16; n++) a[n] = b[n];
-  }
-  for (int row = 0; row < 16; row++) {
-    _mm_storeu_si128((__m128i *)(void *)(out + 32 * row), a[row]);
   }
 }
 #else
-static void transpose_rows(uint8_t *out, const struct u128 e[16]) {
-  for (int row = 0; row < 16; row++) {
-    unsigned shift = 8 * (row & 7);
-    for (int n = 0; n < 16; n++) {
-      uint64_t w = row < 8 ? e[n].lo : e[n].hi;
-      out[32 * row + n] = (uint8_t)(w >> shift);
+static void store_rows(uint8_t *out, const struct u128 q[4]) {
+  for (int n = 0; n < 16; n++) {
+    uint64_t hi = 0, lo = 0;
+    for (int i = 0; i < 4; i++) {
+      /* public: n and i are loop indices; the mask selects q[i]. */
+      const uint64_t m = 0 - (uint64_t)((n >> (3 - i)) & 1);
+      hi ^= q[i].hi & m;
+      lo ^= q[i].lo & m;
+    }
+    for (int b = 0; b < 16; b++) {
+      out[32 * b + n] = (uint8_t)((b < 8 ? lo : hi) >> (8 * (b & 7)));
     }
   }
 }
 #endif
 
-/* Writes the 512 bytes of transposed T and T4 rows for g at `out`. The
- * entries are linear in n's bits, so each is one xor of two earlier ones:
- * T[v] = g x^i for the single bit v = 8 >> i, and T[v + m] = T[v] ^ T[m]
- * for m < v (likewise T4 from g x^(i+4)): 22 xors where masking every
- * entry's four bits in took 128 and-xor pairs. AES-GCM-SIV builds these
+/* Writes the 512 bytes of T and T4 rows for g at `out` (row b of T at
+ * out + 32 b, of T4 at out + 32 b + 16), from p[i] = g x^i: T's
+ * single-bit entries are p[0..3], T4's p[4..7]. AES-GCM-SIV builds these
  * rows for every message. */
 static void build_rows(uint8_t out[512], struct u128 g) {
-  /* p[i] = g * x^i (nibble value 8 >> i stands for x^i); the entries.
-   * One struct, so one wipe clears every secret left on the stack. */
-  struct {
-    struct u128 p[8], t[16], t4[16];
-  } w;
-  w.p[0] = g;
-  for (int i = 1; i < 8; i++) w.p[i] = mul_x(w.p[i - 1]);
-  w.t[0].hi = w.t[0].lo = w.t4[0].hi = w.t4[0].lo = 0;
-  for (int i = 3; i >= 0; i--) {
-    const int v = 8 >> i; /* public: the loop's bit */
-    w.t[v] = w.p[i];
-    w.t4[v] = w.p[i + 4];
-    for (int m = 1; m < v; m++) {
-      w.t[v + m].hi = w.t[v].hi ^ w.t[m].hi;
-      w.t[v + m].lo = w.t[v].lo ^ w.t[m].lo;
-      w.t4[v + m].hi = w.t4[v].hi ^ w.t4[m].hi;
-      w.t4[v + m].lo = w.t4[v].lo ^ w.t4[m].lo;
-    }
-  }
-  transpose_rows(out, w.t);
-  transpose_rows(out + 16, w.t4);
-  gcmi_secure_wipe(&w, sizeof(w));
+  struct u128 p[8];
+  p[0] = g;
+  for (int i = 1; i < 8; i++) p[i] = mul_x(p[i - 1]);
+  store_rows(out, p);
+  store_rows(out + 16, p + 4);
+  gcmi_secure_wipe(p, sizeof(p));
 }
 
 /* H^2 in GCM's byte order, by the kernel itself once the H rows are in
