@@ -156,14 +156,15 @@ static void store_rows(uint8_t *out, const struct u128 q[4]) {
 }
 #endif
 
-/* Writes the 512 bytes of T and T4 rows for g at `out` (row b of T at
- * out + 32 b, of T4 at out + 32 b + 16), from p[i] = g x^i: T's
- * single-bit entries are p[0..3], T4's p[4..7]. AES-GCM-SIV builds these
- * rows for every message. */
-static void build_rows(uint8_t out[512], struct u128 g) {
+/* Writes the 512 bytes of T and T4 rows for G = h x^-8 at `out` (row b
+ * of T at out + 32 b, of T4 at out + 32 b + 16), from p[i] = G x^i =
+ * h x^(i - 8), made downwards from h: T's single-bit entries are
+ * p[0..3], T4's p[4..7]. AES-GCM-SIV builds these rows for every
+ * message. */
+static void build_rows(uint8_t out[512], struct u128 h) {
   struct u128 p[8];
-  p[0] = g;
-  for (int i = 1; i < 8; i++) p[i] = mul_x(p[i - 1]);
+  p[7] = mul_x_inv(h);
+  for (int i = 6; i >= 0; i--) p[i] = mul_x_inv(p[i + 1]);
   store_rows(out, p);
   store_rows(out + 16, p + 4);
   gcmi_secure_wipe(p, sizeof(p));
@@ -190,12 +191,9 @@ static struct u128 square_with_kernel(const struct ghash_key *key,
 }
 
 static void ssse3_init(struct ghash_key *key, const uint8_t H[16]) {
-  struct u128 g = {load_be64(H), load_be64(H + 8)};
-  for (int i = 0; i < 8; i++) g = mul_x_inv(g);
-  build_rows(ghash_key_bytes(key), g);
-  struct u128 g2 = square_with_kernel(key, H);
-  for (int i = 0; i < 8; i++) g2 = mul_x_inv(g2);
-  build_rows(ghash_key_bytes(key) + 512, g2);
+  const struct u128 h = {load_be64(H), load_be64(H + 8)};
+  build_rows(ghash_key_bytes(key), h);
+  build_rows(ghash_key_bytes(key) + 512, square_with_kernel(key, H));
 }
 
 /* init for a key that sees polyval_update calls of at most max_blocks
@@ -207,9 +205,8 @@ static void ssse3_init_for(struct ghash_key *key, const uint8_t H[16],
     ssse3_init(key, H);
     return;
   }
-  struct u128 g = {load_be64(H), load_be64(H + 8)};
-  for (int i = 0; i < 8; i++) g = mul_x_inv(g);
-  build_rows(ghash_key_bytes(key), g);
+  const struct u128 h = {load_be64(H), load_be64(H + 8)};
+  build_rows(ghash_key_bytes(key), h);
 }
 
 /* Runs here when this build has its kernels and the CPU has SSSE3. */
