@@ -8,8 +8,9 @@
  * transposed so that PSHUFB reads sixteen entries at once from a register
  * with the secret nibbles as shuffle indices, instead of from memory at
  * secret addresses. This file holds the descriptor and the key set-up
- * (`init`, once per key; `init_for`, once per AES-GCM-SIV message), plain
- * C. Each entry of a table is one xor of two earlier ones.
+ * (`init`, once per key; `init_for`, once per AES-GCM-SIV message), in C
+ * with SSSE3 intrinsics: the rows of a table are built from two small
+ * tables by PSHUFB (store_rows).
  *
  * Key set-up. With G = H * x^-8 and G2 = H^2 * x^-8 (the kernel's
  * accumulator comes out multiplied by x^8; see the kernel), it builds for
@@ -85,8 +86,8 @@ GCM_HIDDEN ghash_update_fn SSSE3_KERNEL(polyval);
 _Static_assert(SSSE3_KEY_BYTES <= GHASH_KEY_MAX_BYTES,
                "the ssse3 key fits in the largest GHASH key");
 
-/* Writes the 16 rows of the table T[n] = n(x) q (nibble value 8 standing
- * for x^0) at out, out + 32, ..., out + 480, from q[i] = q x^i, i = 0..3:
+/* Writes the 16 rows of the table T[n] = n(x) G (nibble value 8 standing
+ * for x^0) at out, out + 32, ..., out + 480, from q[i] = G x^i, i = 0..3:
  * byte n of row b is byte b of T[n] (lo's bytes 0..7 from the least
  * significant up, then hi's). T is linear in n's bits, T[n] = A[n >> 2] ^
  * B[n & 3] with A = {0, q1, q0, q0 ^ q1} and B = {0, q3, q2, q2 ^ q3}.
@@ -96,9 +97,9 @@ _Static_assert(SSSE3_KEY_BYTES <= GHASH_KEY_MAX_BYTES,
  * the four A registers into four, register k holding A[0..3][b] side by
  * side for b = 4k .. 4k + 3 (likewise B), and then row b is two PSHUFBs,
  * A's group with the indices 4(b & 3) + (n >> 2), B's with 4(b & 3) +
- * (n & 3), and a PXOR. 16 unpacks and 48 register operations for 16 rows,
- * where transposing the 16 entries took 64 unpacks and spilled. The
- * shuffle indices are constants; the data is only shuffled and XORed. */
+ * (n & 3), and a PXOR: 16 unpacks, then three operations a row, where
+ * transposing the 16 entries took 64 unpacks and spilled. The shuffle
+ * indices are constants; the data is only shuffled and XORed. */
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #include <tmmintrin.h>
 __attribute__((target("ssse3"))) static void store_rows(
