@@ -197,4 +197,22 @@ static inline gcm_block block_lengths(uint64_t aad_len, uint64_t data_len) {
   return block_make(word_be64(aad_len * 8), word_be64(data_len * 8));
 }
 
+/* Copies n < 256 bytes (a public length) from s to d in at most eight
+ * fixed-size moves chosen by the bits of n, largest first. No loop and no
+ * length the compiler has to guess: a loop of block copies, or a memcpy of
+ * a small length it knows, became REP MOVSQ (or a call), whose start-up
+ * cost 8-10% of a 16-64-byte seal (aesni_avx, AMD Zen 1). Where n is a
+ * known multiple of 16 the moves under 16 bytes fold away. Copies of
+ * 256 bytes or more go to memcpy, which is faster there. */
+static inline void copy_pieces(uint8_t *d, const uint8_t *s, size_t n) {
+  if (n & 128) memcpy(d, s, 128), d += 128, s += 128;
+  if (n & 64) memcpy(d, s, 64), d += 64, s += 64;
+  if (n & 32) memcpy(d, s, 32), d += 32, s += 32;
+  if (n & 16) memcpy(d, s, 16), d += 16, s += 16;
+  if (n & 8) memcpy(d, s, 8), d += 8, s += 8;
+  if (n & 4) memcpy(d, s, 4), d += 4, s += 4;
+  if (n & 2) memcpy(d, s, 2), d += 2, s += 2;
+  if (n & 1) *d = *s;
+}
+
 #endif /* LIBGCM_CRYPTO_GCM_BLOCK_H */

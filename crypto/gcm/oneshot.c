@@ -58,19 +58,14 @@
 
 /* Short copies and paddings of public lengths for the short path's AAD
  * over one block, without a library call: under 32 bytes a few
- * fixed-size moves chosen by the bits of n;
- * longer copies go to memcpy, which is faster there. No loop, so the
- * compiler cannot turn one back into a call. */
+ * fixed-size moves (crypto/gcm/block.h's copy_pieces); longer copies go
+ * to memcpy, which is faster there. */
 static inline void copy_short(uint8_t *d, const uint8_t *s, size_t n) {
   if (n >= 32) {
     memcpy(d, s, n);
     return;
   }
-  if (n & 16) memcpy(d, s, 16), d += 16, s += 16;
-  if (n & 8) memcpy(d, s, 8), d += 8, s += 8;
-  if (n & 4) memcpy(d, s, 4), d += 4, s += 4;
-  if (n & 2) memcpy(d, s, 2), d += 2, s += 2;
-  if (n & 1) *d = *s;
+  copy_pieces(d, s, n);
 }
 /* Zeroes the n < 16 bytes that pad a block. */
 static inline void zero_pad(uint8_t *d, size_t n) {

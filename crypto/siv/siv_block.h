@@ -106,29 +106,15 @@ static inline gcm_block siv_block_lengths(uint64_t aad_len,
 }
 
 /* Copies `blocks` whole blocks from s to d: up to fifteen in at most four
- * fixed-size pieces chosen by the bits of the count, more with memcpy. A
- * loop of block copies, or a memcpy of a length the compiler knows to be
- * small, became REP MOVSQ, whose start-up cost 8-10% of a 16-64-byte
- * seal (aesni_avx, AMD Zen 1); fixed-size pieces are plain vector moves. */
+ * fixed-size moves (crypto/gcm/block.h's copy_pieces, whose comment says
+ * why not a loop), more with memcpy. */
 static inline void siv_copy_blocks(uint8_t *d, const uint8_t *s,
                                    size_t blocks) {
   if (blocks > 15) {
     memcpy(d, s, 16 * blocks);
     return;
   }
-  if (blocks & 8) {
-    memcpy(d, s, 128);
-    d += 128, s += 128;
-  }
-  if (blocks & 4) {
-    memcpy(d, s, 64);
-    d += 64, s += 64;
-  }
-  if (blocks & 2) {
-    memcpy(d, s, 32);
-    d += 32, s += 32;
-  }
-  if (blocks & 1) memcpy(d, s, 16);
+  copy_pieces(d, s, 16 * blocks);
 }
 
 /* Copies the n bytes at src to dst zero-padded to whole blocks: the whole
