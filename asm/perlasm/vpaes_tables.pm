@@ -13,7 +13,9 @@
 # rodata() returns the tables in the translator's dialect, for a kernel's
 # .rodata: .Lnib .Linv .Lcdiv .Lin_lo .Lin_hi .Ls1u .Ls1v .Ls2u .Ls2v .Lsou
 # .Lsov .Lk63 .Lctr_swap .Lctr_swap_le .Lone .Lrcon, and 64-byte aligned .Lmasks: per
-# m = 0..3, four 16-byte masks R_1, R_3 (in frame m), SR^m and SR^-m.
+# m = 0..3, four 16-byte masks R_1, R_3 (in frame m), SR^m and SR^-m; then
+# the whole-register key expansion's .Lks_rotword .Lks_word3 .Lks_t63
+# .Lks_out_lo .Lks_out_hi .Lks_rcon63.
 package perlasm::vpaes_tables;
 
 use strict;
@@ -294,6 +296,22 @@ ___
 for my $m (0 .. 3) {
     $code .= bytes_line(@$_) for @{ $MASKS[$m] };
 }
+    # The whole-register key expansion's masks and constants (tower
+    # basis): RotWord of word 3 broadcast, word 3 broadcast, phi(0x63) in
+    # every byte, phi^-1 of a low and of a high nibble, and per Rcon value
+    # the dwords phi(0x63 ^ Rcon, 0x63, 0x63, 0x63) (FIPS 197's Rcon, one
+    # byte a round).
+    $code .= ".align 16\n.Lks_rotword:\n" . bytes_line((13, 14, 15, 12) x 4)
+           . ".Lks_word3:\n" . bytes_line((12 .. 15) x 4)
+           . ".Lks_t63:\n" . bytes_line((phi(0x63)) x 16)
+           . ".Lks_out_lo:\n" . bytes_line(map { phi_inv($_) } 0 .. 15)
+           . ".Lks_out_hi:\n" . bytes_line(map { phi_inv($_ << 4) } 0 .. 15)
+           . ".Lks_rcon63:\n";
+    my $rcon = 1;
+    for (1 .. 10) {
+        $code .= bytes_line((phi(0x63 ^ $rcon), (phi(0x63)) x 3) x 4);
+        $rcon = ($rcon << 1) ^ ($rcon & 0x80 ? 0x11b : 0);
+    }
     return $code;
 }
 

@@ -172,26 +172,6 @@ use perlasm::vpaes_rounds;
 use perlasm::siv_copy;
 
 my $code = perlasm::vpaes_tables::rodata();
-# The whole-register key expansion's masks and constants (tower basis):
-# RotWord of word 3 broadcast, word 3 broadcast, phi(0x63) in every byte,
-# per Rcon value the dwords phi(0x63 ^ Rcon, 0x63, 0x63, 0x63) (FIPS 197's
-# Rcon, one byte a round), and phi^-1 of a low and of a high nibble.
-{
-    my $line = sub { '    .byte ' . join(', ', @_) . "\n" };
-    my $phi = \&perlasm::vpaes_tables::phi;
-    my $inv = \&perlasm::vpaes_tables::phi_inv;
-    $code .= ".align 16\n.Lks_rotword:\n" . $line->((13, 14, 15, 12) x 4)
-           . ".Lks_word3:\n" . $line->((12 .. 15) x 4)
-           . ".Lks_t63:\n" . $line->(($phi->(0x63)) x 16)
-           . ".Lks_out_lo:\n" . $line->(map { $inv->($_) } 0 .. 15)
-           . ".Lks_out_hi:\n" . $line->(map { $inv->($_ << 4) } 0 .. 15)
-           . ".Lks_rcon63:\n";
-    my $rcon = 1;
-    for (1 .. 10) {
-        $code .= $line->(($phi->(0x63 ^ $rcon), ($phi->(0x63)) x 3) x 4);
-        $rcon = ($rcon << 1) ^ ($rcon & 0x80 ? 0x11b : 0);
-    }
-}
 
 # The round bodies (perlasm/vpaes_rounds.pm): wide blocks keep the
 # constants in xmm15 (.Lnib), xmm14 (.Linv), xmm13 (.Lcdiv); round keys are
