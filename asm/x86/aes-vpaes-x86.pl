@@ -25,7 +25,8 @@
 #     twelve operations deep).
 #   - The permutation masks are reached as [.Lmasks + offset] through the
 #     pic= register; the key schedule keeps Nk and its word count in frame
-#     slots.
+#     slots, and for 16- and 32-byte keys (the whole-register expansion)
+#     the chain's round keys in two more, which it wipes.
 # The counter block sits in a stack slot with bytes 12..15 reversed, so that
 # PADDD increments its 32-bit counter modulo 2^32 without carrying into byte
 # 11; PSHUFB restores the byte order of each block. Input is read before
@@ -41,7 +42,10 @@
 #     general-purpose register not declared public; the epilogue restores
 #     the caller's ebx over it), [esp] Nk, [esp + 4] 4 * (Nr + 1); pass 2:
 #     eax the round key's address, ecx the count, edx the mask offset;
-#     xmm0-4 the S-box, xmm5-7 constants; pic ebp
+#     xmm0-4 the S-box, xmm5-7 constants; pic ebp. AES-128 and AES-256
+#     (no word loop, no pass 2): [esp + 16] and [esp + 32] the chain's
+#     keys in the tower basis, esi 16 * the Rcon index, ecx the count,
+#     eax and edx as in pass 2, xmm1-3 the store's temporaries
 #   gcmi_aes_x86_vpaes_encrypt_block(s = edi, out = esi, in = edx)
 #     xmm0 the state, xmm1-4 temporaries, xmm5-7 constants; eax 16 * round,
 #     ecx 64 * (round mod 4), ebp 16 * Nr; pic ebx
@@ -119,17 +123,87 @@ my $NR_SLOT = '[esp + 80]';
 my $subword = $R->subword($ONE);
 my $to_tower_key = perlasm::vpaes_rounds::zip([ $R->to_tower($ONE) ]);
 
+# The whole-register key expansion of AES-128 and AES-256, as in the
+# x86_64 kernel (its opening comment's "Key expansion"): each round key in
+# the tower basis is smear(K') ^ pick(S(K)) ^ phi(0x63 ^ Rcon), the S-box
+# on the whole of K, its word 3 picked and broadcast by one PSHUFB. With
+# eight xmm registers, xmm0-4 hold the S-box and xmm5-7 its constants, so
+# the keys of the chain wait in two frame slots ($KS_A, $KS_B), which the
+# function wipes.
+#   ks_next(prev, base, pick, const): base = smear(base) ^ const ^
+#     pick(S(prev)) (slots; const a memory operand), left in xmm0 too.
+#   ks_store(last): xmm0, round key r in the tower basis, stored at [eax]
+#     as SR^-r(phi(K ^ 0x63)), or for the last as SR^-r(K ^ 0x63) (phi^-1
+#     by two lookups); edx = 64 * (r mod 4); eax and edx move on to round
+#     r + 1. Uses xmm1-3.
+my ($KS_A, $KS_B) = ('[esp + 16]', '[esp + 32]');
+my ($ks_inv, $ks_io, $ks_jo) = $R->inversion($ONE);
+my ($ks_x, $ks_y) = grep { $_ ne $ks_io && $_ ne $ks_jo } map { "xmm$_" } 1 .. 4;
+sub ks_next {
+    my ($prev, $base, $pick, $const) = @_;
+    return "    movdqa  xmm0, $prev\n"
+        . join('', map { "    $_\n" } @$ks_inv) . <<___;
+    movdqa  xmm0, $base
+    movdqa  $ks_x, xmm0
+    pslldq  $ks_x, 4
+    pxor    xmm0, $ks_x
+    movdqa  $ks_x, xmm0
+    pslldq  $ks_x, 8
+    pxor    xmm0, $ks_x
+    pxor    xmm0, $const
+    movdqa  $ks_x, [.Ls1u]
+    pshufb  $ks_x, $ks_io
+    movdqa  $ks_y, [.Ls1v]
+    pshufb  $ks_y, $ks_jo
+    pxor    $ks_x, $ks_y                  # phi(L(1/y))
+    pshufb  $ks_x, $pick
+    pxor    xmm0, $ks_x
+    movdqa  $base, xmm0
+___
+}
+sub ks_store {
+    my ($last) = @_;
+    my $s = "    movdqa  xmm1, xmm0\n";
+    if ($last) {
+        $s .= <<___;
+    movdqa  xmm2, xmm1
+    psrld   xmm2, 4
+    pand    xmm1, xmm5
+    pand    xmm2, xmm5
+    movdqa  xmm3, [.Lks_out_lo]
+    pshufb  xmm3, xmm1
+    movdqa  xmm1, [.Lks_out_hi]
+    pshufb  xmm1, xmm2
+    pxor    xmm1, xmm3                  # phi^-1
+    pxor    xmm1, [.Lk63]
+___
+    } else {
+        $s .= "    pxor    xmm1, [.Lks_t63]\n";
+    }
+    return $s . <<___;
+    pshufb  xmm1, [.Lmasks + edx + 48]
+    movdqa  [eax], xmm1
+    add     eax, 16
+    add     edx, 64
+    and     edx, 255
+___
+}
+
 $code .= <<___;
 
 .text
-.function gcmi_aes_x86_vpaes_set_encrypt_key args=3 frame=16 pic=ebp public=edi,esi,edx,ecx,eax,ebp   # (struct aes_schedule *s, const uint8_t *key, size_t key_len)
+.function gcmi_aes_x86_vpaes_set_encrypt_key args=3 frame=48 pic=ebp public=edi,esi,edx,ecx,eax,ebp   # (struct aes_schedule *s, const uint8_t *key, size_t key_len)
 @{[ $R->load_constants() ]}
     mov     eax, edx
     shr     eax, 2                  # Nk = 4, 6 or 8
     mov     [esp], eax
     lea     ecx, [eax + 6]          # Nr
     mov     [edi + $ROUNDS], ecx
-    lea     ecx, [4*ecx + 4]        # words to make: 4 * (Nr + 1)
+    cmp     eax, 4
+    je      .Lks_128
+    cmp     eax, 8
+    je      .Lks_256
+    lea     ecx, [4*ecx + 4]        # AES-192: words to make: 4 * (Nr + 1)
     mov     [esp + 4], ecx
     xor     ecx, ecx
 .Lks_copy:                          # w[0 .. Nk-1] = key
@@ -192,7 +266,52 @@ $to_tower_key
     pxor    xmm0, [.Lk63]
     pshufb  xmm0, [.Lmasks + edx + 48]  # SR^-Nr
     movdqa  [eax], xmm0
+    jmp     .Lks_clear
+.Lks_128:                           # AES-128: round keys 1 .. 10 from K_0
+    movdqu  xmm0, [esi]
+    movdqa  [edi], xmm0
+$to_tower_key
+    movdqa  $KS_A, xmm0
+    mov     edx, 64                 # 64 * (r mod 4), r = 1
+    lea     eax, [edi + 16]
+    xor     esi, esi                # 16 * the Rcon index
+    mov     ecx, 9
+.Lks_128_loop:                      # round keys 1 .. 9
+@{[ ks_next($KS_A, $KS_A, '[.Lks_rotword]', '[.Lks_rcon63 + esi]') ]}
+    add     esi, 16
+@{[ ks_store(0) ]}
+    dec     ecx
+    jnz     .Lks_128_loop
+@{[ ks_next($KS_A, $KS_A, '[.Lks_rotword]', '[.Lks_rcon63 + esi]') ]}
+@{[ ks_store(1) ]}
+    jmp     .Lks_clear
+.Lks_256:                           # AES-256: round keys 2 .. 14 from K_0, K_1
+    movdqu  xmm0, [esi]
+    movdqa  [edi], xmm0
+$to_tower_key
+    movdqa  $KS_A, xmm0
+    movdqu  xmm0, [esi + 16]
+$to_tower_key
+    movdqa  $KS_B, xmm0
+    mov     edx, 64                 # 64 * (r mod 4), r = 1
+    lea     eax, [edi + 16]
+@{[ ks_store(0) ]}
+    xor     esi, esi                # 16 * the Rcon index
+    mov     ecx, 6
+.Lks_256_loop:                      # round keys 2j and 2j + 1, j = 1 .. 6
+@{[ ks_next($KS_B, $KS_A, '[.Lks_rotword]', '[.Lks_rcon63 + esi]') ]}
+    add     esi, 16
+@{[ ks_store(0) ]}
+@{[ ks_next($KS_A, $KS_B, '[.Lks_word3]', '[.Lks_t63]') ]}
+@{[ ks_store(0) ]}
+    dec     ecx
+    jnz     .Lks_256_loop
+@{[ ks_next($KS_B, $KS_A, '[.Lks_rotword]', '[.Lks_rcon63 + esi]') ]}
+@{[ ks_store(1) ]}
+.Lks_clear:
 @{[ clear(map { "xmm$_" } 0 .. 4) ]}
+    movdqa  $KS_A, xmm0                 # the chain's keys
+    movdqa  $KS_B, xmm0
 .endfunction
 ___
 
