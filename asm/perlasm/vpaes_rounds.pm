@@ -185,6 +185,73 @@ sub subword {
 ___
 }
 
+# The whole-register key expansion's two steps (the x86_64 kernel's
+# opening comment, "Key expansion"), on the one-block registers $blk
+# (xmm0-4, wide).
+#   ks_next(blk, prev, base, pick, const, acc, tmp): base = smear(base) ^
+#     const ^ pick(S(prev)) in the tower basis. S runs on xmm0 (loaded from
+#     prev); the smear runs in acc (base itself, or a register base is
+#     loaded into and stored back from) with tmp; prev may be base.
+#   ks_store(key, last, t, ptr, mask): round key r (tower basis, in `key`)
+#     stored at [ptr] as SR^-r(phi(K ^ 0x63)), or for the last as
+#     SR^-r(K ^ 0x63) (phi^-1 by two lookups); `mask` the operand of
+#     SR^-r (.Lmasks + edx + 48, edx = 64 * (r mod 4)); ptr and edx move
+#     on to round r + 1. t: three temporaries and the operands of
+#     phi(0x63) and of the low-nibble mask.
+sub ks_next {
+    my ($self, $blk, $prev, $base, $pick, $const, $acc, $tmp) = @_;
+    my ($inv, $io, $jo) = $self->inversion($blk);
+    my ($x, $y) = grep { $_ ne $io && $_ ne $jo } @{ $blk->{r} }[ 1 .. 4 ];
+    my $s = "    movdqa  $blk->{r}[0], $prev\n" . join('', map { "    $_\n" } @$inv);
+    $s .= "    movdqa  $acc, $base\n" if $acc ne $base;
+    $s .= <<___;
+    movdqa  $tmp, $acc
+    pslldq  $tmp, 4
+    pxor    $acc, $tmp
+    movdqa  $tmp, $acc
+    pslldq  $tmp, 8
+    pxor    $acc, $tmp
+    pxor    $acc, $const
+    movdqa  $x, [.Ls1u]
+    pshufb  $x, $io
+    movdqa  $y, [.Ls1v]
+    pshufb  $y, $jo
+    pxor    $x, $y                  # phi(L(1/y))
+    pshufb  $x, $pick
+    pxor    $acc, $x
+___
+    $s .= "    movdqa  $base, $acc\n" if $acc ne $base;
+    return $s;
+}
+sub ks_store {
+    my ($self, $key, $last, $t, $ptr, $mask) = @_;
+    my ($a, $b, $c, $t63, $nib) = @$t;
+    my $s = "    movdqa  $a, $key\n";
+    if ($last) {
+        $s .= <<___;
+    movdqa  $b, $a
+    psrld   $b, 4
+    pand    $a, $nib
+    pand    $b, $nib
+    movdqa  $c, [.Lks_out_lo]
+    pshufb  $c, $a
+    movdqa  $a, [.Lks_out_hi]
+    pshufb  $a, $b
+    pxor    $a, $c                 # phi^-1
+    pxor    $a, [.Lk63]
+___
+    } else {
+        $s .= "    pxor    $a, $t63\n";
+    }
+    return $s . <<___;
+    pshufb  $a, $mask
+    movdqa  [$ptr], $a
+    add     $ptr, 16
+    add     edx, 64
+    and     edx, 255
+___
+}
+
 # load_constants(): the wide blocks' constants into their registers.
 sub load_constants {
     my ($self) = @_;

@@ -130,63 +130,20 @@ my $to_tower_key = perlasm::vpaes_rounds::zip([ $R->to_tower($ONE) ]);
 # eight xmm registers, xmm0-4 hold the S-box and xmm5-7 its constants, so
 # the keys of the chain wait in two frame slots ($KS_A, $KS_B), which the
 # function wipes.
-#   ks_next(prev, base, pick, const): base = smear(base) ^ const ^
-#     pick(S(prev)) (slots; const a memory operand), left in xmm0 too.
-#   ks_store(last): xmm0, round key r in the tower basis, stored at [eax]
-#     as SR^-r(phi(K ^ 0x63)), or for the last as SR^-r(K ^ 0x63) (phi^-1
-#     by two lookups); edx = 64 * (r mod 4); eax and edx move on to round
-#     r + 1. Uses xmm1-3.
+#   ks_next(prev, base, pick, const) and ks_store(last): the shared steps
+#     (perlasm/vpaes_rounds.pm) on these registers: the smear in xmm0 with
+#     xmm1, the base loaded from and stored back to its slot; the round
+#     key stored from xmm0 with xmm1-3, phi(0x63) read from .Lks_t63, eax
+#     the round key's address.
 my ($KS_A, $KS_B) = ('[esp + 16]', '[esp + 32]');
-my ($ks_inv, $ks_io, $ks_jo) = $R->inversion($ONE);
-my ($ks_x, $ks_y) = grep { $_ ne $ks_io && $_ ne $ks_jo } map { "xmm$_" } 1 .. 4;
 sub ks_next {
     my ($prev, $base, $pick, $const) = @_;
-    return "    movdqa  xmm0, $prev\n"
-        . join('', map { "    $_\n" } @$ks_inv) . <<___;
-    movdqa  xmm0, $base
-    movdqa  $ks_x, xmm0
-    pslldq  $ks_x, 4
-    pxor    xmm0, $ks_x
-    movdqa  $ks_x, xmm0
-    pslldq  $ks_x, 8
-    pxor    xmm0, $ks_x
-    pxor    xmm0, $const
-    movdqa  $ks_x, [.Ls1u]
-    pshufb  $ks_x, $ks_io
-    movdqa  $ks_y, [.Ls1v]
-    pshufb  $ks_y, $ks_jo
-    pxor    $ks_x, $ks_y                  # phi(L(1/y))
-    pshufb  $ks_x, $pick
-    pxor    xmm0, $ks_x
-    movdqa  $base, xmm0
-___
+    return $R->ks_next($ONE, $prev, $base, $pick, $const, 'xmm0', 'xmm1');
 }
 sub ks_store {
     my ($last) = @_;
-    my $s = "    movdqa  xmm1, xmm0\n";
-    if ($last) {
-        $s .= <<___;
-    movdqa  xmm2, xmm1
-    psrld   xmm2, 4
-    pand    xmm1, xmm5
-    pand    xmm2, xmm5
-    movdqa  xmm3, [.Lks_out_lo]
-    pshufb  xmm3, xmm1
-    movdqa  xmm1, [.Lks_out_hi]
-    pshufb  xmm1, xmm2
-    pxor    xmm1, xmm3                  # phi^-1
-    pxor    xmm1, [.Lk63]
-___
-    } else {
-        $s .= "    pxor    xmm1, [.Lks_t63]\n";
-    }
-    return $s . <<___;
-    pshufb  xmm1, [.Lmasks + edx + 48]
-    movdqa  [eax], xmm1
-    add     eax, 16
-    add     edx, 64
-    and     edx, 255
-___
+    return $R->ks_store('xmm0', $last, ['xmm1', 'xmm2', 'xmm3', '[.Lks_t63]', 'xmm5'],
+                        'eax', '[.Lmasks + edx + 48]');
 }
 
 $code .= <<___;

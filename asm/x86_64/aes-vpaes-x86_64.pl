@@ -216,61 +216,19 @@ my $to_tower_key = perlasm::vpaes_rounds::zip([ $R->to_tower($ONE) ]);
 # before it, two shifts) and xored with phi of 0x63 and Rcon, takes it in
 # with one PXOR. Each key's conversion to the stored form depends only on
 # that key, so it overlaps the next key's S-box.
-#   ks_next(prev, base, pick, const): base = smear(base) ^ const ^
-#     pick(S(prev)), all in the tower basis; S in xmm0-4 (the one-block
-#     registers), xmm8 the smear's temporary. prev may be base.
-my ($ks_inv, $ks_io, $ks_jo) = $R->inversion($ONE);
-my ($ks_x, $ks_y) = grep { $_ ne $ks_io && $_ ne $ks_jo } map { "xmm$_" } 1 .. 4;
+#   ks_next(prev, base, pick, const) and ks_store(key, last): the shared
+#     steps (perlasm/vpaes_rounds.pm) with this kernel's registers: the
+#     keys in xmm6 and xmm7, xmm8 the smear's temporary, xmm9-11 the
+#     store's, xmm12 phi(0x63) in every byte, rax the round key's address,
+#     r11 = .Lmasks.
 sub ks_next {
     my ($prev, $base, $pick, $const) = @_;
-    return "    movdqa  xmm0, $prev\n"
-        . join('', map { "    $_\n" } @$ks_inv) . <<___;
-    movdqa  xmm8, $base
-    pslldq  xmm8, 4
-    pxor    $base, xmm8
-    movdqa  xmm8, $base
-    pslldq  xmm8, 8
-    pxor    $base, xmm8
-    pxor    $base, $const
-    movdqa  $ks_x, [.Ls1u]
-    pshufb  $ks_x, $ks_io
-    movdqa  $ks_y, [.Ls1v]
-    pshufb  $ks_y, $ks_jo
-    pxor    $ks_x, $ks_y                  # phi(L(1/y))
-    pshufb  $ks_x, $pick
-    pxor    $base, $ks_x
-___
+    return $R->ks_next($ONE, $prev, $base, $pick, $const, $base, 'xmm8');
 }
-#   ks_store(key, last): round key r (tower basis, in `key`) stored at
-#     [rax] as SR^-r(phi(K ^ 0x63)), or for the last as SR^-r(K ^ 0x63)
-#     (phi^-1 by two lookups); edx = 64 * (r mod 4); rax and edx move on to
-#     round r + 1. Uses xmm9-11; xmm12 holds phi(0x63) in every byte.
 sub ks_store {
     my ($key, $last) = @_;
-    my $s = "    movdqa  xmm9, $key\n";
-    if ($last) {
-        $s .= <<___;
-    movdqa  xmm10, xmm9
-    psrld   xmm10, 4
-    pand    xmm9, xmm15
-    pand    xmm10, xmm15
-    movdqa  xmm11, [.Lks_out_lo]
-    pshufb  xmm11, xmm9
-    movdqa  xmm9, [.Lks_out_hi]
-    pshufb  xmm9, xmm10
-    pxor    xmm9, xmm11                 # phi^-1
-    pxor    xmm9, [.Lk63]
-___
-    } else {
-        $s .= "    pxor    xmm9, xmm12\n";
-    }
-    return $s . <<___;
-    pshufb  xmm9, [r11 + rdx + 48]
-    movdqa  [rax], xmm9
-    add     rax, 16
-    add     edx, 64
-    and     edx, 255
-___
+    return $R->ks_store($key, $last, [qw(xmm9 xmm10 xmm11 xmm12 xmm15)], 'rax',
+                        '[r11 + rdx + 48]');
 }
 # The key's change to the tower basis, in place (xmm9-10 temporaries).
 sub ks_to_tower {
