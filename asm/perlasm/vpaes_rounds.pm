@@ -36,22 +36,30 @@ sub consts {
                         : ('[.Lnib]', '[.Linv]', '[.Lcdiv]');
 }
 
-# phi of a byte vector (ordinary basis in, tower basis out), in r0.
-sub to_tower {
-    my ($self, $blk) = @_;
-    my ($a, $b, $c) = @{ $blk->{r} };
-    my ($nib) = $self->consts($blk);
+# A GF(2)-linear map of each byte of a in place, by two lookups: the
+# table `lo` at the low nibble XOR the table `hi` at the high one (b, c
+# temporaries; nib the low-nibble mask).
+sub nibble_map {
+    my ($a, $b, $c, $nib, $lo, $hi) = @_;
     return (
         "movdqa  $b, $a",
         "psrld   $b, 4",
         "pand    $a, $nib",
         "pand    $b, $nib",
-        "movdqa  $c, [.Lin_lo]",
+        "movdqa  $c, [$lo]",
         "pshufb  $c, $a",
-        "movdqa  $a, [.Lin_hi]",
+        "movdqa  $a, [$hi]",
         "pshufb  $a, $b",
         "pxor    $a, $c",
     );
+}
+
+# phi of a byte vector (ordinary basis in, tower basis out), in r0.
+sub to_tower {
+    my ($self, $blk) = @_;
+    my ($a, $b, $c) = @{ $blk->{r} };
+    my ($nib) = $self->consts($blk);
+    return nibble_map($a, $b, $c, $nib, '.Lin_lo', '.Lin_hi');
 }
 
 # The GF(16) inversion of the state in r0. Returns the lines and the
@@ -227,19 +235,10 @@ sub ks_store {
     my ($self, $key, $last, $t, $ptr, $mask) = @_;
     my ($a, $b, $c, $t63, $nib) = @$t;
     my $s = "    movdqa  $a, $key\n";
-    if ($last) {
-        $s .= <<___;
-    movdqa  $b, $a
-    psrld   $b, 4
-    pand    $a, $nib
-    pand    $b, $nib
-    movdqa  $c, [.Lks_out_lo]
-    pshufb  $c, $a
-    movdqa  $a, [.Lks_out_hi]
-    pshufb  $a, $b
-    pxor    $a, $c                 # phi^-1
-    pxor    $a, [.Lk63]
-___
+    if ($last) {    # phi^-1, then 0x63
+        $s .= join('', map { "    $_\n" }
+                   nibble_map($a, $b, $c, $nib, '.Lks_out_lo', '.Lks_out_hi'),
+                   "pxor    $a, [.Lk63]");
     } else {
         $s .= "    pxor    $a, $t63\n";
     }
