@@ -49,9 +49,9 @@
 # Stitching. Each iteration of the main loop runs the middle rounds of the
 # next eight counter blocks and, spread between their AESENCs, the
 # multiplies of one ciphertext block in each of rounds 1..8 and the
-# reduction in round 9 (every key size has rounds 1..9); AES-256's batches
-# in the loops have a body of their own with the nine spread over its
-# thirteen middle rounds (rounds() below). The only chain
+# reduction in round 9 (every key size has rounds 1..9); in the one-shot
+# functions AES-256's batches have a body of their own with the nine
+# spread over its thirteen middle rounds (rounds() below). The only chain
 # across iterations is Y (the reduction result feeds the next group's first
 # block), which is short next to the AES rounds.
 # The drivers around the iterations (seal, seal_lagged on whole batches
@@ -151,6 +151,10 @@ my ($lo, $mid, $hi, $d, $t0, $t1, $y) = map { "xmm$_" } 9 .. 15;
 
 # The encoding of the kernel being built: 1 for VEX, 0 for legacy SSE.
 my $VEX;
+
+# 1 while the one-shot functions are made: their whole batches with
+# hooks get a body of their own for AES-256 (rounds()).
+our $OWN256 = 0;
 
 # ---------------------------------------------------------------------------
 # Instructions in either encoding.
@@ -306,14 +310,17 @@ sub round {
 
 # rounds(n, tag, hooks): rounds 1 .. Nr-1 on xmm0..n-1 with hooks->{r}
 # inside round r (r = 1..9, present for every key size), then xmm8 = rk[Nr].
-# A whole batch with hooks has a body of its own for AES-256, whose
-# thirteen middle rounds take the nine hooks spread out (hooked_rounds):
-# with the hashing in rounds 1..9 only, rounds 10..13 ran AES alone, and
-# the loop measured 3% slower.
+# In the one-shot functions ($OWN256) a whole batch with hooks has a body
+# of its own for AES-256, whose thirteen middle rounds take the nine hooks
+# spread out (hooked_rounds): with the hashing in rounds 1..9 only, rounds
+# 10..13 ran AES alone, and the loop measured 3% slower on a Zen 1 core.
+# seal, seal_lagged and open keep one body for every key size: there the
+# branch to AES-256's body made the streams' two-batch calls 7-8% slower
+# on the same core (docs/performance.md).
 sub rounds {
     my ($n, $tag, $hooks) = @_;
     my $s = '';
-    my $own256 = $hooks && $n == 8;
+    my $own256 = $OWN256 && $hooks && $n == 8;
     $s .= "    cmp        eax, 14\n    je         .L${tag}_aes256\n" if $own256;
     $s .= hooked_rounds($n, 9, $hooks);
     $s .= "    cmp        eax, 10\n    je         .L${tag}_last\n";
@@ -523,12 +530,23 @@ ___
     $code .= "    .long 0, 0, 0, $_\n" for 0 .. 8;
 
     # seal, seal_lagged and open on eight-block batches.
-    $code .= perlasm::fused_driver_x86_64::memory_kernel(
+    my @kernel = (
         { name => $name, batch => 8, vec => 'xmm', frame => 16, sse => !$VEX,
           entry => entry(), exit => exit_wipe() },
         counters => \&counters, rounds => \&rounds, last => last8(),
-        tail => \&tail, group_hooks => \&group_hooks, ghash_run => \&ghash_run,
-        oneshot => \&oneshot, oneshot_end => \&oneshot_end);
+        tail => \&tail, group_hooks => \&group_hooks, ghash_run => \&ghash_run);
+    $code .= perlasm::fused_driver_x86_64::memory_kernel(@kernel);
+    # seal_oneshot and open_oneshot, from the same pieces with AES-256's
+    # own batch body (rounds() below); the rest of that text is dropped.
+    {
+        local $OWN256 = 1;
+        my $os = perlasm::fused_driver_x86_64::memory_kernel(
+            @kernel, oneshot => \&oneshot, oneshot_end => \&oneshot_end);
+        $code .= "\n.text\n";
+        $code .= "\n" . perlasm::siv_copy::extract($os, "${name}_${_}_oneshot",
+                                                   "${name}_${_}_oneshot", '')
+            for qw(seal open);
+    }
 
     $code .= perlasm::siv_copy::polyval_form($code, "${name}_seal", "${name}_siv_open",
                                              qr/\[\.Lbswap_mask\]/,
