@@ -315,7 +315,7 @@ sub round {
 # spread out (hooked_rounds): with the hashing in rounds 1..9 only, rounds
 # 10..13 ran AES alone, and the loop measured 3% slower on a Zen 1 core.
 # seal, seal_lagged and open keep one body for every key size: there the
-# branch to AES-256's body made the streams' two-batch calls 7-8% slower
+# branch to AES-256's body made the streams' two-batch calls 7-10% slower
 # on the same core (docs/performance.md).
 sub rounds {
     my ($n, $tag, $hooks) = @_;
