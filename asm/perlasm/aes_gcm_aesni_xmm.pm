@@ -152,10 +152,6 @@ my ($lo, $mid, $hi, $d, $t0, $t1, $y) = map { "xmm$_" } 9 .. 15;
 # The encoding of the kernel being built: 1 for VEX, 0 for legacy SSE.
 my $VEX;
 
-# 1 while the one-shot functions are made: their whole batches with
-# hooks get a body of their own for AES-256 (rounds()).
-our $OWN256 = 0;
-
 # ---------------------------------------------------------------------------
 # Instructions in either encoding.
 
@@ -308,19 +304,20 @@ sub round {
     return $s;
 }
 
-# rounds(n, tag, hooks): rounds 1 .. Nr-1 on xmm0..n-1 with hooks->{r}
-# inside round r (r = 1..9, present for every key size), then xmm8 = rk[Nr].
-# In the one-shot functions ($OWN256) a whole batch with hooks has a body
-# of its own for AES-256, whose thirteen middle rounds take the nine hooks
-# spread out (hooked_rounds): with the hashing in rounds 1..9 only, rounds
-# 10..13 ran AES alone, and the loop measured 3% slower on a Zen 1 core.
+# rounds(n, tag, hooks, own256): rounds 1 .. Nr-1 on xmm0..n-1 with
+# hooks->{r} inside round r (r = 1..9, present for every key size), then
+# xmm8 = rk[Nr]. With own256 (the one-shot functions) a whole batch with
+# hooks has a body of its own for AES-256, whose thirteen middle rounds
+# take the nine hooks spread out (hooked_rounds): with the hashing in
+# rounds 1..9 only, rounds 10..13 ran AES alone, and the loop measured 3%
+# slower on a Zen 1 core.
 # seal, seal_lagged and open keep one body for every key size: there the
 # branch to AES-256's body made the streams' two-batch calls 7-10% slower
 # on the same core (docs/performance.md).
 sub rounds {
-    my ($n, $tag, $hooks) = @_;
+    my ($n, $tag, $hooks, $own256) = @_;
     my $s = '';
-    my $own256 = $OWN256 && $hooks && $n == 8;
+    $own256 &&= $hooks && $n == 8;
     $s .= "    cmp        eax, 14\n    je         .L${tag}_aes256\n" if $own256;
     $s .= hooked_rounds($n, 9, $hooks);
     $s .= "    cmp        eax, 10\n    je         .L${tag}_last\n";
@@ -376,11 +373,12 @@ sub tail_store {
     return $s;
 }
 
-# tail(tag, hooks): encrypt the last 1..7 blocks with two, four or eight
-# registers, with optional round hooks (seal hashes its pending batch
-# there; the hooks fit any of the three widths).
+# tail(tag, hooks, own256): encrypt the last 1..7 blocks with two, four
+# or eight registers, with optional round hooks (seal hashes its pending
+# batch there; the hooks fit any of the three widths); own256 as for
+# rounds().
 sub tail {
-    my ($tag, $hooks) = @_;
+    my ($tag, $hooks, $own256) = @_;
     return <<___;
     cmp        $blocks, 4
     ja         .L${tag}_8
@@ -397,7 +395,7 @@ sub tail {
     jmp        .L${tag}_end
 .L${tag}_8:
 @{[ counters(8) ]}
-@{[ rounds(8, "${tag}_8", $hooks) ]}
+@{[ rounds(8, "${tag}_8", $hooks, $own256) ]}
 @{[ tail_store(8, "${tag}_8") ]}
 .L${tag}_end:
 ___
@@ -537,16 +535,15 @@ ___
         tail => \&tail, group_hooks => \&group_hooks, ghash_run => \&ghash_run);
     $code .= perlasm::fused_driver_x86_64::memory_kernel(@kernel);
     # seal_oneshot and open_oneshot, from the same pieces with AES-256's
-    # own batch body (rounds() below); the rest of that text is dropped.
-    {
-        local $OWN256 = 1;
-        my $os = perlasm::fused_driver_x86_64::memory_kernel(
-            @kernel, oneshot => \&oneshot, oneshot_end => \&oneshot_end);
-        $code .= "\n.text\n";
-        $code .= "\n" . perlasm::siv_copy::extract($os, "${name}_${_}_oneshot",
-                                                   "${name}_${_}_oneshot", '')
-            for qw(seal open);
-    }
+    # own batch body (own256, rounds() below); the rest of that text is
+    # dropped.
+    my $os = perlasm::fused_driver_x86_64::memory_kernel(@kernel,
+        rounds => sub { my ($n, $tag, $hooks) = @_; rounds($n, $tag, $hooks, 1) },
+        tail   => sub { my ($tag, $hooks) = @_; tail($tag, $hooks, 1) },
+        oneshot => \&oneshot, oneshot_end => \&oneshot_end);
+    $code .= "\n" . perlasm::siv_copy::extract($os, "${name}_${_}_oneshot",
+                                               "${name}_${_}_oneshot", '')
+        for qw(seal open);
 
     $code .= perlasm::siv_copy::polyval_form($code, "${name}_seal", "${name}_siv_open",
                                              qr/\[\.Lbswap_mask\]/,
