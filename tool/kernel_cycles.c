@@ -150,6 +150,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   const struct fused_keys fk = gcm_key_fused_keys(k);
+  ticks_spin_up();
   if (oneshot != NULL) {
     printf("fused %s (%s/%s), AES-%zu, one-shot messages, %s per call\n",
            f->name, k->aes->name, k->ghash->name, key_bits, TICKS_NAME);
