@@ -304,32 +304,30 @@ sub round {
     return $s;
 }
 
-# rounds(n, tag, hooks, own256): rounds 1 .. Nr-1 on xmm0..n-1 with
-# hooks->{r} inside round r (r = 1..9, present for every key size), then
-# xmm8 = rk[Nr]. With own256 (the one-shot functions) a whole batch with
-# hooks has a body of its own for AES-256, whose thirteen middle rounds
-# take the nine hooks spread out (hooked_rounds): with the hashing in
-# rounds 1..9 only, rounds 10..13 ran AES alone, and the loop measured 3%
-# slower on a Zen 1 core.
-# seal, seal_lagged and open keep one body for every key size: there the
-# branch to AES-256's body made the streams' two-batch calls 7-10% slower
-# on the same core (docs/performance.md).
+# rounds(n, tag, hooks, body): rounds 1 .. Nr-1 on xmm0..n-1 with
+# hooks->{h} inside round h, then xmm8 = rk[Nr], in one of the two bodies
+# every function has (with_aes256_body below). Body 'aes256' is AES-256's
+# alone: a whole batch with hashing (n = 8 with hooks) has the nine hooks
+# spread over its thirteen middle rounds (hook h inside round
+# 1 + (h - 1) * 12 / 8, rounded: hooked_rounds); with the hashing in rounds
+# 1..9 only, rounds 10..13 ran AES alone, and the batches measured 3%
+# slower on a Zen 1 core, where AESENC and PCLMULQDQ share pipes. The
+# narrower tails and the one-shot entry's two blocks keep their hooks in
+# the first rounds, whose results the batches after them wait for.
+# Otherwise the body is AES-128's and AES-192's: the count is tested after
+# round 9.
 sub rounds {
-    my ($n, $tag, $hooks, $own256) = @_;
-    my $s = '';
-    $own256 &&= $hooks && $n == 8;
-    $s .= "    cmp        eax, 14\n    je         .L${tag}_aes256\n" if $own256;
-    $s .= hooked_rounds($n, 9, $hooks);
-    $s .= "    cmp        eax, 10\n    je         .L${tag}_last\n";
-    $s .= round($n, 10) . round($n, 11);
-    if ($own256) {
-        $s .= "    jmp        .L${tag}_last\n.L${tag}_aes256:\n" . hooked_rounds($n, 13, $hooks);
-    } else {
-        $s .= "    cmp        eax, 12\n    je         .L${tag}_last\n";
-        $s .= round($n, 12) . round($n, 13);
+    my ($n, $tag, $hooks, $body) = @_;
+    if (($body // '') eq 'aes256') {
+        my $spread = $hooks && $n == 8;
+        return hooked_rounds($n, $spread ? 13 : 9, $hooks)
+             . ($spread ? '' : join '', map { round($n, $_) } 10 .. 13)
+             . mov('u', 'xmm8', "[$rklast]");
     }
-    $s .= ".L${tag}_last:\n" . mov('u', 'xmm8', "[$rklast]");
-    return $s;
+    return hooked_rounds($n, 9, $hooks)
+         . "    cmp        eax, 10\n    je         .L${tag}_last\n"
+         . round($n, 10) . round($n, 11)
+         . ".L${tag}_last:\n" . mov('u', 'xmm8', "[$rklast]");
 }
 
 # hooked_rounds(n, last, hooks): rounds 1 .. last, hook h (1..9) inside
@@ -373,29 +371,29 @@ sub tail_store {
     return $s;
 }
 
-# tail(tag, hooks, own256): encrypt the last 1..7 blocks with two, four
+# tail(tag, hooks, body): encrypt the last 1..7 blocks with two, four
 # or eight registers, with optional round hooks (seal hashes its pending
-# batch there; the hooks fit any of the three widths); own256 as for
+# batch there; the hooks fit any of the three widths); body as for
 # rounds().
 sub tail {
-    my ($tag, $hooks, $own256) = @_;
+    my ($tag, $hooks, $body) = @_;
     return <<___;
     cmp        $blocks, 4
     ja         .L${tag}_8
     cmp        $blocks, 2
     ja         .L${tag}_4
 @{[ counters(2) ]}
-@{[ rounds(2, "${tag}_2", $hooks) ]}
+@{[ rounds(2, "${tag}_2", $hooks, $body) ]}
 @{[ tail_store(2, "${tag}_2") ]}
     jmp        .L${tag}_end
 .L${tag}_4:
 @{[ counters(4) ]}
-@{[ rounds(4, "${tag}_4", $hooks) ]}
+@{[ rounds(4, "${tag}_4", $hooks, $body) ]}
 @{[ tail_store(4, "${tag}_4") ]}
     jmp        .L${tag}_end
 .L${tag}_8:
 @{[ counters(8) ]}
-@{[ rounds(8, "${tag}_8", $hooks, $own256) ]}
+@{[ rounds(8, "${tag}_8", $hooks, $body) ]}
 @{[ tail_store(8, "${tag}_8") ]}
 .L${tag}_end:
 ___
@@ -425,7 +423,7 @@ ___
 # counter swap: they are AES of the given blocks, nothing is added to
 # them.
 sub oneshot {
-    my ($tag) = @_;
+    my ($tag, $body) = @_;
     my %hooks = (
         1 => mov('u', $d, "[r9 + $OS_AAD]")
            . vop('pshufb', $d, $d, '[.Lbswap_mask]')
@@ -438,7 +436,7 @@ sub oneshot {
          . mov('u', 'xmm8', "[$aes]")
          . vop('pxor', 'xmm0', 'xmm0', 'xmm8')
          . vop('pxor', 'xmm1', 'xmm1', 'xmm8')
-         . rounds(2, "${tag}_masks", \%hooks)
+         . rounds(2, "${tag}_masks", \%hooks, $body)
          . vop('aesenclast', 'xmm0', 'xmm0', 'xmm8')
          . vop('aesenclast', 'xmm1', 'xmm1', 'xmm8')
          . mov('u', "[r9 + $OS_KS]", 'xmm0')
@@ -502,6 +500,30 @@ sub group_hooks {
 
 # kernel(encoding, name): the whole kernel's text for encoding 'avx' or
 # 'sse': constants, seal, seal_lagged and open (the driver's), and the
+# with_aes256_body(nr, aes256, fn): the function fn with two bodies after
+# its entry: nr's (AES-128 and AES-192) and, after one test of the round
+# count per call, aes256's, its labels suffixed _aes256; each body ends in
+# its own exit. A test per batch (the first form of this) made the
+# streams' calls of two batches 7-10% slower on Zen 1 for whichever key
+# size took the branch; one test per call leaves the batches without it.
+sub with_aes256_body {
+    my ($nr, $aes256, $fn) = @_;
+    my $f = perlasm::siv_copy::extract($nr, $fn, $fn, '');
+    my $g = perlasm::siv_copy::extract($aes256, $fn, $fn, '_aes256');
+    my $entry = entry();
+    my ($fi, $gi) = (index($f, $entry), index($g, $entry));
+    die "with_aes256_body: $fn has no entry\n" if $fi < 0 || $gi < 0;
+    $fi += length $entry;
+    $gi += length $entry;
+    $g = substr($g, $gi);
+    $g =~ s/^\.endfunction\n\z//m or die "with_aes256_body: $fn has no end\n";
+    my $end = rindex($f, ".endfunction\n");
+    return substr($f, 0, $fi)
+         . "    cmp        eax, 14\n    je         .L${fn}_aes256\n"
+         . substr($f, $fi, $end - $fi)
+         . "    jmp        .L${fn}_return\n.L${fn}_aes256:\n$g.L${fn}_return:\n.endfunction\n";
+}
+
 # AES-GCM-SIV open made from seal (perlasm/siv_copy.pm: every shuffle with
 # .Lbswap_mask becomes a move or nothing, so the blocks are hashed as they
 # are, POLYVAL on the POLYVAL key, and .Lctr_swap becomes .Lctr_swap_le,
@@ -527,23 +549,24 @@ sub kernel {
 ___
     $code .= "    .long 0, 0, 0, $_\n" for 0 .. 8;
 
-    # seal, seal_lagged and open on eight-block batches.
+    # seal, seal_lagged and open on eight-block batches, and seal_oneshot
+    # and open_oneshot, each with two bodies (with_aes256_body below).
     my @kernel = (
         { name => $name, batch => 8, vec => 'xmm', frame => 16, sse => !$VEX,
           entry => entry(), exit => exit_wipe() },
-        counters => \&counters, rounds => \&rounds, last => last8(),
-        tail => \&tail, group_hooks => \&group_hooks, ghash_run => \&ghash_run);
-    $code .= perlasm::fused_driver_x86_64::memory_kernel(@kernel);
-    # seal_oneshot and open_oneshot, from the same pieces with AES-256's
-    # own batch body (own256, rounds() below); the rest of that text is
-    # dropped.
-    my $os = perlasm::fused_driver_x86_64::memory_kernel(@kernel,
-        rounds => sub { my ($n, $tag, $hooks) = @_; rounds($n, $tag, $hooks, 1) },
-        tail   => sub { my ($tag, $hooks) = @_; tail($tag, $hooks, 1) },
-        oneshot => \&oneshot, oneshot_end => \&oneshot_end);
-    $code .= "\n" . perlasm::siv_copy::extract($os, "${name}_${_}_oneshot",
-                                               "${name}_${_}_oneshot", '')
-        for qw(seal open);
+        counters => \&counters, last => last8(), group_hooks => \&group_hooks,
+        ghash_run => \&ghash_run);
+    my %text;
+    for my $body ('nr', 'aes256') {
+        $text{$body} = perlasm::fused_driver_x86_64::memory_kernel(@kernel,
+            rounds  => sub { my ($n, $tag, $hooks) = @_; rounds($n, $tag, $hooks, $body) },
+            tail    => sub { my ($tag, $hooks) = @_; tail($tag, $hooks, $body) },
+            oneshot => sub { my ($tag) = @_; oneshot($tag, $body) },
+            oneshot_end => \&oneshot_end);
+    }
+    $code .= "\n.text";
+    $code .= "\n" . with_aes256_body($text{nr}, $text{aes256}, "${name}_$_")
+        for qw(seal seal_lagged open seal_oneshot open_oneshot);
 
     $code .= perlasm::siv_copy::polyval_form($code, "${name}_seal", "${name}_siv_open",
                                              qr/\[\.Lbswap_mask\]/,
