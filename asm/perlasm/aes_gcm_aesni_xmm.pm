@@ -318,16 +318,24 @@ sub round {
 # round 9.
 sub rounds {
     my ($n, $tag, $hooks, $body) = @_;
-    if (($body // '') eq 'aes256') {
+    $body //= 'any';
+    my $last = ".L${tag}_last:\n" . mov('u', 'xmm8', "[$rklast]");
+    if ($body eq 'aes256') {
         my $spread = $hooks && $n == 8;
         return hooked_rounds($n, $spread ? 13 : 9, $hooks)
              . ($spread ? '' : join '', map { round($n, $_) } 10 .. 13)
              . mov('u', 'xmm8', "[$rklast]");
     }
-    return hooked_rounds($n, 9, $hooks)
-         . "    cmp        eax, 10\n    je         .L${tag}_last\n"
-         . round($n, 10) . round($n, 11)
-         . ".L${tag}_last:\n" . mov('u', 'xmm8', "[$rklast]");
+    my $own256 = $body eq 'batch256' && $hooks && $n == 8;
+    my $s = $own256 ? "    cmp        eax, 14\n    je         .L${tag}_aes256\n" : '';
+    $s .= hooked_rounds($n, 9, $hooks)
+        . "    cmp        eax, 10\n    je         .L${tag}_last\n"
+        . round($n, 10) . round($n, 11);
+    return $s . $last if $body eq 'nr';
+    return $s . "    jmp        .L${tag}_last\n.L${tag}_aes256:\n"
+              . hooked_rounds($n, 13, $hooks) . $last if $own256;
+    return $s . "    cmp        eax, 12\n    je         .L${tag}_last\n"
+              . round($n, 12) . round($n, 13) . $last;
 }
 
 # hooked_rounds(n, last, hooks): rounds 1 .. last, hook h (1..9) inside
@@ -557,7 +565,7 @@ ___
         counters => \&counters, last => last8(), group_hooks => \&group_hooks,
         ghash_run => \&ghash_run);
     my %text;
-    for my $body ('nr', 'aes256') {
+    for my $body ('nr', 'aes256', 'batch256') {
         $text{$body} = perlasm::fused_driver_x86_64::memory_kernel(@kernel,
             rounds  => sub { my ($n, $tag, $hooks) = @_; rounds($n, $tag, $hooks, $body) },
             tail    => sub { my ($tag, $hooks) = @_; tail($tag, $hooks, $body) },
@@ -566,7 +574,9 @@ ___
     }
     $code .= "\n.text";
     $code .= "\n" . with_aes256_body($text{nr}, $text{aes256}, "${name}_$_")
-        for qw(seal seal_lagged open seal_oneshot open_oneshot);
+        for qw(seal seal_lagged open);
+    $code .= "\n" . perlasm::siv_copy::extract($text{batch256}, "${name}_$_", "${name}_$_", '')
+        for qw(seal_oneshot open_oneshot);
 
     $code .= perlasm::siv_copy::polyval_form($code, "${name}_seal", "${name}_siv_open",
                                              qr/\[\.Lbswap_mask\]/,
