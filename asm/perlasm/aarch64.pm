@@ -1,6 +1,7 @@
 # asm/perlasm/aarch64.pm: the aarch64 (A64) backend of libgcm's assembly
 # translator (see driver.pm for the dialect and the backend interface; this
-# is a sibling of x86_64.pm and x86.pm).
+# is a sibling of x86_64.pm and x86.pm, and inherits what all backends share
+# from backend.pm).
 #
 # Source syntax
 # =============
@@ -61,6 +62,8 @@ use strict;
 use warnings;
 use perlasm::driver;
 use perlasm::ctcheck_aarch64;
+use perlasm::backend;
+our @ISA = ('perlasm::backend');
 
 my %FLAVOURS = (
     'linux64' => { obj => 'elf' },
@@ -86,11 +89,6 @@ sub global_name {
     my ($self, $name) = @_;
     die "bad symbol name '$name'\n" unless $name =~ /^[A-Za-z_]\w*$/;
     return $self->{obj} eq 'macho' ? "_$name" : $name;
-}
-
-sub symbol {
-    my ($self, $name) = @_;
-    return $name =~ /^\.L/ ? $self->local_name($name) : $self->global_name($name);
 }
 
 # Operands --------------------------------------------------------------------
@@ -259,18 +257,9 @@ sub data {
     return "\t$d{$width}\t" . join(', ', @$values);
 }
 
-sub label {
-    my ($self, $name) = @_;
-    return $self->symbol($name) . ':';
-}
-
 # Functions ---------------------------------------------------------------------
-sub parse_body_ops {
-    my ($st) = @_;
-    my @ops = eval { map { parse_operand($_) } @{ $st->{operands} } };
-    die "$st->{where}: $@" if $@;
-    return @ops;
-}
+# The operand parser as a method, for perlasm::backend (statement_operands).
+sub parse_op { my ($self, $text) = @_; return parse_operand($text) }
 
 sub check_secrets {
     my ($self, $name, $opts, $body) = @_;
@@ -282,8 +271,9 @@ sub check_secrets {
             . "can be declared public\n" unless $g && $g->{parent} =~ /^x\d+$/;
         $public{ $g->{parent} } = 1;
     }
-    perlasm::ctcheck_aarch64::check(body => $body, ops => \&parse_body_ops,
-                                    public => \%public);
+    perlasm::ctcheck_aarch64::check(
+        body => $body, ops => sub { $self->statement_operands($_[0]) },
+        public => \%public);
 }
 
 sub function {
@@ -296,7 +286,7 @@ sub function {
     my (%used, @items, $calls);
     for my $st (@$body) {
         if ($st->{kind} ne 'insn') { push @items, $st; next; }
-        my @ops = parse_body_ops($st);
+        my @ops = $self->statement_operands($st);
         my $mn = $st->{mnemonic};
         die "$st->{where}: '$_->{name}' is not a register, number or label\n"
             for grep { $_->{type} eq 'sym'
@@ -402,25 +392,7 @@ sub function {
     }
     push @out, @pro;
 
-    for my $st (@items) {
-        my $k = $st->{kind};
-        my $line;
-        if ($k eq 'insn') {
-            $line = eval { $self->render_insn($st->{mnemonic}, $st->{ops}) };
-            die "$st->{where}: $@" if $@;
-        } elsif ($k eq 'label') {
-            $line = $self->label($st->{name});
-        } elsif ($k eq 'comment') {
-            $line = $self->comment($st->{comment});
-        } elsif ($k eq 'blank') {
-            $line = '';
-        } elsif ($k eq 'directive') {
-            $line = $self->align(perlasm::driver::parse_number($st->{args}));
-        }
-        $line .= ' ' . $self->comment($st->{comment})
-            if defined $st->{comment} && $k ne 'comment';
-        push @out, $line;
-    }
+    push @out, $self->render_body(\@items);
     push @out, @epi, "\tret", "\t.cfi_endproc";
     push @out, "\t.size\t$sym, .-$sym" if $elf;
     return join("\n", @out);

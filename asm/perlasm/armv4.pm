@@ -1,6 +1,7 @@
 # asm/perlasm/armv4.pm: the 32-bit ARM backend of libgcm's assembly
 # translator (see driver.pm for the dialect and the backend interface; a
-# sibling of x86_64.pm, x86.pm and aarch64.pm).
+# sibling of x86_64.pm, x86.pm and aarch64.pm, and inherits what all
+# backends share from backend.pm).
 #
 # Source syntax
 # =============
@@ -68,6 +69,8 @@ use strict;
 use warnings;
 use perlasm::driver;
 use perlasm::ctcheck_arm;
+use perlasm::backend;
+our @ISA = ('perlasm::backend');
 
 my %FLAVOURS = (
     'linux32'        => { isa => 'arm' },
@@ -92,11 +95,6 @@ sub global_name {
     my ($self, $name) = @_;
     die "bad symbol name '$name'\n" unless $name =~ /^[A-Za-z_]\w*$/;
     return $name;
-}
-
-sub symbol {
-    my ($self, $name) = @_;
-    return $name =~ /^\.L/ ? $self->local_name($name) : $self->global_name($name);
 }
 
 # Mnemonics --------------------------------------------------------------------
@@ -307,18 +305,9 @@ sub data {
     return "\t$d{$width}\t" . join(', ', @$values);
 }
 
-sub label {
-    my ($self, $name) = @_;
-    return $self->symbol($name) . ':';
-}
-
 # Functions ---------------------------------------------------------------------
-sub parse_body_ops {
-    my ($st) = @_;
-    my @ops = eval { map { parse_operand($_) } @{ $st->{operands} } };
-    die "$st->{where}: $@" if $@;
-    return @ops;
-}
+# The operand parser as a method, for perlasm::backend (statement_operands).
+sub parse_op { my ($self, $text) = @_; return parse_operand($text) }
 
 sub check_secrets {
     my ($self, $name, $opts, $body) = @_;
@@ -330,8 +319,9 @@ sub check_secrets {
             unless $g && $g->{parent} =~ /^r(\d+)$/ && $1 <= 12;
         $public{ $g->{parent} } = 1;
     }
-    perlasm::ctcheck_arm::check(body => $body, ops => \&parse_body_ops,
-                                public => \%public, decode => \&decode_mnemonic);
+    perlasm::ctcheck_arm::check(
+        body => $body, ops => sub { $self->statement_operands($_[0]) },
+        public => \%public, decode => \&decode_mnemonic);
 }
 
 sub reg_list_text {
@@ -361,7 +351,7 @@ sub function {
     $used{"r$_"} = 1 for 4 .. 3 + $stack_args;
     for my $st (@$body) {
         if ($st->{kind} ne 'insn') { push @items, $st; next; }
-        my @ops = parse_body_ops($st);
+        my @ops = $self->statement_operands($st);
         my $mn = $st->{mnemonic};
         my $d = eval { decode_mnemonic($mn) };
         die "$st->{where}: $@" if $@;
@@ -454,25 +444,7 @@ sub function {
     }
     push @out, @pro;
 
-    for my $st (@items) {
-        my $k = $st->{kind};
-        my $line;
-        if ($k eq 'insn') {
-            $line = eval { $self->render_insn($st->{mnemonic}, $st->{ops}) };
-            die "$st->{where}: $@" if $@;
-        } elsif ($k eq 'label') {
-            $line = $self->label($st->{name});
-        } elsif ($k eq 'comment') {
-            $line = $self->comment($st->{comment});
-        } elsif ($k eq 'blank') {
-            $line = '';
-        } elsif ($k eq 'directive') {
-            $line = $self->align(perlasm::driver::parse_number($st->{args}));
-        }
-        $line .= ' ' . $self->comment($st->{comment})
-            if defined $st->{comment} && $k ne 'comment';
-        push @out, $line;
-    }
+    push @out, $self->render_body(\@items);
     push @out, @epi, "\tbx\tlr", "\t.fnend";
     push @out, "\t.size\t$sym, .-$sym";
     return join("\n", @out);

@@ -1,5 +1,6 @@
 # asm/perlasm/x86_64.pm: the x86_64 backend of libgcm's assembly translator
-# (see driver.pm for the dialect and the backend interface).
+# (see driver.pm for the dialect and the backend interface; what all
+# backends share is in backend.pm, which this one inherits from).
 #
 # Source syntax
 # =============
@@ -95,6 +96,8 @@ use strict;
 use warnings;
 use perlasm::driver;
 use perlasm::ctcheck_x86;
+use perlasm::backend;
+our @ISA = ('perlasm::backend');
 
 my %FLAVOURS = (
     'elf'       => { syntax => 'att',  obj => 'elf',   abi => 'sysv' },
@@ -178,11 +181,6 @@ sub global_name {
     die "bad symbol name '$name'\n" unless $name =~ /^[A-Za-z_]\w*$/;
     my $n = $name . $self->{suffix};
     return $self->{obj} eq 'macho' ? "_$n" : $n;
-}
-
-sub symbol {
-    my ($self, $name) = @_;
-    return $name =~ /^\.L/ ? $self->local_name($name) : $self->global_name($name);
 }
 
 # Operands --------------------------------------------------------------------
@@ -354,7 +352,8 @@ sub render_insn {
 }
 
 # The operand parser and register table of this architecture, as methods,
-# so that the code below serves perlasm/x86.pm too: it overrides these.
+# so that the code below (and perlasm::backend's statement_operands) serves
+# perlasm/x86.pm too: it overrides these.
 sub parse_op { my ($self, $text) = @_; return parse_operand($text) }
 sub register_info { my ($self, $r) = @_; return $REG{$r} }   # [parent, size]
 sub register_kind { return '' }    # as in "is not a register"
@@ -422,11 +421,6 @@ sub data {
     return "\t$d->{$width}\t" . join(', ', @$values);
 }
 
-sub label {
-    my ($self, $name) = @_;
-    return $self->symbol($name) . ':';
-}
-
 # Functions -----------------------------------------------------------------------
 # The secret-register check (perlasm/ctcheck_x86.pm) over one function.
 # check_public(opts, public) lets a subclass check more of the options
@@ -451,14 +445,6 @@ sub check_secrets {
     my $ops_of = sub { return $self->statement_operands($_[0]) };
     perlasm::ctcheck_x86::check(body => $body, ops => $ops_of,
                                 public => \%public, $self->ctcheck_options);
-}
-
-# The parsed operands of one instruction statement; dies with its place.
-sub statement_operands {
-    my ($self, $st) = @_;
-    my @ops = eval { map { $self->parse_op($_) } @{ $st->{operands} } };
-    die "$st->{where}: $@" if $@;
-    return @ops;
 }
 
 # parse_statement(st, forbidden): the operands of a body's instruction,
@@ -494,32 +480,6 @@ sub function_entry {
     push @out, "$sym:";
     push @out, "\t.cfi_startproc" if $self->gas;
     push @out, "\t$endbr" if $self->{obj} eq 'elf';
-    return @out;
-}
-
-# The body's lines: instructions, labels, comments, blank lines, .align.
-sub render_body {
-    my ($self, $items) = @_;
-    my @out;
-    for my $st (@$items) {
-        my $k = $st->{kind};
-        my $line;
-        if ($k eq 'insn') {
-            $line = eval { $self->render_insn($st->{mnemonic}, $st->{ops}) };
-            die "$st->{where}: $@" if $@;
-        } elsif ($k eq 'label') {
-            $line = $self->label($st->{name});
-        } elsif ($k eq 'comment') {
-            $line = $self->comment($st->{comment});
-        } elsif ($k eq 'blank') {
-            $line = '';
-        } elsif ($k eq 'directive') {    # only .align reaches here
-            $line = $self->align(perlasm::driver::parse_number($st->{args}));
-        }
-        $line .= ' ' . $self->comment($st->{comment})
-            if defined $st->{comment} && $k ne 'comment';
-        push @out, $line;
-    }
     return @out;
 }
 

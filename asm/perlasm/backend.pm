@@ -1,0 +1,69 @@
+# asm/perlasm/backend.pm: what every backend of libgcm's assembly translator
+# shares (see driver.pm for the dialect and the backend interface).
+#
+# perlasm::x86_64, perlasm::aarch64 and perlasm::armv4 inherit from this
+# package (perlasm::x86 through perlasm::x86_64). It holds the parts of the
+# interface whose logic does not depend on the architecture, written once:
+#   - the spelling of a label or symbol from the backend's local_name()
+#     and global_name();
+#   - the parsed operands of a body's instruction (statement_operands(),
+#     through the backend's parse_op());
+#   - the rendering of a function's body (render_body(): instructions,
+#     labels, comments, blank lines, .align, each with its trailing comment).
+# What a backend must provide besides the driver's calls: local_name,
+# global_name, parse_op, render_insn.
+package perlasm::backend;
+
+use strict;
+use warnings;
+use perlasm::driver;
+
+# Names -----------------------------------------------------------------------
+sub symbol {
+    my ($self, $name) = @_;
+    return $name =~ /^\.L/ ? $self->local_name($name) : $self->global_name($name);
+}
+
+sub label {
+    my ($self, $name) = @_;
+    return $self->symbol($name) . ':';
+}
+
+# Functions -----------------------------------------------------------------------
+# The parsed operands of one instruction statement; dies with its place.
+sub statement_operands {
+    my ($self, $st) = @_;
+    my @ops = eval { map { $self->parse_op($_) } @{ $st->{operands} } };
+    die "$st->{where}: $@" if $@;
+    return @ops;
+}
+
+# The body's lines: instructions (statements with their parsed operands,
+# {ops}), labels, comments, blank lines, .align (the only directive the
+# driver lets into a function).
+sub render_body {
+    my ($self, $items) = @_;
+    my @out;
+    for my $st (@$items) {
+        my $k = $st->{kind};
+        my $line;
+        if ($k eq 'insn') {
+            $line = eval { $self->render_insn($st->{mnemonic}, $st->{ops}) };
+            die "$st->{where}: $@" if $@;
+        } elsif ($k eq 'label') {
+            $line = $self->label($st->{name});
+        } elsif ($k eq 'comment') {
+            $line = $self->comment($st->{comment});
+        } elsif ($k eq 'blank') {
+            $line = '';
+        } elsif ($k eq 'directive') {
+            $line = $self->align(perlasm::driver::parse_number($st->{args}));
+        }
+        $line .= ' ' . $self->comment($st->{comment})
+            if defined $st->{comment} && $k ne 'comment';
+        push @out, $line;
+    }
+    return @out;
+}
+
+1;
