@@ -216,18 +216,10 @@ sub insn_text {
 }
 
 # Simple directives ---------------------------------------------------------------
-sub comment {
-    my ($self, $text) = @_;
-    $text =~ s{\*/}{* /}g;
-    return "/* $text */";
-}
-
 sub header {
     my ($self, $source) = @_;
     return join("\n",
-        $self->comment("Generated from $source by asm/perlasm (flavour "
-                       . "$self->{flavour}). Do not edit:"),
-        $self->comment('change the .pl file instead.'),
+        $self->banner($source),
         # The kernels check the CPU at run time; the assembler must accept
         # the Cryptographic Extension (and EOR3, FEAT_SHA3) whatever -march
         # the build uses. ELF objects for aarch64 record no architecture
@@ -242,19 +234,6 @@ sub section {
     }
     return $name eq 'text' ? "\t.section\t__TEXT,__text,regular,pure_instructions"
                            : "\t.section\t__TEXT,__const";
-}
-
-sub align {
-    my ($self, $n) = @_;
-    my $log = 0;
-    $log++ while (1 << $log) < $n;
-    return "\t.p2align\t$log";
-}
-
-sub data {
-    my ($self, $width, $values) = @_;
-    my %d = (1 => '.byte', 2 => '.short', 4 => '.long', 8 => '.quad');
-    return "\t$d{$width}\t" . join(', ', @$values);
 }
 
 # Functions ---------------------------------------------------------------------

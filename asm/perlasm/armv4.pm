@@ -256,18 +256,10 @@ sub render_insn {
 }
 
 # Simple directives ---------------------------------------------------------------
-sub comment {
-    my ($self, $text) = @_;
-    $text =~ s{\*/}{* /}g;
-    return "/* $text */";
-}
-
 sub header {
     my ($self, $source) = @_;
     return join("\n",
-        $self->comment("Generated from $source by asm/perlasm (flavour "
-                       . "$self->{flavour}). Do not edit:"),
-        $self->comment('change the .pl file instead.'),
+        $self->banner($source),
         "\t.syntax\tunified",
         $self->{isa} eq 'thumb' ? "\t.thumb" : "\t.arm", '');
 }
@@ -290,19 +282,6 @@ sub section {
     return "\t.text" if $name eq 'text';
     return "\t.text\t" . $self->comment('constants: in .text, so adr reaches them '
                                         . 'position-independently');
-}
-
-sub align {
-    my ($self, $n) = @_;
-    my $log = 0;
-    $log++ while (1 << $log) < $n;
-    return "\t.p2align\t$log";
-}
-
-sub data {
-    my ($self, $width, $values) = @_;
-    my %d = (1 => '.byte', 2 => '.short', 4 => '.long', 8 => '.quad');
-    return "\t$d{$width}\t" . join(', ', @$values);
 }
 
 # Functions ---------------------------------------------------------------------

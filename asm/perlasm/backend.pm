@@ -6,6 +6,10 @@
 # interface whose logic does not depend on the architecture, written once:
 #   - the spelling of a label or symbol from the backend's local_name()
 #     and global_name();
+#   - the two comment lines that open every output file (banner());
+#   - the GNU as forms of comments, .p2align and data (every aarch64 and
+#     armv4 flavour; x86_64.pm keeps them for its GNU as flavours and
+#     overrides them for NASM);
 #   - the parsed operands of a body's instruction (statement_operands(),
 #     through the backend's parse_op());
 #   - the rendering of a function's body (render_body(): instructions,
@@ -27,6 +31,37 @@ sub symbol {
 sub label {
     my ($self, $name) = @_;
     return $self->symbol($name) . ':';
+}
+
+# The two comment lines that open every output file (in the backend's
+# comment syntax).
+sub banner {
+    my ($self, $source) = @_;
+    return ($self->comment("Generated from $source by asm/perlasm (flavour "
+                           . "$self->{flavour}). Do not edit:"),
+            $self->comment('change the .pl file instead.'));
+}
+
+# GNU as directives ----------------------------------------------------------------
+# C-style comments: the build may run the output through the C preprocessor
+# (.S), which would take `# if ...` or `# include ...` for a directive.
+sub comment {
+    my ($self, $text) = @_;
+    $text =~ s{\*/}{* /}g;
+    return "/* $text */";
+}
+
+sub align {
+    my ($self, $n) = @_;
+    my $log = 0;
+    $log++ while (1 << $log) < $n;
+    return "\t.p2align\t$log";
+}
+
+sub data {
+    my ($self, $width, $values) = @_;
+    my %d = (1 => '.byte', 2 => '.short', 4 => '.long', 8 => '.quad');
+    return "\t$d{$width}\t" . join(', ', @$values);
 }
 
 # Functions -----------------------------------------------------------------------

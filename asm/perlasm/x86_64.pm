@@ -367,21 +367,17 @@ sub insn_text {
 }
 
 # Simple directives -------------------------------------------------------------
-# GNU as output gets C-style comments: the build may run it through the C
-# preprocessor (.S), which would take `# if ...` or `# include ...` for a
-# directive.
+# GNU as output gets perlasm::backend's comments, .p2align and data; NASM
+# output its own.
 sub comment {
     my ($self, $text) = @_;
     return "; $text" unless $self->gas;
-    $text =~ s{\*/}{* /}g;
-    return "/* $text */";
+    return $self->SUPER::comment($text);
 }
 
 sub header {
     my ($self, $source) = @_;
-    my @h = ($self->comment("Generated from $source by asm/perlasm "
-                            . "(flavour $self->{flavour}). Do not edit:"),
-             $self->comment("change the .pl file instead."));
+    my @h = $self->banner($source);
     push @h, $self->nasm_preamble if !$self->gas;
     return join("\n", @h, '');
 }
@@ -406,19 +402,15 @@ sub section {
 
 sub align {
     my ($self, $n) = @_;
-    if ($self->gas) {
-        my $log = 0;
-        $log++ while (1 << $log) < $n;
-        return "\t.p2align\t$log";
-    }
+    return $self->SUPER::align($n) if $self->gas;
     return $self->{section} eq 'text' ? "\talign\t$n" : "\talign\t$n, db 0";
 }
 
 sub data {
     my ($self, $width, $values) = @_;
-    my $d = $self->gas ? { 1 => '.byte', 2 => '.short', 4 => '.long', 8 => '.quad' }
-                       : { 1 => 'db', 2 => 'dw', 4 => 'dd', 8 => 'dq' };
-    return "\t$d->{$width}\t" . join(', ', @$values);
+    return $self->SUPER::data($width, $values) if $self->gas;
+    my %d = (1 => 'db', 2 => 'dw', 4 => 'dd', 8 => 'dq');
+    return "\t$d{$width}\t" . join(', ', @$values);
 }
 
 # Functions -----------------------------------------------------------------------
