@@ -240,19 +240,20 @@ sub section {
 # The operand parser as a method, for perlasm::backend (statement_operands).
 sub parse_op { my ($self, $text) = @_; return parse_operand($text) }
 
-sub check_secrets {
-    my ($self, $name, $opts, $body) = @_;
-    return if defined $opts->{secrets};
-    my %public;
-    for my $r (@{ $opts->{public} }) {
-        my $g = gpr($r);
-        die "public=$r: only general-purpose registers (x0-x30, w0-w30) "
-            . "can be declared public\n" unless $g && $g->{parent} =~ /^x\d+$/;
-        $public{ $g->{parent} } = 1;
-    }
-    perlasm::ctcheck_aarch64::check(
-        body => $body, ops => sub { $self->statement_operands($_[0]) },
-        public => \%public);
+# The secret-register check (perlasm/ctcheck_aarch64.pm), for
+# perlasm::backend's check_secrets.
+sub public_register {
+    my ($self, $r) = @_;
+    my $g = gpr($r);
+    die "public=$r: only general-purpose registers (x0-x30, w0-w30) "
+        . "can be declared public\n" unless $g && $g->{parent} =~ /^x\d+$/;
+    return $g->{parent};
+}
+
+sub run_secret_check {
+    my ($self, $opts, $body, $public, $ops_of) = @_;
+    perlasm::ctcheck_aarch64::check(body => $body, ops => $ops_of,
+                                    public => $public);
 }
 
 sub function {

@@ -288,19 +288,20 @@ sub section {
 # The operand parser as a method, for perlasm::backend (statement_operands).
 sub parse_op { my ($self, $text) = @_; return parse_operand($text) }
 
-sub check_secrets {
-    my ($self, $name, $opts, $body) = @_;
-    return if defined $opts->{secrets};
-    my %public;
-    for my $r (@{ $opts->{public} }) {
-        my $g = gpr($r);
-        die "public=$r: only core registers (r0-r12) can be declared public\n"
-            unless $g && $g->{parent} =~ /^r(\d+)$/ && $1 <= 12;
-        $public{ $g->{parent} } = 1;
-    }
-    perlasm::ctcheck_arm::check(
-        body => $body, ops => sub { $self->statement_operands($_[0]) },
-        public => \%public, decode => \&decode_mnemonic);
+# The secret-register check (perlasm/ctcheck_arm.pm), for perlasm::backend's
+# check_secrets.
+sub public_register {
+    my ($self, $r) = @_;
+    my $g = gpr($r);
+    die "public=$r: only core registers (r0-r12) can be declared public\n"
+        unless $g && $g->{parent} =~ /^r(\d+)$/ && $1 <= 12;
+    return $g->{parent};
+}
+
+sub run_secret_check {
+    my ($self, $opts, $body, $public, $ops_of) = @_;
+    perlasm::ctcheck_arm::check(body => $body, ops => $ops_of, public => $public,
+                                decode => \&decode_mnemonic);
 }
 
 sub reg_list_text {

@@ -10,12 +10,16 @@
 #   - the GNU as forms of comments, .p2align and data (every aarch64 and
 #     armv4 flavour; x86_64.pm keeps them for its GNU as flavours and
 #     overrides them for NASM);
+#   - the frame of the secret-register check (check_secrets(): secrets=none
+#     skips it; each public= register is checked and named by the
+#     backend's public_register(), and its run_secret_check() runs the
+#     architecture's checker);
 #   - the parsed operands of a body's instruction (statement_operands(),
 #     through the backend's parse_op());
 #   - the rendering of a function's body (render_body(): instructions,
 #     labels, comments, blank lines, .align, each with its trailing comment).
 # What a backend must provide besides the driver's calls: local_name,
-# global_name, parse_op, render_insn.
+# global_name, parse_op, render_insn, public_register, run_secret_check.
 package perlasm::backend;
 
 use strict;
@@ -65,6 +69,20 @@ sub data {
 }
 
 # Functions -----------------------------------------------------------------------
+# The secret-register check over one function (the driver calls it before
+# function()). public_register(REG) returns the parent of the register a
+# public= entry names, or dies if it cannot be declared public;
+# run_secret_check(opts, body, public, ops_of) runs the architecture's
+# checker with that set of parents and the operand parser.
+sub check_secrets {
+    my ($self, $name, $opts, $body) = @_;
+    return if defined $opts->{secrets};    # secrets=none: test code
+    my %public;
+    $public{ $self->public_register($_) } = 1 for @{ $opts->{public} };
+    my $ops_of = sub { return $self->statement_operands($_[0]) };
+    $self->run_secret_check($opts, $body, \%public, $ops_of);
+}
+
 # The parsed operands of one instruction statement; dies with its place.
 sub statement_operands {
     my ($self, $st) = @_;

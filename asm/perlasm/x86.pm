@@ -212,8 +212,9 @@ sub render_operand {
     return "$s]";
 }
 
-# perlasm::x86_64's insn_text, check_secrets and the helpers of function
-# reach this file's operands and registers through these.
+# perlasm::x86_64's insn_text, the secret-register check (perlasm::backend's
+# check_secrets with perlasm::x86_64's public_register) and the helpers of
+# function reach this file's operands and registers through these.
 sub parse_op { my ($self, $text) = @_; return parse_operand($text) }
 sub register_info { my ($self, $r) = @_; return $REG{$r} }
 sub register_kind { return '32-bit x86 ' }
@@ -255,7 +256,7 @@ sub footer {
 }
 
 # Functions -------------------------------------------------------------------------
-# check_secrets is perlasm::x86_64's, with these two additions.
+# The secret-register check is perlasm::x86_64's, with these two additions.
 sub check_public {
     my ($self, $opts, $public) = @_;
     if (defined $opts->{pic}) {

@@ -414,29 +414,29 @@ sub data {
 }
 
 # Functions -----------------------------------------------------------------------
-# The secret-register check (perlasm/ctcheck_x86.pm) over one function.
-# check_public(opts, public) lets a subclass check more of the options
-# against the public set; ctcheck_options adds to the check's arguments.
+# The secret-register check (perlasm/ctcheck_x86.pm) over one function,
+# for perlasm::backend's check_secrets. check_public(opts, public) lets a
+# subclass check more of the options against the public set;
+# ctcheck_options adds to the check's arguments.
 sub check_public { }
 sub ctcheck_options { return () }
-sub check_secrets {
-    my ($self, $name, $opts, $body) = @_;
-    return if defined $opts->{secrets};    # secrets=none: test code
-    my %public;
-    for my $r (@{ $opts->{public} }) {
-        my $info = $self->register_info($r);
-        die "public=$r is not a " . $self->register_kind . "register\n"
-            unless defined $info;
-        die "public=$r: only general-purpose and opmask registers "
-            . "can be declared public\n"
-            unless perlasm::ctcheck_x86::is_gpr($info->[0])
-                || perlasm::ctcheck_x86::is_mask($info->[0]);
-        $public{ $info->[0] } = 1;
-    }
-    $self->check_public($opts, \%public);
-    my $ops_of = sub { return $self->statement_operands($_[0]) };
+sub public_register {
+    my ($self, $r) = @_;
+    my $info = $self->register_info($r);
+    die "public=$r is not a " . $self->register_kind . "register\n"
+        unless defined $info;
+    die "public=$r: only general-purpose and opmask registers "
+        . "can be declared public\n"
+        unless perlasm::ctcheck_x86::is_gpr($info->[0])
+            || perlasm::ctcheck_x86::is_mask($info->[0]);
+    return $info->[0];
+}
+
+sub run_secret_check {
+    my ($self, $opts, $body, $public, $ops_of) = @_;
+    $self->check_public($opts, $public);
     perlasm::ctcheck_x86::check(body => $body, ops => $ops_of,
-                                public => \%public, $self->ctcheck_options);
+                                public => $public, $self->ctcheck_options);
 }
 
 # parse_statement(st, forbidden): the operands of a body's instruction,
