@@ -79,15 +79,12 @@ sub new {
 }
 
 # Names ----------------------------------------------------------------------
-sub local_name {
-    my ($self, $name) = @_;
-    die "'$name' is not a .L label\n" unless $name =~ /^\.L(\w+)$/;
-    return $self->{obj} eq 'elf' ? ".L$1" : "L$1";
-}
+# The flavour's spelling of names (perlasm::backend's local_name and
+# global_name check a name against the dialect's rules, then ask these).
+sub local_prefix { return $_[0]{obj} eq 'elf' ? '.L' : 'L' }
 
-sub global_name {
+sub global_spelling {
     my ($self, $name) = @_;
-    die "bad symbol name '$name'\n" unless $name =~ /^[A-Za-z_]\w*$/;
     return $self->{obj} eq 'macho' ? "_$name" : $name;
 }
 

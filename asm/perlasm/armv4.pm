@@ -85,17 +85,10 @@ sub new {
 }
 
 # Names ----------------------------------------------------------------------
-sub local_name {
-    my ($self, $name) = @_;
-    die "'$name' is not a .L label\n" unless $name =~ /^\.L(\w+)$/;
-    return ".L$1";
-}
-
-sub global_name {
-    my ($self, $name) = @_;
-    die "bad symbol name '$name'\n" unless $name =~ /^[A-Za-z_]\w*$/;
-    return $name;
-}
+# The flavour's spelling of names (perlasm::backend's local_name and
+# global_name check a name against the dialect's rules, then ask these).
+sub local_prefix { return '.L' }
+sub global_spelling { return $_[1] }
 
 # Mnemonics --------------------------------------------------------------------
 our %COND = map { $_ => 1 } qw(eq ne cs hs cc lo mi pl vs vc hi ls ge lt gt le al);

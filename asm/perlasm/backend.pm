@@ -4,11 +4,13 @@
 # perlasm::x86_64, perlasm::aarch64 and perlasm::armv4 inherit from this
 # package (perlasm::x86 through perlasm::x86_64). It holds the parts of the
 # interface whose logic does not depend on the architecture, written once:
-#   - the spelling of a label or symbol from the backend's local_name()
-#     and global_name();
+#   - the dialect's rules for names (local_name(): a private label is
+#     .Lname; global_name(): a symbol is a C identifier), the backend
+#     spelling them for its object format (local_prefix(),
+#     global_spelling()), and symbol() and label() built on them;
 #   - the two comment lines that open every output file (banner());
 #   - the GNU as forms of comments, .p2align and data (every aarch64 and
-#     armv4 flavour; x86_64.pm keeps them for its GNU as flavours and
+#     armv4 flavour; x86_64.pm uses them for its GNU as flavours and
 #     overrides them for NASM);
 #   - the frame of the secret-register check (check_secrets(): secrets=none
 #     skips it; each public= register is checked and named by the
@@ -18,8 +20,10 @@
 #     through the backend's parse_op());
 #   - the rendering of a function's body (render_body(): instructions,
 #     labels, comments, blank lines, .align, each with its trailing comment).
-# What a backend must provide besides the driver's calls: local_name,
-# global_name, parse_op, render_insn, public_register, run_secret_check.
+# A backend provides the driver's other calls (flavours, new, header,
+# footer, section, function) and what this package asks of it:
+# local_prefix, global_spelling, parse_op, render_insn, public_register and
+# run_secret_check.
 package perlasm::backend;
 
 use strict;
@@ -27,6 +31,22 @@ use warnings;
 use perlasm::driver;
 
 # Names -----------------------------------------------------------------------
+# A `.L` label, private to the object file, in the flavour's local-label
+# form: local_prefix() followed by the name after `.L`.
+sub local_name {
+    my ($self, $name) = @_;
+    die "'$name' is not a .L label\n" unless $name =~ /^\.L(\w+)$/;
+    return $self->local_prefix . $1;
+}
+
+# A global symbol as the flavour spells it (global_spelling(): a leading
+# underscore on Mach-O, say).
+sub global_name {
+    my ($self, $name) = @_;
+    die "bad symbol name '$name'\n" unless $name =~ /^[A-Za-z_]\w*$/;
+    return $self->global_spelling($name);
+}
+
 sub symbol {
     my ($self, $name) = @_;
     return $name =~ /^\.L/ ? $self->local_name($name) : $self->global_name($name);

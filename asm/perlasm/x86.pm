@@ -112,9 +112,10 @@ sub new {
     return bless $self, $class;
 }
 
-sub global_name {
+# cdecl names (perlasm::backend's global_name checks them; local labels
+# are spelled as in perlasm::x86_64).
+sub global_spelling {
     my ($self, $name) = @_;
-    die "bad symbol name '$name'\n" unless $name =~ /^[A-Za-z_]\w*$/;
     return $self->{obj} eq 'coff' ? "_$name" : $name;
 }
 

@@ -167,18 +167,17 @@ sub new {
 sub gas { return $_[0]{syntax} eq 'att' }
 
 # Names -----------------------------------------------------------------------
-sub local_name {
-    my ($self, $name) = @_;
-    die "'$name' is not a .L label\n" unless $name =~ /^\.L(\w+)$/;
-    my $base = $1;
-    return ".L$base" if $self->{obj} eq 'elf';
-    return "L$base"  if $self->{obj} eq 'macho';
-    return "L\$$base";
+# The flavour's spelling of names (perlasm::backend's local_name and
+# global_name check a name against the dialect's rules, then ask these).
+sub local_prefix {
+    my ($self) = @_;
+    return '.L' if $self->{obj} eq 'elf';
+    return 'L'  if $self->{obj} eq 'macho';
+    return 'L$';
 }
 
-sub global_name {
+sub global_spelling {
     my ($self, $name) = @_;
-    die "bad symbol name '$name'\n" unless $name =~ /^[A-Za-z_]\w*$/;
     my $n = $name . $self->{suffix};
     return $self->{obj} eq 'macho' ? "_$n" : $n;
 }
