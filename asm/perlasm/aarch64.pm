@@ -1,6 +1,7 @@
 # asm/perlasm/aarch64.pm: the aarch64 (A64) backend of libgcm's assembly
 # translator (see driver.pm for the dialect and the backend interface; this
-# is a sibling of x86_64.pm and x86.pm).
+# is a sibling of x86_64.pm and x86.pm, and inherits what all backends share
+# from backend.pm).
 #
 # Source syntax
 # =============
@@ -61,6 +62,8 @@ use strict;
 use warnings;
 use perlasm::driver;
 use perlasm::ctcheck_aarch64;
+use perlasm::backend;
+our @ISA = ('perlasm::backend');
 
 my %FLAVOURS = (
     'linux64' => { obj => 'elf' },
@@ -76,21 +79,13 @@ sub new {
 }
 
 # Names ----------------------------------------------------------------------
-sub local_name {
-    my ($self, $name) = @_;
-    die "'$name' is not a .L label\n" unless $name =~ /^\.L(\w+)$/;
-    return $self->{obj} eq 'elf' ? ".L$1" : "L$1";
-}
+# The flavour's spelling of names (perlasm::backend's local_name and
+# global_name check a name against the dialect's rules, then ask these).
+sub local_prefix { return $_[0]{obj} eq 'elf' ? '.L' : 'L' }
 
-sub global_name {
+sub global_spelling {
     my ($self, $name) = @_;
-    die "bad symbol name '$name'\n" unless $name =~ /^[A-Za-z_]\w*$/;
     return $self->{obj} eq 'macho' ? "_$name" : $name;
-}
-
-sub symbol {
-    my ($self, $name) = @_;
-    return $name =~ /^\.L/ ? $self->local_name($name) : $self->global_name($name);
 }
 
 # Operands --------------------------------------------------------------------
@@ -218,18 +213,10 @@ sub insn_text {
 }
 
 # Simple directives ---------------------------------------------------------------
-sub comment {
-    my ($self, $text) = @_;
-    $text =~ s{\*/}{* /}g;
-    return "/* $text */";
-}
-
 sub header {
     my ($self, $source) = @_;
     return join("\n",
-        $self->comment("Generated from $source by asm/perlasm (flavour "
-                       . "$self->{flavour}). Do not edit:"),
-        $self->comment('change the .pl file instead.'),
+        $self->banner($source),
         # The kernels check the CPU at run time; the assembler must accept
         # the Cryptographic Extension (and EOR3, FEAT_SHA3) whatever -march
         # the build uses. ELF objects for aarch64 record no architecture
@@ -246,44 +233,24 @@ sub section {
                            : "\t.section\t__TEXT,__const";
 }
 
-sub align {
-    my ($self, $n) = @_;
-    my $log = 0;
-    $log++ while (1 << $log) < $n;
-    return "\t.p2align\t$log";
-}
-
-sub data {
-    my ($self, $width, $values) = @_;
-    my %d = (1 => '.byte', 2 => '.short', 4 => '.long', 8 => '.quad');
-    return "\t$d{$width}\t" . join(', ', @$values);
-}
-
-sub label {
-    my ($self, $name) = @_;
-    return $self->symbol($name) . ':';
-}
-
 # Functions ---------------------------------------------------------------------
-sub parse_body_ops {
-    my ($st) = @_;
-    my @ops = eval { map { parse_operand($_) } @{ $st->{operands} } };
-    die "$st->{where}: $@" if $@;
-    return @ops;
+# The operand parser as a method, for perlasm::backend (statement_operands).
+sub parse_op { my ($self, $text) = @_; return parse_operand($text) }
+
+# The secret-register check (perlasm/ctcheck_aarch64.pm), for
+# perlasm::backend's check_secrets.
+sub public_register {
+    my ($self, $r) = @_;
+    my $g = gpr($r);
+    die "public=$r: only general-purpose registers (x0-x30, w0-w30) "
+        . "can be declared public\n" unless $g && $g->{parent} =~ /^x\d+$/;
+    return $g->{parent};
 }
 
-sub check_secrets {
-    my ($self, $name, $opts, $body) = @_;
-    return if defined $opts->{secrets};
-    my %public;
-    for my $r (@{ $opts->{public} }) {
-        my $g = gpr($r);
-        die "public=$r: only general-purpose registers (x0-x30, w0-w30) "
-            . "can be declared public\n" unless $g && $g->{parent} =~ /^x\d+$/;
-        $public{ $g->{parent} } = 1;
-    }
-    perlasm::ctcheck_aarch64::check(body => $body, ops => \&parse_body_ops,
-                                    public => \%public);
+sub run_secret_check {
+    my ($self, $opts, $body, $public, $ops_of) = @_;
+    perlasm::ctcheck_aarch64::check(body => $body, ops => $ops_of,
+                                    public => $public);
 }
 
 sub function {
@@ -296,7 +263,7 @@ sub function {
     my (%used, @items, $calls);
     for my $st (@$body) {
         if ($st->{kind} ne 'insn') { push @items, $st; next; }
-        my @ops = parse_body_ops($st);
+        my @ops = $self->statement_operands($st);
         my $mn = $st->{mnemonic};
         die "$st->{where}: '$_->{name}' is not a register, number or label\n"
             for grep { $_->{type} eq 'sym'
@@ -402,25 +369,7 @@ sub function {
     }
     push @out, @pro;
 
-    for my $st (@items) {
-        my $k = $st->{kind};
-        my $line;
-        if ($k eq 'insn') {
-            $line = eval { $self->render_insn($st->{mnemonic}, $st->{ops}) };
-            die "$st->{where}: $@" if $@;
-        } elsif ($k eq 'label') {
-            $line = $self->label($st->{name});
-        } elsif ($k eq 'comment') {
-            $line = $self->comment($st->{comment});
-        } elsif ($k eq 'blank') {
-            $line = '';
-        } elsif ($k eq 'directive') {
-            $line = $self->align(perlasm::driver::parse_number($st->{args}));
-        }
-        $line .= ' ' . $self->comment($st->{comment})
-            if defined $st->{comment} && $k ne 'comment';
-        push @out, $line;
-    }
+    push @out, $self->render_body(\@items);
     push @out, @epi, "\tret", "\t.cfi_endproc";
     push @out, "\t.size\t$sym, .-$sym" if $elf;
     return join("\n", @out);

@@ -1,6 +1,7 @@
 # asm/perlasm/armv4.pm: the 32-bit ARM backend of libgcm's assembly
 # translator (see driver.pm for the dialect and the backend interface; a
-# sibling of x86_64.pm, x86.pm and aarch64.pm).
+# sibling of x86_64.pm, x86.pm and aarch64.pm, and inherits what all
+# backends share from backend.pm).
 #
 # Source syntax
 # =============
@@ -68,6 +69,8 @@ use strict;
 use warnings;
 use perlasm::driver;
 use perlasm::ctcheck_arm;
+use perlasm::backend;
+our @ISA = ('perlasm::backend');
 
 my %FLAVOURS = (
     'linux32'        => { isa => 'arm' },
@@ -82,22 +85,10 @@ sub new {
 }
 
 # Names ----------------------------------------------------------------------
-sub local_name {
-    my ($self, $name) = @_;
-    die "'$name' is not a .L label\n" unless $name =~ /^\.L(\w+)$/;
-    return ".L$1";
-}
-
-sub global_name {
-    my ($self, $name) = @_;
-    die "bad symbol name '$name'\n" unless $name =~ /^[A-Za-z_]\w*$/;
-    return $name;
-}
-
-sub symbol {
-    my ($self, $name) = @_;
-    return $name =~ /^\.L/ ? $self->local_name($name) : $self->global_name($name);
-}
+# The flavour's spelling of names (perlasm::backend's local_name and
+# global_name check a name against the dialect's rules, then ask these).
+sub local_prefix { return '.L' }
+sub global_spelling { return $_[1] }
 
 # Mnemonics --------------------------------------------------------------------
 our %COND = map { $_ => 1 } qw(eq ne cs hs cc lo mi pl vs vc hi ls ge lt gt le al);
@@ -258,18 +249,10 @@ sub render_insn {
 }
 
 # Simple directives ---------------------------------------------------------------
-sub comment {
-    my ($self, $text) = @_;
-    $text =~ s{\*/}{* /}g;
-    return "/* $text */";
-}
-
 sub header {
     my ($self, $source) = @_;
     return join("\n",
-        $self->comment("Generated from $source by asm/perlasm (flavour "
-                       . "$self->{flavour}). Do not edit:"),
-        $self->comment('change the .pl file instead.'),
+        $self->banner($source),
         "\t.syntax\tunified",
         $self->{isa} eq 'thumb' ? "\t.thumb" : "\t.arm", '');
 }
@@ -294,44 +277,24 @@ sub section {
                                         . 'position-independently');
 }
 
-sub align {
-    my ($self, $n) = @_;
-    my $log = 0;
-    $log++ while (1 << $log) < $n;
-    return "\t.p2align\t$log";
-}
-
-sub data {
-    my ($self, $width, $values) = @_;
-    my %d = (1 => '.byte', 2 => '.short', 4 => '.long', 8 => '.quad');
-    return "\t$d{$width}\t" . join(', ', @$values);
-}
-
-sub label {
-    my ($self, $name) = @_;
-    return $self->symbol($name) . ':';
-}
-
 # Functions ---------------------------------------------------------------------
-sub parse_body_ops {
-    my ($st) = @_;
-    my @ops = eval { map { parse_operand($_) } @{ $st->{operands} } };
-    die "$st->{where}: $@" if $@;
-    return @ops;
+# The operand parser as a method, for perlasm::backend (statement_operands).
+sub parse_op { my ($self, $text) = @_; return parse_operand($text) }
+
+# The secret-register check (perlasm/ctcheck_arm.pm), for perlasm::backend's
+# check_secrets.
+sub public_register {
+    my ($self, $r) = @_;
+    my $g = gpr($r);
+    die "public=$r: only core registers (r0-r12) can be declared public\n"
+        unless $g && $g->{parent} =~ /^r(\d+)$/ && $1 <= 12;
+    return $g->{parent};
 }
 
-sub check_secrets {
-    my ($self, $name, $opts, $body) = @_;
-    return if defined $opts->{secrets};
-    my %public;
-    for my $r (@{ $opts->{public} }) {
-        my $g = gpr($r);
-        die "public=$r: only core registers (r0-r12) can be declared public\n"
-            unless $g && $g->{parent} =~ /^r(\d+)$/ && $1 <= 12;
-        $public{ $g->{parent} } = 1;
-    }
-    perlasm::ctcheck_arm::check(body => $body, ops => \&parse_body_ops,
-                                public => \%public, decode => \&decode_mnemonic);
+sub run_secret_check {
+    my ($self, $opts, $body, $public, $ops_of) = @_;
+    perlasm::ctcheck_arm::check(body => $body, ops => $ops_of, public => $public,
+                                decode => \&decode_mnemonic);
 }
 
 sub reg_list_text {
@@ -361,7 +324,7 @@ sub function {
     $used{"r$_"} = 1 for 4 .. 3 + $stack_args;
     for my $st (@$body) {
         if ($st->{kind} ne 'insn') { push @items, $st; next; }
-        my @ops = parse_body_ops($st);
+        my @ops = $self->statement_operands($st);
         my $mn = $st->{mnemonic};
         my $d = eval { decode_mnemonic($mn) };
         die "$st->{where}: $@" if $@;
@@ -454,25 +417,7 @@ sub function {
     }
     push @out, @pro;
 
-    for my $st (@items) {
-        my $k = $st->{kind};
-        my $line;
-        if ($k eq 'insn') {
-            $line = eval { $self->render_insn($st->{mnemonic}, $st->{ops}) };
-            die "$st->{where}: $@" if $@;
-        } elsif ($k eq 'label') {
-            $line = $self->label($st->{name});
-        } elsif ($k eq 'comment') {
-            $line = $self->comment($st->{comment});
-        } elsif ($k eq 'blank') {
-            $line = '';
-        } elsif ($k eq 'directive') {
-            $line = $self->align(perlasm::driver::parse_number($st->{args}));
-        }
-        $line .= ' ' . $self->comment($st->{comment})
-            if defined $st->{comment} && $k ne 'comment';
-        push @out, $line;
-    }
+    push @out, $self->render_body(\@items);
     push @out, @epi, "\tbx\tlr", "\t.fnend";
     push @out, "\t.size\t$sym, .-$sym";
     return join("\n", @out);

@@ -63,12 +63,19 @@
 #   $b->align($bytes)
 #   $b->data($width, \@values)     $width in bytes: 1, 2, 4 or 8
 #   $b->label($name)
+#   $b->check_secrets($name, \%opts, \@statements)
+#                                  the secret-register check of a function
 #   $b->function($name, \%opts, \@statements)   a whole function
-# where a statement is a hash { kind => 'insn'|'label'|'comment'|'blank',
-# text => original line, and mnemonic/operands, name or comment }.
-# x86_64.pm is the first backend; 32-bit x86 (ELF, win32 NASM) and armv4
-# (GNU as, ARM and Thumb-2) are meant to be siblings implementing the same
-# calls, so that every kernel shares this driver and this dialect.
+#   $b->arch_directive_ok($name), $b->arch_directive($name, $args)
+#                                  optional: top-level directives of its own
+# where a statement is a hash { kind => 'insn'|'label'|'comment'|'blank'|
+# 'directive' (.align, the only one allowed in a function), where => its
+# place in the source, and mnemonic/operands, name, comment or name/args }.
+# The backends are x86_64.pm (with x86.pm, 32-bit x86, as its subclass),
+# aarch64.pm and armv4.pm; what they share (names and labels, the GNU as
+# comment, .p2align and data, the secret-register check's frame, the
+# rendering of a function's body) is written once in perlasm/backend.pm,
+# which they inherit from. Every kernel shares this driver and this dialect.
 #
 # Errors stop the translation with the offending source line and no output
 # file (the output is written to a temporary name and renamed at the end), so

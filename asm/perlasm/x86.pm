@@ -112,9 +112,10 @@ sub new {
     return bless $self, $class;
 }
 
-sub global_name {
+# cdecl names (perlasm::backend's global_name checks them; local labels
+# are spelled as in perlasm::x86_64).
+sub global_spelling {
     my ($self, $name) = @_;
-    die "bad symbol name '$name'\n" unless $name =~ /^[A-Za-z_]\w*$/;
     return $self->{obj} eq 'coff' ? "_$name" : $name;
 }
 
@@ -212,8 +213,9 @@ sub render_operand {
     return "$s]";
 }
 
-# perlasm::x86_64's insn_text, check_secrets and the helpers of function
-# reach this file's operands and registers through these.
+# perlasm::x86_64's insn_text, the secret-register check (perlasm::backend's
+# check_secrets with perlasm::x86_64's public_register) and the helpers of
+# function reach this file's operands and registers through these.
 sub parse_op { my ($self, $text) = @_; return parse_operand($text) }
 sub register_info { my ($self, $r) = @_; return $REG{$r} }
 sub register_kind { return '32-bit x86 ' }
@@ -255,7 +257,7 @@ sub footer {
 }
 
 # Functions -------------------------------------------------------------------------
-# check_secrets is perlasm::x86_64's, with these two additions.
+# The secret-register check is perlasm::x86_64's, with these two additions.
 sub check_public {
     my ($self, $opts, $public) = @_;
     if (defined $opts->{pic}) {

@@ -1,5 +1,6 @@
 # asm/perlasm/x86_64.pm: the x86_64 backend of libgcm's assembly translator
-# (see driver.pm for the dialect and the backend interface).
+# (see driver.pm for the dialect and the backend interface; what all
+# backends share is in backend.pm, which this one inherits from).
 #
 # Source syntax
 # =============
@@ -95,6 +96,8 @@ use strict;
 use warnings;
 use perlasm::driver;
 use perlasm::ctcheck_x86;
+use perlasm::backend;
+our @ISA = ('perlasm::backend');
 
 my %FLAVOURS = (
     'elf'       => { syntax => 'att',  obj => 'elf',   abi => 'sysv' },
@@ -164,25 +167,19 @@ sub new {
 sub gas { return $_[0]{syntax} eq 'att' }
 
 # Names -----------------------------------------------------------------------
-sub local_name {
-    my ($self, $name) = @_;
-    die "'$name' is not a .L label\n" unless $name =~ /^\.L(\w+)$/;
-    my $base = $1;
-    return ".L$base" if $self->{obj} eq 'elf';
-    return "L$base"  if $self->{obj} eq 'macho';
-    return "L\$$base";
+# The flavour's spelling of names (perlasm::backend's local_name and
+# global_name check a name against the dialect's rules, then ask these).
+sub local_prefix {
+    my ($self) = @_;
+    return '.L' if $self->{obj} eq 'elf';
+    return 'L'  if $self->{obj} eq 'macho';
+    return 'L$';
 }
 
-sub global_name {
+sub global_spelling {
     my ($self, $name) = @_;
-    die "bad symbol name '$name'\n" unless $name =~ /^[A-Za-z_]\w*$/;
     my $n = $name . $self->{suffix};
     return $self->{obj} eq 'macho' ? "_$n" : $n;
-}
-
-sub symbol {
-    my ($self, $name) = @_;
-    return $name =~ /^\.L/ ? $self->local_name($name) : $self->global_name($name);
 }
 
 # Operands --------------------------------------------------------------------
@@ -354,7 +351,8 @@ sub render_insn {
 }
 
 # The operand parser and register table of this architecture, as methods,
-# so that the code below serves perlasm/x86.pm too: it overrides these.
+# so that the code below (and perlasm::backend's statement_operands) serves
+# perlasm/x86.pm too: it overrides these.
 sub parse_op { my ($self, $text) = @_; return parse_operand($text) }
 sub register_info { my ($self, $r) = @_; return $REG{$r} }   # [parent, size]
 sub register_kind { return '' }    # as in "is not a register"
@@ -368,21 +366,17 @@ sub insn_text {
 }
 
 # Simple directives -------------------------------------------------------------
-# GNU as output gets C-style comments: the build may run it through the C
-# preprocessor (.S), which would take `# if ...` or `# include ...` for a
-# directive.
+# GNU as output gets perlasm::backend's comments, .p2align and data; NASM
+# output its own.
 sub comment {
     my ($self, $text) = @_;
     return "; $text" unless $self->gas;
-    $text =~ s{\*/}{* /}g;
-    return "/* $text */";
+    return $self->SUPER::comment($text);
 }
 
 sub header {
     my ($self, $source) = @_;
-    my @h = ($self->comment("Generated from $source by asm/perlasm "
-                            . "(flavour $self->{flavour}). Do not edit:"),
-             $self->comment("change the .pl file instead."));
+    my @h = $self->banner($source);
     push @h, $self->nasm_preamble if !$self->gas;
     return join("\n", @h, '');
 }
@@ -407,58 +401,41 @@ sub section {
 
 sub align {
     my ($self, $n) = @_;
-    if ($self->gas) {
-        my $log = 0;
-        $log++ while (1 << $log) < $n;
-        return "\t.p2align\t$log";
-    }
+    return $self->SUPER::align($n) if $self->gas;
     return $self->{section} eq 'text' ? "\talign\t$n" : "\talign\t$n, db 0";
 }
 
 sub data {
     my ($self, $width, $values) = @_;
-    my $d = $self->gas ? { 1 => '.byte', 2 => '.short', 4 => '.long', 8 => '.quad' }
-                       : { 1 => 'db', 2 => 'dw', 4 => 'dd', 8 => 'dq' };
-    return "\t$d->{$width}\t" . join(', ', @$values);
-}
-
-sub label {
-    my ($self, $name) = @_;
-    return $self->symbol($name) . ':';
+    return $self->SUPER::data($width, $values) if $self->gas;
+    my %d = (1 => 'db', 2 => 'dw', 4 => 'dd', 8 => 'dq');
+    return "\t$d{$width}\t" . join(', ', @$values);
 }
 
 # Functions -----------------------------------------------------------------------
-# The secret-register check (perlasm/ctcheck_x86.pm) over one function.
-# check_public(opts, public) lets a subclass check more of the options
-# against the public set; ctcheck_options adds to the check's arguments.
+# The secret-register check (perlasm/ctcheck_x86.pm) over one function,
+# for perlasm::backend's check_secrets. check_public(opts, public) lets a
+# subclass check more of the options against the public set;
+# ctcheck_options adds to the check's arguments.
 sub check_public { }
 sub ctcheck_options { return () }
-sub check_secrets {
-    my ($self, $name, $opts, $body) = @_;
-    return if defined $opts->{secrets};    # secrets=none: test code
-    my %public;
-    for my $r (@{ $opts->{public} }) {
-        my $info = $self->register_info($r);
-        die "public=$r is not a " . $self->register_kind . "register\n"
-            unless defined $info;
-        die "public=$r: only general-purpose and opmask registers "
-            . "can be declared public\n"
-            unless perlasm::ctcheck_x86::is_gpr($info->[0])
-                || perlasm::ctcheck_x86::is_mask($info->[0]);
-        $public{ $info->[0] } = 1;
-    }
-    $self->check_public($opts, \%public);
-    my $ops_of = sub { return $self->statement_operands($_[0]) };
-    perlasm::ctcheck_x86::check(body => $body, ops => $ops_of,
-                                public => \%public, $self->ctcheck_options);
+sub public_register {
+    my ($self, $r) = @_;
+    my $info = $self->register_info($r);
+    die "public=$r is not a " . $self->register_kind . "register\n"
+        unless defined $info;
+    die "public=$r: only general-purpose and opmask registers "
+        . "can be declared public\n"
+        unless perlasm::ctcheck_x86::is_gpr($info->[0])
+            || perlasm::ctcheck_x86::is_mask($info->[0]);
+    return $info->[0];
 }
 
-# The parsed operands of one instruction statement; dies with its place.
-sub statement_operands {
-    my ($self, $st) = @_;
-    my @ops = eval { map { $self->parse_op($_) } @{ $st->{operands} } };
-    die "$st->{where}: $@" if $@;
-    return @ops;
+sub run_secret_check {
+    my ($self, $opts, $body, $public, $ops_of) = @_;
+    $self->check_public($opts, $public);
+    perlasm::ctcheck_x86::check(body => $body, ops => $ops_of,
+                                public => $public, $self->ctcheck_options);
 }
 
 # parse_statement(st, forbidden): the operands of a body's instruction,
@@ -494,32 +471,6 @@ sub function_entry {
     push @out, "$sym:";
     push @out, "\t.cfi_startproc" if $self->gas;
     push @out, "\t$endbr" if $self->{obj} eq 'elf';
-    return @out;
-}
-
-# The body's lines: instructions, labels, comments, blank lines, .align.
-sub render_body {
-    my ($self, $items) = @_;
-    my @out;
-    for my $st (@$items) {
-        my $k = $st->{kind};
-        my $line;
-        if ($k eq 'insn') {
-            $line = eval { $self->render_insn($st->{mnemonic}, $st->{ops}) };
-            die "$st->{where}: $@" if $@;
-        } elsif ($k eq 'label') {
-            $line = $self->label($st->{name});
-        } elsif ($k eq 'comment') {
-            $line = $self->comment($st->{comment});
-        } elsif ($k eq 'blank') {
-            $line = '';
-        } elsif ($k eq 'directive') {    # only .align reaches here
-            $line = $self->align(perlasm::driver::parse_number($st->{args}));
-        }
-        $line .= ' ' . $self->comment($st->{comment})
-            if defined $st->{comment} && $k ne 'comment';
-        push @out, $line;
-    }
     return @out;
 }
 
