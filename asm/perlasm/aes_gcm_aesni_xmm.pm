@@ -49,9 +49,10 @@
 # Stitching. Each iteration of the main loop runs the middle rounds of the
 # next eight counter blocks and, spread between their AESENCs, the
 # multiplies of one ciphertext block in each of rounds 1..8 and the
-# reduction in round 9 (every key size has rounds 1..9); in the one-shot
-# functions AES-256's batches have a body of their own with the nine
-# spread over its thirteen middle rounds (rounds() below). The only chain
+# reduction in round 9 (every key size has rounds 1..9). Every function
+# has two bodies, chosen once per call by the round count: AES-128's and
+# AES-192's, and AES-256's, whose batches spread the nine over its
+# thirteen middle rounds (rounds(), with_aes256_body() below). The only chain
 # across iterations is Y (the reduction result feeds the next group's first
 # block), which is short next to the AES rounds.
 # The drivers around the iterations (seal, seal_lagged on whole batches
@@ -305,37 +306,29 @@ sub round {
 }
 
 # rounds(n, tag, hooks, body): rounds 1 .. Nr-1 on xmm0..n-1 with
-# hooks->{h} inside round h, then xmm8 = rk[Nr], in one of the two bodies
-# every function has (with_aes256_body below). Body 'aes256' is AES-256's
-# alone: a whole batch with hashing (n = 8 with hooks) has the nine hooks
-# spread over its thirteen middle rounds (hook h inside round
-# 1 + (h - 1) * 12 / 8, rounded: hooked_rounds); with the hashing in rounds
-# 1..9 only, rounds 10..13 ran AES alone, and the batches measured 3%
-# slower on a Zen 1 core, where AESENC and PCLMULQDQ share pipes. The
+# hooks->{h} inside round h, then xmm8 = rk[Nr], for one of the two bodies
+# every function has (with_aes256_body below). body 'nr' is AES-128's and
+# AES-192's: the round count is tested after round 9. body 'aes256' is
+# AES-256's: no test, and a whole batch with hashing (n = 8 with hooks) has
+# the nine hooks spread over its thirteen middle rounds (hook h inside
+# round 1 + (h - 1) * 12 / 8, rounded: hooked_rounds); with the hashing in
+# rounds 1..9 only, rounds 10..13 ran AES alone, and the batches measured
+# 3% slower on a Zen 1 core, where AESENC and PCLMULQDQ share pipes. The
 # narrower tails and the one-shot entry's two blocks keep their hooks in
 # the first rounds, whose results the batches after them wait for.
-# Otherwise the body is AES-128's and AES-192's: the count is tested after
-# round 9.
 sub rounds {
     my ($n, $tag, $hooks, $body) = @_;
-    $body //= 'any';
-    my $last = ".L${tag}_last:\n" . mov('u', 'xmm8', "[$rklast]");
     if ($body eq 'aes256') {
         my $spread = $hooks && $n == 8;
         return hooked_rounds($n, $spread ? 13 : 9, $hooks)
              . ($spread ? '' : join '', map { round($n, $_) } 10 .. 13)
              . mov('u', 'xmm8', "[$rklast]");
     }
-    my $own256 = $body eq 'batch256' && $hooks && $n == 8;
-    my $s = $own256 ? "    cmp        eax, 14\n    je         .L${tag}_aes256\n" : '';
-    $s .= hooked_rounds($n, 9, $hooks)
-        . "    cmp        eax, 10\n    je         .L${tag}_last\n"
-        . round($n, 10) . round($n, 11);
-    return $s . $last if $body eq 'nr';
-    return $s . "    jmp        .L${tag}_last\n.L${tag}_aes256:\n"
-              . hooked_rounds($n, 13, $hooks) . $last if $own256;
-    return $s . "    cmp        eax, 12\n    je         .L${tag}_last\n"
-              . round($n, 12) . round($n, 13) . $last;
+    die "aes_gcm_aesni_xmm: body nr or aes256, not $body\n" unless $body eq 'nr';
+    return hooked_rounds($n, 9, $hooks)
+         . "    cmp        eax, 10\n    je         .L${tag}_last\n"
+         . round($n, 10) . round($n, 11)
+         . ".L${tag}_last:\n" . mov('u', 'xmm8', "[$rklast]");
 }
 
 # hooked_rounds(n, last, hooks): rounds 1 .. last, hook h (1..9) inside
@@ -421,10 +414,11 @@ sub entry {
 ___
 }
 
-# oneshot(tag): what seal_oneshot and open_oneshot (fused.h, struct
-# fused_oneshot at r9) do after the entry, before the blocks: the AES of
-# the two counter blocks m->ctr into m->ks, and Y = (Y ^ m->aad) * H (the
-# AAD block, one multiply and one reduction) as round hooks, the stages
+# oneshot(tag, body): what seal_oneshot and open_oneshot (fused.h, struct
+# fused_oneshot at r9) do after the entry, before the blocks, in either
+# body: the AES of the two counter blocks m->ctr into m->ks, and
+# Y = (Y ^ m->aad) * H (the AAD block, one multiply and one reduction) as
+# round hooks, the stages
 # in rounds 1..3 the way group_hooks places a group's. The chains are
 # independent of each other and of the batches after them, so the core
 # runs them beside the first batch's rounds. The two blocks need no
@@ -510,10 +504,15 @@ sub group_hooks {
 # 'sse': constants, seal, seal_lagged and open (the driver's), and the
 # with_aes256_body(nr, aes256, fn): the function fn with two bodies after
 # its entry: nr's (AES-128 and AES-192) and, after one test of the round
-# count per call, aes256's, its labels suffixed _aes256; each body ends in
-# its own exit. A test per batch (the first form of this) made the
-# streams' calls of two batches 7-10% slower on Zen 1 for whichever key
-# size took the branch; one test per call leaves the batches without it.
+# count per call, aes256's (its labels suffixed _aes256); each body ends in
+# its own exit. The first form of AES-256's batches (stop 50) tested the
+# round count in every batch of the one-shot functions only: in seal,
+# seal_lagged and open that made the streams' calls of two batches 7-10%
+# slower on Zen 1 for whichever key size took the branch. With one test
+# per call the streams get AES-256's batches too (gcm-kernel-cycles, Zen 1,
+# 256-byte calls: seal 13% and seal_lagged 3% faster; docs/performance.md),
+# and every function is built the same way, at the cost of a second copy
+# of each (the avx kernel's text 42 -> 74 KB; a call runs one copy).
 sub with_aes256_body {
     my ($nr, $aes256, $fn) = @_;
     my $f = perlasm::siv_copy::extract($nr, $fn, $fn, '');
@@ -565,7 +564,7 @@ ___
         counters => \&counters, last => last8(), group_hooks => \&group_hooks,
         ghash_run => \&ghash_run);
     my %text;
-    for my $body ('nr', 'aes256', 'batch256') {
+    for my $body ('nr', 'aes256') {
         $text{$body} = perlasm::fused_driver_x86_64::memory_kernel(@kernel,
             rounds  => sub { my ($n, $tag, $hooks) = @_; rounds($n, $tag, $hooks, $body) },
             tail    => sub { my ($tag, $hooks) = @_; tail($tag, $hooks, $body) },
@@ -574,9 +573,7 @@ ___
     }
     $code .= "\n.text";
     $code .= "\n" . with_aes256_body($text{nr}, $text{aes256}, "${name}_$_")
-        for qw(seal seal_lagged open);
-    $code .= "\n" . perlasm::siv_copy::extract($text{batch256}, "${name}_$_", "${name}_$_", '')
-        for qw(seal_oneshot open_oneshot);
+        for qw(seal seal_lagged open seal_oneshot open_oneshot);
 
     $code .= perlasm::siv_copy::polyval_form($code, "${name}_seal", "${name}_siv_open",
                                              qr/\[\.Lbswap_mask\]/,
