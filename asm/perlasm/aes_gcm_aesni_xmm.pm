@@ -418,8 +418,8 @@ ___
 # fused_oneshot at r9) do after the entry, before the blocks, in either
 # body: the AES of the two counter blocks m->ctr into m->ks, and
 # Y = (Y ^ m->aad) * H (the AAD block, one multiply and one reduction) as
-# round hooks, the stages
-# in rounds 1..3 the way group_hooks places a group's. The chains are
+# round hooks, the stages in rounds 1..3 the way group_hooks places a
+# group's. The chains are
 # independent of each other and of the batches after them, so the core
 # runs them beside the first batch's rounds. The two blocks need no
 # counter swap: they are AES of the given blocks, nothing is added to
@@ -500,19 +500,17 @@ sub group_hooks {
     return \%hooks;
 }
 
-# kernel(encoding, name): the whole kernel's text for encoding 'avx' or
-# 'sse': constants, seal, seal_lagged and open (the driver's), and the
 # with_aes256_body(nr, aes256, fn): the function fn with two bodies after
 # its entry: nr's (AES-128 and AES-192) and, after one test of the round
 # count per call, aes256's (its labels suffixed _aes256); each body ends in
-# its own exit. The first form of AES-256's batches (stop 50) tested the
-# round count in every batch of the one-shot functions only: in seal,
-# seal_lagged and open that made the streams' calls of two batches 7-10%
-# slower on Zen 1 for whichever key size took the branch. With one test
-# per call the streams get AES-256's batches too (gcm-kernel-cycles, Zen 1,
-# 256-byte calls: seal 13% and seal_lagged 3% faster; docs/performance.md),
-# and every function is built the same way, at the cost of a second copy
-# of each (the avx kernel's text 42 -> 74 KB; a call runs one copy).
+# its own exit. A test of the round count in every batch instead (the
+# first form of AES-256's batches, in the one-shot functions only) made
+# the streams' calls of two batches 7-10% slower on Zen 1 for whichever
+# key size took the branch, in seal, seal_lagged and open. With one test
+# per call the streams get AES-256's batches too (3% faster on Zen 1 from
+# 1 KiB calls; docs/performance.md), and every function is built the same
+# way, at the cost of a second copy of each (the avx kernel's text 42 ->
+# 74 KB; a call runs one copy).
 sub with_aes256_body {
     my ($nr, $aes256, $fn) = @_;
     my $f = perlasm::siv_copy::extract($nr, $fn, $fn, '');
@@ -531,7 +529,9 @@ sub with_aes256_body {
          . "    jmp        .L${fn}_return\n.L${fn}_aes256:\n$g.L${fn}_return:\n.endfunction\n";
 }
 
-# AES-GCM-SIV open made from seal (perlasm/siv_copy.pm: every shuffle with
+# kernel(encoding, name): the whole kernel's text for encoding 'avx' or
+# 'sse': constants, seal, seal_lagged, open and the one-shot pair (the
+# driver's, each with two bodies), and the AES-GCM-SIV open made from seal (perlasm/siv_copy.pm: every shuffle with
 # .Lbswap_mask becomes a move or nothing, so the blocks are hashed as they
 # are, POLYVAL on the POLYVAL key, and .Lctr_swap becomes .Lctr_swap_le,
 # which moves the little-endian counter from dword 0 to dword 3, where the
