@@ -319,9 +319,9 @@ sub round {
 sub rounds {
     my ($n, $tag, $hooks, $body) = @_;
     if ($body eq 'aes256') {
-        my $spread = $hooks && $n == 8;
-        return hooked_rounds($n, $spread ? 13 : 9, $hooks)
-             . ($spread ? '' : join '', map { round($n, $_) } 10 .. 13)
+        my $last = $hooks && $n == 8 ? 13 : 9;    # the rounds the hooks spread over
+        return hooked_rounds($n, $last, $hooks)
+             . join('', map { round($n, $_) } $last + 1 .. 13)
              . mov('u', 'xmm8', "[$rklast]");
     }
     die "aes_gcm_aesni_xmm: body nr or aes256, not $body\n" unless $body eq 'nr';
@@ -419,9 +419,8 @@ ___
 # body: the AES of the two counter blocks m->ctr into m->ks, and
 # Y = (Y ^ m->aad) * H (the AAD block, one multiply and one reduction) as
 # round hooks, the stages in rounds 1..3 the way group_hooks places a
-# group's. The chains are
-# independent of each other and of the batches after them, so the core
-# runs them beside the first batch's rounds. The two blocks need no
+# group's. The chains are independent of each other and of the batches
+# after them, so the core runs them beside the first batch's rounds. The two blocks need no
 # counter swap: they are AES of the given blocks, nothing is added to
 # them.
 sub oneshot {
@@ -531,11 +530,12 @@ sub with_aes256_body {
 
 # kernel(encoding, name): the whole kernel's text for encoding 'avx' or
 # 'sse': constants, seal, seal_lagged, open and the one-shot pair (the
-# driver's, each with two bodies), and the AES-GCM-SIV open made from seal (perlasm/siv_copy.pm: every shuffle with
-# .Lbswap_mask becomes a move or nothing, so the blocks are hashed as they
-# are, POLYVAL on the POLYVAL key, and .Lctr_swap becomes .Lctr_swap_le,
-# which moves the little-endian counter from dword 0 to dword 3, where the
-# counter base steps it, and back).
+# driver's, each with two bodies), and the AES-GCM-SIV open made from
+# seal (perlasm/siv_copy.pm: every shuffle with .Lbswap_mask becomes a
+# move or nothing, so the blocks are hashed as they are, POLYVAL on the
+# POLYVAL key, and .Lctr_swap becomes .Lctr_swap_le, which moves the
+# little-endian counter from dword 0 to dword 3, where the counter base
+# steps it, and back).
 sub kernel {
     my ($encoding, $name) = @_;
     die "aes_gcm_aesni_xmm: encoding avx or sse, not $encoding\n"
